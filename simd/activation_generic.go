@@ -1,0 +1,31 @@
+package simd
+
+func clippedReLU16Generic(dst []uint8, src []int16) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = uint8(min(max(v, 0), 127))
+	}
+}
+
+func clippedReLU32Generic(dst []uint8, src []int32, shift uint) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = uint8(min(max(v>>shift, 0), 127))
+	}
+}
+
+func sqrClippedReLU32Generic(dst []uint8, src []int32, shift uint) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = uint8(min((int64(v)*int64(v))>>shift, 127))
+	}
+}
+
+func pairwiseMulGeneric(dst []uint8, a, b []int16) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		x := int32(min(max(a[i], 0), 127))
+		y := int32(min(max(b[i], 0), 127))
+		dst[i] = uint8((x * y) >> 7)
+	}
+}

@@ -1,0 +1,61 @@
+package simd
+
+// The kernels, as function values set by the dispatcher for the current Level. Hot loops
+// call them directly. Slices must have the lengths each documents; a kernel may read and
+// write exactly those elements. Unless stated, dst may alias src (in-place update) but
+// no other aliasing is allowed. All int16 arithmetic wraps around (two's complement), as in
+// the reference engines' accumulators.
+var (
+	// AddSub sets dst[i] = src[i] + add[i] − sub[i] for i < len(dst); every slice has
+	// len(dst) elements, a multiple of 16 (CPW "Fused Updates": one add, one sub).
+	AddSub func(dst, src, add, sub []int16)
+
+	// AddSubSub sets dst[i] = src[i] + add[i] − sub1[i] − sub2[i] (a capture).
+	AddSubSub func(dst, src, add, sub1, sub2 []int16)
+
+	// AddAddSubSub sets dst[i] = src[i] + add1[i] + add2[i] − sub1[i] − sub2[i] (castling).
+	AddAddSubSub func(dst, src, add1, add2, sub1, sub2 []int16)
+
+	// Add sets dst[i] = src[i] + add[i].
+	Add func(dst, src, add []int16)
+
+	// Sub sets dst[i] = src[i] − sub[i].
+	Sub func(dst, src, sub []int16)
+
+	// Refresh sets dst[i] = bias[i] + Σ_r weights[r·len(dst) + i] over r in rows: a full
+	// accumulator refresh from the feature transformer's feature-major weight matrix.
+	// len(bias) == len(dst), a multiple of 16; every row index r must satisfy
+	// (r+1)·len(dst) ≤ len(weights).
+	Refresh func(dst, bias, weights []int16, rows []int)
+
+	// ClippedReLU16 sets dst[i] = clamp(src[i], 0, 127) for i < len(dst) (thesis §4.1,
+	// Stockfish 12/13 feature transformer output). len(src) == len(dst), a multiple of 32.
+	ClippedReLU16 func(dst []uint8, src []int16)
+
+	// ClippedReLU32 sets dst[i] = clamp(src[i] >> shift, 0, 127), arithmetic shift
+	// (Stockfish clipped_relu.h, shift 6 = log2 of the weight scale 64). len(src) == len(dst).
+	ClippedReLU32 func(dst []uint8, src []int32, shift uint)
+
+	// SqrClippedReLU32 sets dst[i] = min(127, (src[i]·src[i]) >> shift) computed in int64
+	// (Stockfish 15.1 sqr_clipped_relu.h uses shift 19 = 2·6 + 7). len(src) == len(dst).
+	SqrClippedReLU32 func(dst []uint8, src []int32, shift uint)
+
+	// PairwiseMul sets dst[i] = (clamp(a[i], 0, 127) · clamp(b[i], 0, 127)) >> 7 (Stockfish
+	// 15.1 feature transformer: the two halves of one perspective's accumulator multiplied).
+	// len(a) == len(b) == len(dst), a multiple of 32.
+	PairwiseMul func(dst []uint8, a, b []int16)
+
+	// Affine sets out[j] = bias[j] + Σ_i in[i]·weights[j·len(in) + i] in int32, for
+	// j < len(out): a dense layer with uint8 inputs, int8 weights stored row-major
+	// [out][in], int32 biases and outputs. len(in) is a multiple of 32 (pad with zeros);
+	// every input must be ≤ 127 (the output of a ClippedReLU), which keeps the SIMD kernels
+	// exact; len(weights) == len(out)·len(in), len(bias) == len(out).
+	Affine func(out []int32, in []uint8, weights []int8, bias []int32)
+
+	// SCReLUDot returns Σ_i int32(int16(v·w[i]))·v with v = clamp(acc[i], 0, qa): the
+	// output-layer dot product of a 768→N→1 SCReLU network computed the "Lizard" way
+	// (CPW "Lizard SCReLU": v·w in int16, then a multiply-add with v into int32, all sums
+	// in wrapping int32). Exact as SCReLU Σ v²·w when |v·w| < 2^15, i.e. |w| ≤ 128 for
+	// qa = 255. len(acc) == len(w), a multiple of 16.
+	SCReLUDot func(acc, w []int16, qa int16) int32
+)
