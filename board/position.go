@@ -97,9 +97,15 @@ func (p *Position) SetSideToMove(c Color) { p.side = c }
 func (p *Position) SetCastling(cr CastlingRights) { p.castling = cr }
 
 // SetEnPassant sets the en-passant target square (NoSquare for none).
+// Any value that is not a valid square clears it. The representation is canonical
+// (epSquare is 0 whenever no square is set), so == on Positions compares en passant
+// correctly.
 func (p *Position) SetEnPassant(sq Square) {
-	p.epSquare = sq
-	p.epSet = sq != NoSquare
+	if !sq.Valid() {
+		p.epSquare, p.epSet = 0, false
+		return
+	}
+	p.epSquare, p.epSet = sq, true
 }
 
 // SetClocks sets the halfmove clock and the fullmove number.
