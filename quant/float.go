@@ -1,0 +1,288 @@
+package quant
+
+import (
+	"fmt"
+	"math"
+)
+
+// FloatThesis is the float32 thesis network (F→L1)×2→L2→1 with ClippedReLU (thesis §4.3,
+// mlomb/cs-master-thesis scripts/lib/model.py), the model a trainer produces before Quantize:
+//
+//	acc_P  = B1 + Σ_{f ∈ active(P)} W1[f]                       for P = side to move, other side
+//	x      = [clamp(acc_stm, 0, 1) | clamp(acc_other, 0, 1)]    2·L1 values, side to move first
+//	h      = clamp(B2 + W2·x, 0, 1)                              L2 values
+//	output = B3 + W3·h                                           centipawns, side to move
+//
+// Shapes: W1 [F][L1] (feature-major: W1[f] is the row added for feature f), B1 [L1],
+// W2 [L2][2·L1] (row-major, out × in), B2 [L2], W3 [L2], B3 a scalar. The output is in the
+// units of the training target (the thesis's scores, ≈ centipawns; the trainer's nnue2score
+// is 1), which are also the units of the quantized network's final integer.
+type FloatThesis struct {
+	// FeatureSet is the feature-set spec string (featureset.Parse syntax, e.g. "hv",
+	// "all+ph+pv"); it is written to the network header by Quantize. Its size must be len(W1).
+	FeatureSet string
+	W1         [][]float32
+	B1         []float32
+	W2         [][]float32
+	B2         []float32
+	W3         []float32
+	B3         float32
+}
+
+// NewFloatThesis returns a zero model with features inputs, an L1 of width l1 and an L2 of
+// width l2, all slices allocated. It panics if a size is not positive (a programming error).
+func NewFloatThesis(featureSet string, features, l1, l2 int) *FloatThesis {
+	if features <= 0 || l1 <= 0 || l2 <= 0 {
+		panic(fmt.Sprintf("quant: NewFloatThesis(%d, %d, %d): sizes must be positive", features, l1, l2))
+	}
+	m := &FloatThesis{FeatureSet: featureSet}
+	m.W1 = matrix(features, l1)
+	m.B1 = make([]float32, l1)
+	m.W2 = matrix(l2, 2*l1)
+	m.B2 = make([]float32, l2)
+	m.W3 = make([]float32, l2)
+	return m
+}
+
+func matrix(rows, cols int) [][]float32 {
+	flat := make([]float32, rows*cols)
+	m := make([][]float32, rows)
+	for i := range m {
+		m[i] = flat[i*cols : (i+1)*cols : (i+1)*cols]
+	}
+	return m
+}
+
+// Features is the number of inputs F (len(W1)).
+func (m *FloatThesis) Features() int { return len(m.W1) }
+
+// L1 is the width of one accumulator (len(B1)).
+func (m *FloatThesis) L1() int { return len(m.B1) }
+
+// L2 is the width of the hidden layer (len(B2)).
+func (m *FloatThesis) L2() int { return len(m.B2) }
+
+// Validate checks that every slice has the shape documented on FloatThesis. It returns an error
+// naming the first inconsistent field.
+func (m *FloatThesis) Validate() error {
+	f, l1, l2 := len(m.W1), len(m.B1), len(m.B2)
+	if f == 0 || l1 == 0 || l2 == 0 {
+		return fmt.Errorf("quant: FloatThesis: empty model (F=%d, L1=%d, L2=%d)", f, l1, l2)
+	}
+	for i, row := range m.W1 {
+		if len(row) != l1 {
+			return fmt.Errorf("quant: FloatThesis: W1[%d] has %d values, want L1=%d", i, len(row), l1)
+		}
+	}
+	if len(m.W2) != l2 {
+		return fmt.Errorf("quant: FloatThesis: W2 has %d rows, want L2=%d", len(m.W2), l2)
+	}
+	for j, row := range m.W2 {
+		if len(row) != 2*l1 {
+			return fmt.Errorf("quant: FloatThesis: W2[%d] has %d values, want 2·L1=%d", j, len(row), 2*l1)
+		}
+	}
+	if len(m.W3) != l2 {
+		return fmt.Errorf("quant: FloatThesis: W3 has %d values, want L2=%d", len(m.W3), l2)
+	}
+	return nil
+}
+
+// Forward evaluates the model on the active features of the side to move (stm) and of the
+// other side (nstm), each a list of distinct indices in [0, F) as featureset.Set.Active returns
+// them (binary semantics: a repeated index would be added twice). The result is in centipawns
+// from the side to move, computed in float64 from the float32 parameters. It returns an error
+// for an index out of range; the model must be valid (Validate).
+func (m *FloatThesis) Forward(stm, nstm []int) (float64, error) {
+	l1 := m.L1()
+	x := make([]float64, 2*l1)
+	for half, active := range [2][]int{stm, nstm} {
+		acc := x[half*l1 : (half+1)*l1]
+		for j, b := range m.B1 {
+			acc[j] = float64(b)
+		}
+		for _, f := range active {
+			if f < 0 || f >= len(m.W1) {
+				return 0, fmt.Errorf("quant: FloatThesis.Forward: feature %d outside [0, %d)", f, len(m.W1))
+			}
+			for j, w := range m.W1[f] {
+				acc[j] += float64(w)
+			}
+		}
+		for j := range acc {
+			acc[j] = clamp01(acc[j])
+		}
+	}
+	out := float64(m.B3)
+	for j, row := range m.W2 {
+		s := float64(m.B2[j])
+		for i, w := range row {
+			s += float64(w) * x[i]
+		}
+		out += float64(m.W3[j]) * clamp01(s)
+	}
+	return out, nil
+}
+
+// Clip clamps the parameters into the ranges of the scheme, as a trainer does after every
+// optimizer step (thesis §4.4.1; model.py clip_weights): W2 to ±HiddenClip, W3 to ±OutputClip,
+// W1 and B1 to ±FTClip. After Clip, Quantize reports no clipped weights (except biases too large
+// for int32, which Clip also clamps).
+func (m *FloatThesis) Clip(s ThesisScheme) {
+	clipRows(m.W1, s.FTClip())
+	clipSlice(m.B1, s.FTClip())
+	clipRows(m.W2, s.HiddenClip())
+	clipSlice(m.B2, float64(MaxInt32)/s.L2BiasScale())
+	clipSlice(m.W3, s.OutputClip())
+	b := []float32{m.B3}
+	clipSlice(b, float64(MaxInt32)/s.OutBiasScale())
+	m.B3 = b[0]
+}
+
+func clipRows(m [][]float32, lim float64) {
+	for _, r := range m {
+		clipSlice(r, lim)
+	}
+}
+
+// clipSlice clamps to the largest float32 ≤ lim in magnitude, so that quantizing it cannot
+// round past the limit.
+func clipSlice(v []float32, lim float64) {
+	l := float32(lim)
+	if float64(l) > lim {
+		l = math.Nextafter32(l, 0)
+	}
+	for i, x := range v {
+		if x > l {
+			v[i] = l
+		} else if x < -l {
+			v[i] = -l
+		} else if x != x {
+			v[i] = 0
+		}
+	}
+}
+
+func clamp01(x float64) float64 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// FloatCPW is the Chess Programming Wiki's basic network (CPW: NNUE, "Basic NNUE
+// architecture", "SCReLU", "Output Buckets") in float32: a feature transformer of N neurons
+// shared by both perspectives, SCReLU, and one output neuron per output bucket:
+//
+//	acc_P  = B1 + Σ_{f ∈ active(P)} W1[f]
+//	output = Scale · (BOut[b] + Σ_i SCReLU(acc_stm[i])·WOut[b][i] + SCReLU(acc_other[i])·WOut[b][N+i])
+//
+// with SCReLU(x) = clamp(x, 0, 1)² and b the output bucket (OutputBucket). Shapes: W1 [F][N],
+// B1 [N], WOut [buckets][2N], BOut [buckets]. The result is in the units of the quantized
+// network's output, Scale-based centipawns (sigmoid(output/Scale) is the training target).
+type FloatCPW struct {
+	// FeatureSet is the spec of the input features (the CPW page uses 768 piece-square inputs).
+	FeatureSet string
+	W1         [][]float32
+	B1         []float32
+	WOut       [][]float32
+	BOut       []float32
+	// Scale is the evaluation scale (CPW SCALE, 400).
+	Scale float32
+}
+
+// NewFloatCPW returns a zero model with features inputs, n hidden neurons and buckets output
+// buckets (1 = no buckets), Scale 400. It panics if a size is not positive.
+func NewFloatCPW(featureSet string, features, n, buckets int) *FloatCPW {
+	if features <= 0 || n <= 0 || buckets <= 0 {
+		panic(fmt.Sprintf("quant: NewFloatCPW(%d, %d, %d): sizes must be positive", features, n, buckets))
+	}
+	return &FloatCPW{
+		FeatureSet: featureSet,
+		W1:         matrix(features, n),
+		B1:         make([]float32, n),
+		WOut:       matrix(buckets, 2*n),
+		BOut:       make([]float32, buckets),
+		Scale:      float32(CPW.Scale),
+	}
+}
+
+// Features is the number of inputs (len(W1)).
+func (m *FloatCPW) Features() int { return len(m.W1) }
+
+// Hidden is the width N of one accumulator (len(B1)).
+func (m *FloatCPW) Hidden() int { return len(m.B1) }
+
+// Buckets is the number of output buckets (len(BOut)).
+func (m *FloatCPW) Buckets() int { return len(m.BOut) }
+
+// Validate checks every slice's shape against FloatCPW's documentation and that Scale > 0.
+func (m *FloatCPW) Validate() error {
+	f, n, b := len(m.W1), len(m.B1), len(m.BOut)
+	if f == 0 || n == 0 || b == 0 {
+		return fmt.Errorf("quant: FloatCPW: empty model (F=%d, N=%d, buckets=%d)", f, n, b)
+	}
+	for i, row := range m.W1 {
+		if len(row) != n {
+			return fmt.Errorf("quant: FloatCPW: W1[%d] has %d values, want N=%d", i, len(row), n)
+		}
+	}
+	if len(m.WOut) != b {
+		return fmt.Errorf("quant: FloatCPW: WOut has %d rows, want %d buckets", len(m.WOut), b)
+	}
+	for k, row := range m.WOut {
+		if len(row) != 2*n {
+			return fmt.Errorf("quant: FloatCPW: WOut[%d] has %d values, want 2·N=%d", k, len(row), 2*n)
+		}
+	}
+	if !(m.Scale > 0) {
+		return fmt.Errorf("quant: FloatCPW: Scale %v must be positive", m.Scale)
+	}
+	return nil
+}
+
+// OutputBucket is the CPW page's bucket formula: (pieces − 2) / ⌈32/buckets⌉, where pieces is
+// the number of pieces on the board including both kings, clamped to [0, buckets).
+func OutputBucket(pieces, buckets int) int {
+	if buckets <= 1 {
+		return 0
+	}
+	div := (32 + buckets - 1) / buckets
+	b := (pieces - 2) / div
+	return min(max(b, 0), buckets-1)
+}
+
+// Forward evaluates the model for the side to move's and the other side's active features
+// (distinct indices in [0, F)) with output bucket bucket ∈ [0, Buckets()). The result is
+// Scale-based centipawns from the side to move. It returns an error for an out-of-range index
+// or bucket.
+func (m *FloatCPW) Forward(stm, nstm []int, bucket int) (float64, error) {
+	if bucket < 0 || bucket >= len(m.BOut) {
+		return 0, fmt.Errorf("quant: FloatCPW.Forward: bucket %d outside [0, %d)", bucket, len(m.BOut))
+	}
+	n := m.Hidden()
+	w := m.WOut[bucket]
+	out := float64(m.BOut[bucket])
+	acc := make([]float64, n)
+	for half, active := range [2][]int{stm, nstm} {
+		for j, b := range m.B1 {
+			acc[j] = float64(b)
+		}
+		for _, f := range active {
+			if f < 0 || f >= len(m.W1) {
+				return 0, fmt.Errorf("quant: FloatCPW.Forward: feature %d outside [0, %d)", f, len(m.W1))
+			}
+			for j, v := range m.W1[f] {
+				acc[j] += float64(v)
+			}
+		}
+		for j, a := range acc {
+			c := clamp01(a)
+			out += c * c * float64(w[half*n+j])
+		}
+	}
+	return out * float64(m.Scale), nil
+}
