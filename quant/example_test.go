@@ -17,5 +17,5 @@ func Example() {
 	// L2 weights × 64 clip ± 1.984375
 	// L2 bias × 8128
 	// output weights ×0.1260, bias ×16, shift 4
-	// W(100 cp) = 0.5831
+	// W(100 cp) = 0.5823
 }
