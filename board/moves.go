@@ -1,0 +1,257 @@
+package board
+
+// castlingMask[sq] is the set of rights lost when a move starts or ends on sq.
+var castlingMask = func() (m [64]CastlingRights) {
+	m[E1] = WhiteKingside | WhiteQueenside
+	m[H1] = WhiteKingside
+	m[A1] = WhiteQueenside
+	m[E8] = BlackKingside | BlackQueenside
+	m[H8] = BlackKingside
+	m[A8] = BlackQueenside
+	return
+}()
+
+// Play returns the position after move m (copy-make: p is not modified) and the
+// DirtyPieces record of the pieces that changed, the input of incremental feature diffs
+// (Stockfish 15.1 position.cpp do_move / nnue_accumulator.h DirtyPiece):
+//
+//   - quiet move: 1 entry, the mover From→To;
+//   - capture: the mover, then the captured piece capSq→NoSquare (for en passant capSq
+//     is the captured pawn's square, not the move's To);
+//   - promotion: the pawn From→NoSquare, [the captured piece,] the new piece NoSquare→To;
+//   - castling (written as the king's move, e1g1/e1c1/e8g8/e8c8): the king, then the rook
+//     (h1→f1, a1→d1, h8→f8, a8→d8).
+//
+// The child's castling rights lose every right whose king or rook square the move
+// starts or ends on; its en-passant square is set after a double pawn push only when an
+// en-passant capture is legal in the child (the convention of FEN writers and of
+// ../shared/data/positions.epd; doc/board.md); the halfmove clock resets on pawn moves and
+// captures, the fullmove number increments after Black's move.
+//
+// Contract: m must be legal in p (an element of p.LegalMoves(), or checked with
+// PlayChecked/IsLegal). Play does not check legality — it is meant for hot loops — and
+// for an illegal move the result is unspecified, but it never panics: a move from an
+// empty square returns p unchanged with zero DirtyPieces, a pawn reaching the last rank
+// without a valid promotion role promotes to a queen.
+func (p *Position) Play(m Move) (Position, DirtyPieces) {
+	var d DirtyPieces
+	q := *p
+	from, to := m.From(), m.To()
+	pc := q.mailbox[from]
+	if pc == NoPiece || from == to {
+		return q, d
+	}
+	us, role := pc.Color(), pc.Role()
+
+	capSq := to
+	captured := q.mailbox[to]
+	if role == Pawn && captured == NoPiece && from.File() != to.File() && to == p.EnPassant() {
+		capSq = NewSquare(to.File(), from.Rank())
+		captured = q.mailbox[capSq]
+	}
+	d.Add(pc, from, to)
+	if captured != NoPiece {
+		q.Remove(capSq)
+		d.Add(captured, capSq, NoSquare)
+	}
+	q.Remove(from)
+	if role == Pawn && (to.Rank() == 7 || to.Rank() == 0) {
+		r, ok := m.Promotion()
+		if !ok || r < Knight || r > Queen {
+			r = Queen
+		}
+		np := MakePiece(us, r)
+		q.Put(to, np)
+		d.Pieces[0].To = NoSquare
+		d.Add(np, NoSquare, to)
+	} else {
+		q.Put(to, pc)
+	}
+	if role == King && (from == E1 && us == White || from == E8 && us == Black) && (to == from+2 || to == from-2) {
+		rookFrom, rookTo := from+3, from+1
+		if to < from {
+			rookFrom, rookTo = from-4, from-1
+		}
+		if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) {
+			q.Remove(rookFrom)
+			q.Put(rookTo, rk)
+			d.Add(rk, rookFrom, rookTo)
+		}
+	}
+
+	q.castling &^= castlingMask[from] | castlingMask[to]
+	q.side = p.side.Other()
+	q.SetEnPassant(NoSquare)
+	if role == Pawn && (to-from == 16 || from-to == 16) {
+		if ep := (from + to) / 2; q.epCaptureLegal(ep) {
+			q.SetEnPassant(ep)
+		}
+	}
+	if role == Pawn || captured != NoPiece {
+		q.halfmove = 0
+	} else {
+		q.halfmove++
+	}
+	if p.side == Black {
+		q.fullmove++
+	}
+	return q, d
+}
+
+// epCaptureLegal reports whether the side to move of p can legally capture en passant on
+// ep (the pawn to be captured stands in front of ep from the mover's view).
+func (p *Position) epCaptureLegal(ep Square) bool {
+	us := p.side
+	them := us.Other()
+	k := p.KingSquare(us)
+	for b := PawnAttacks(them, ep) & p.Pieces(us, Pawn); b != 0; {
+		s := b.PopFirst()
+		victim := NewSquare(ep.File(), s.Rank())
+		if p.mailbox[victim] != MakePiece(them, Pawn) || p.mailbox[ep] != NoPiece {
+			return false
+		}
+		if k == NoSquare {
+			return true
+		}
+		occ := p.Occupied()&^SquareBB(s)&^SquareBB(victim) | SquareBB(ep)
+		if p.attackersWith(k, them, occ) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// IsLegal reports whether m is one of p.LegalMoves().
+func (p *Position) IsLegal(m Move) bool {
+	if m == NullMove {
+		return false
+	}
+	var buf [256]Move
+	for _, lm := range p.AppendLegalMoves(buf[:0]) {
+		if lm == m {
+			return true
+		}
+	}
+	return false
+}
+
+// PlayChecked is Play after checking that m is legal in p. It returns a *MoveError
+// wrapping ErrIllegalMove (and p unchanged, zero DirtyPieces) otherwise.
+func (p *Position) PlayChecked(m Move) (Position, DirtyPieces, error) {
+	if !p.IsLegal(m) {
+		return *p, DirtyPieces{}, &MoveError{Move: m.String(), FEN: p.FEN(), Reason: "not a legal move", Err: ErrIllegalMove}
+	}
+	q, d := p.Play(m)
+	return q, d, nil
+}
+
+// ParseMove parses a move in UCI long algebraic notation ("e2e4", "e7e8q", castling as
+// the king's move "e1g1") without a position. It returns a *MoveError wrapping ErrSyntax
+// for anything else ("0000", the null move, is rejected too).
+func ParseMove(s string) (Move, error) {
+	bad := func(reason string) (Move, error) {
+		return NullMove, &MoveError{Move: s, FEN: "-", Reason: reason, Err: ErrSyntax}
+	}
+	if len(s) != 4 && len(s) != 5 {
+		return bad("UCI move must have 4 or 5 characters")
+	}
+	from, err1 := ParseSquare(s[0:2])
+	to, err2 := ParseSquare(s[2:4])
+	if err1 != nil || err2 != nil {
+		return bad("bad square")
+	}
+	if from == to {
+		return bad("origin equals destination")
+	}
+	if len(s) == 4 {
+		return NewMove(from, to), nil
+	}
+	var r Role
+	switch s[4] {
+	case 'n':
+		r = Knight
+	case 'b':
+		r = Bishop
+	case 'r':
+		r = Rook
+	case 'q':
+		r = Queen
+	default:
+		return bad("promotion letter must be one of n, b, r, q")
+	}
+	return NewPromotion(from, to, r), nil
+}
+
+// ParseUCIMove parses a UCI move (see ParseMove) and checks that it is legal in p.
+// Errors: *MoveError wrapping ErrSyntax or ErrIllegalMove.
+func ParseUCIMove(p *Position, s string) (Move, error) {
+	m, err := ParseMove(s)
+	if err != nil {
+		if me, ok := err.(*MoveError); ok {
+			me.FEN = p.FEN()
+		}
+		return NullMove, err
+	}
+	if !p.IsLegal(m) {
+		return NullMove, &MoveError{Move: s, FEN: p.FEN(), Reason: "not a legal move", Err: ErrIllegalMove}
+	}
+	return m, nil
+}
+
+// Status is the game state of a position as far as the board decides it.
+type Status uint8
+
+// The statuses. Draws by the fifty-move rule, repetition or insufficient material are
+// not reported (they need history or a rules choice); see HalfmoveClock.
+const (
+	Ongoing   Status = iota // the side to move has a legal move
+	Checkmate               // the side to move is in check and has no legal move
+	Stalemate               // the side to move is not in check and has no legal move
+)
+
+// String returns "ongoing", "checkmate" or "stalemate".
+func (s Status) String() string {
+	switch s {
+	case Ongoing:
+		return "ongoing"
+	case Checkmate:
+		return "checkmate"
+	case Stalemate:
+		return "stalemate"
+	}
+	return "?"
+}
+
+// Status returns Checkmate, Stalemate or Ongoing (one legal-move generation).
+func (p *Position) Status() Status {
+	if len(p.AppendLegalMoves(make([]Move, 0, 64))) > 0 {
+		return Ongoing
+	}
+	if p.InCheck() {
+		return Checkmate
+	}
+	return Stalemate
+}
+
+// IsCheckmate reports whether the side to move is checkmated.
+func (p *Position) IsCheckmate() bool { return p.Status() == Checkmate }
+
+// IsStalemate reports whether the side to move is stalemated.
+func (p *Position) IsStalemate() bool { return p.Status() == Stalemate }
+
+// ApplyTo applies the changes of d to a mailbox: first every piece leaves its From square,
+// then every piece lands on its To square (so the order of entries does not matter).
+// Applied to the parent's mailbox it yields the child's mailbox (tested as a property).
+func (d *DirtyPieces) ApplyTo(mailbox *[64]Piece) {
+	n := min(d.N, len(d.Pieces))
+	for _, dp := range d.Pieces[:n] {
+		if dp.From.Valid() && mailbox[dp.From] == dp.Piece {
+			mailbox[dp.From] = NoPiece
+		}
+	}
+	for _, dp := range d.Pieces[:n] {
+		if dp.To.Valid() {
+			mailbox[dp.To] = dp.Piece
+		}
+	}
+}
