@@ -1,0 +1,159 @@
+package featureset
+
+import "github.com/nnuekit/nnuekit/board"
+
+// lineKind selects the axis of a line block: every square belongs to exactly one line,
+// and the block's features are (line, role, color) — thesis §6.2 (H, V, D1, D2) and, with
+// one line per square, ALL (thesis §3.3.1).
+type lineKind uint8
+
+const (
+	lineSquare lineKind = iota // ALL: line = file·8 + rank (file-major, thesis code)
+	lineFile                   // H: line = file
+	lineRank                   // V: line = rank
+	lineDiag1                  // D1: line = file + rank
+	lineDiag2                  // D2: line = file + 7 − rank
+	numLineKinds
+)
+
+var (
+	// lineOf[k][sq] is the line of (oriented) square sq for axis k.
+	lineOf [numLineKinds][64]uint8
+	// lineBB[k][line] is the set of (oriented) squares of the line.
+	lineBB [numLineKinds][64]board.Bitboard
+)
+
+func init() {
+	for sq := board.Square(0); sq < 64; sq++ {
+		f, r := sq.File(), sq.Rank()
+		ls := [numLineKinds]int{f*8 + r, f, r, f + r, f + 7 - r}
+		for k, l := range ls {
+			lineOf[k][sq] = uint8(l)
+			lineBB[k][l] |= board.SquareBB(sq)
+		}
+	}
+}
+
+// lineBlock is ALL, H, V, D1 or D2: (LINES × ROLES × COLORS)_P with
+// P(⟨x, r, c⟩) = "there is a piece of role r and color c on line x", index x·12 + r·2 + c
+// (thesis-models/README.md), c = 0 for the perspective's own pieces.
+type lineBlock struct {
+	leaf
+	kind   lineKind
+	noKing bool // NK: kings are not features, roles pawn … queen (stride 10)
+	stride int  // 12, or 10 without kings
+}
+
+// All returns the ALL block (thesis §3.3.1): 768 features, index (file·8 + rank)·12 +
+// role·2 + color — file-major, as the thesis code and its published networks use
+// (the text's SQUARES order is not specified; see doc/featuresets.md).
+func All(o Orientation) Block {
+	return &lineBlock{newLeaf("all", "ALL", o, Flip, SquaresFileMajor, Roles, Colors), lineSquare, false, 12}
+}
+
+// H returns the H block (thesis §6.2, Table 1): (FILES × ROLES × COLORS), 96 features,
+// index file·12 + role·2 + color.
+func H(o Orientation) Block {
+	return &lineBlock{newLeaf("h", "H", o, Flip, Files, Roles, Colors), lineFile, false, 12}
+}
+
+// V returns the V block (thesis §6.2): (RANKS × ROLES × COLORS), 96 features,
+// index rank·12 + role·2 + color.
+func V(o Orientation) Block {
+	return &lineBlock{newLeaf("v", "V", o, Flip, Ranks, Roles, Colors), lineRank, false, 12}
+}
+
+// D1 returns the D1 block (thesis §6.2): (DIAGS1 × ROLES × COLORS), 180 features,
+// index (file + rank)·12 + role·2 + color.
+func D1(o Orientation) Block {
+	return &lineBlock{newLeaf("d1", "D1", o, Flip, Diags1, Roles, Colors), lineDiag1, false, 12}
+}
+
+// D2 returns the D2 block (thesis §6.2): (DIAGS2 × ROLES × COLORS), 180 features,
+// index (file + 7 − rank)·12 + role·2 + color.
+func D2(o Orientation) Block {
+	return &lineBlock{newLeaf("d2", "D2", o, Flip, Diags2, Roles, Colors), lineDiag2, false, 12}
+}
+
+// NonKing returns the NK block: ALL without the kings, (SQUARES(file-major) ×
+// ROLES-NK × COLORS), 640 features, index (file·8 + rank)·10 + role·2 + color — the piece
+// half of KP (thesis §3.3.2, draft 004 §2.4.3 KING-PIECE). Layout chosen to match ALL.
+func NonKing(o Orientation) Block {
+	return &lineBlock{newLeaf("nk", "NK", o, Flip, SquaresFileMajor, NonKingRoles, Colors), lineSquare, true, 10}
+}
+
+// MaxActive is 32 (30 without kings): one feature per piece at most.
+func (b *lineBlock) MaxActive() int {
+	if b.noKing {
+		return 30
+	}
+	return 32
+}
+
+func (b *lineBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {
+	return b.kingRefresh(d, p)
+}
+
+func (b *lineBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
+	m := b.orient.Mask(pos, persp)
+	var set [12]uint64
+	lines := &lineOf[b.kind]
+	occ := pos.Occupied()
+	if b.noKing {
+		occ &^= pos.ByRole(board.King)
+	}
+	for occ != 0 {
+		sq := occ.PopFirst()
+		pc := pos.PieceAt(sq)
+		i := int(lines[sq^m])*b.stride + int(pc.Role())*2 + int(pc.Color()^persp)
+		set[i>>6] |= 1 << (i & 63)
+	}
+	return appendBits(dst, set[:(b.size+63)>>6], off)
+}
+
+// AppendDiff is the DirtyPieces fast path: only the (line, piece) features of the dirty
+// pieces' origin and destination squares can change, and each is active iff the piece's
+// bitboard meets the line.
+func (b *lineBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
+	m := b.orient.Mask(before, persp)
+	if !dirtyOK(dirty) || m != b.orient.Mask(after, persp) {
+		return genericDiff(b, before, after, persp, off, added, removed)
+	}
+	var cand [6]int
+	n := 0
+	lines := &lineOf[b.kind]
+	for _, d := range dirty.Pieces[:dirty.N] {
+		if b.noKing && d.Piece.Role() == board.King {
+			continue
+		}
+		pc := int(d.Piece.Role())*2 + int(d.Piece.Color()^persp)
+		for _, sq := range [2]board.Square{d.From, d.To} {
+			if sq == board.NoSquare {
+				continue
+			}
+			f := int(lines[sq^m])*b.stride + pc
+			dup := false
+			for _, c := range cand[:n] {
+				dup = dup || c == f
+			}
+			if !dup {
+				cand[n] = f
+				n++
+			}
+		}
+	}
+	for _, f := range cand[:n] {
+		line := f / b.stride
+		role := board.Role(f % b.stride / 2)
+		color := board.Color(f%2) ^ persp
+		bb := orientBB(lineBB[b.kind][line], m)
+		was := before.Pieces(color, role)&bb != 0
+		is := after.Pieces(color, role)&bb != 0
+		if was && !is {
+			removed = append(removed, off+f)
+		} else if is && !was {
+			added = append(added, off+f)
+		}
+	}
+	return added, removed
+}
