@@ -1,0 +1,147 @@
+package nnue
+
+import (
+	"fmt"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/simd"
+)
+
+// Accumulator holds the feature transformer's output for both perspectives (thesis §4.3
+// "two accumulators", CPW "Perspective"): Values(White) and Values(Black), each Width int16
+// in a 64-byte-aligned buffer, plus the PSQT accumulators (PSQTBuckets int32 each) when the
+// transformer has a PSQT part.
+//
+// An Accumulator belongs to one goroutine. All arithmetic is int16 with wraparound (see
+// AccumulatorBound). Methods panic if a feature index is outside [0, Features()), which is a
+// programming error, not bad input.
+type Accumulator struct {
+	ft   *FeatureTransformer
+	v    [2][]int16
+	psqt [2][]int32
+}
+
+// NewAccumulator returns a zeroed accumulator for ft. Call Refresh before use.
+func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
+	a := &Accumulator{ft: ft}
+	buf := alignedInt16(2 * ft.width)
+	a.v[0], a.v[1] = buf[:ft.width:ft.width], buf[ft.width:]
+	if ft.psqtBuckets > 0 {
+		a.psqt[0] = make([]int32, ft.psqtBuckets)
+		a.psqt[1] = make([]int32, ft.psqtBuckets)
+	}
+	return a
+}
+
+// Values returns perspective persp's Width accumulator values (quantized units of the
+// transformer, 127 = 1.0 for thesis and Stockfish nets). The slice aliases the accumulator.
+func (a *Accumulator) Values(persp board.Color) []int16 { return a.v[persp&1] }
+
+// PSQT returns perspective persp's PSQT accumulator (one int32 per bucket), nil without PSQT.
+func (a *Accumulator) PSQT(persp board.Color) []int32 { return a.psqt[persp&1] }
+
+// CopyFrom copies both perspectives from src (same transformer).
+func (a *Accumulator) CopyFrom(src *Accumulator) {
+	for p := 0; p < 2; p++ {
+		copy(a.v[p], src.v[p])
+		copy(a.psqt[p], src.psqt[p])
+	}
+}
+
+// copyPersp copies one perspective.
+func (a *Accumulator) copyPersp(src *Accumulator, p int) {
+	copy(a.v[p], src.v[p])
+	copy(a.psqt[p], src.psqt[p])
+}
+
+func (a *Accumulator) checkIndices(idx []int) {
+	nf := a.ft.Features()
+	for _, f := range idx {
+		if uint(f) >= uint(nf) {
+			panic(fmt.Sprintf("nnue: feature index %d out of range [0, %d)", f, nf))
+		}
+	}
+}
+
+// Refresh recomputes perspective persp from scratch: Values(persp)[j] = Bias[j] + Σ_{f ∈ active}
+// W[f][j] (and the PSQT sums). active lists feature indices, normally
+// Set().Active(pos, persp, …); duplicates are summed as many times as they occur.
+func (a *Accumulator) Refresh(persp board.Color, active []int) {
+	a.checkIndices(active)
+	p := int(persp & 1)
+	ft := a.ft
+	simd.Refresh(a.v[p], ft.bias, ft.weights, active)
+	if ft.psqtBuckets > 0 {
+		ps := a.psqt[p]
+		clear(ps)
+		for _, f := range active {
+			row := ft.psqt[f*len(ps) : (f+1)*len(ps)]
+			for b, w := range row {
+				ps[b] += w
+			}
+		}
+	}
+}
+
+// Update applies a feature difference to perspective persp in place:
+// Values(persp) += Σ_{f ∈ added} W[f] − Σ_{f ∈ removed} W[f], using the fused simd kernels
+// (CPW "Fused Updates": 1 add + 1 sub, 1 add + 2 subs, 2 adds + 2 subs) where the counts allow.
+func (a *Accumulator) Update(persp board.Color, added, removed []int) {
+	a.UpdateFrom(a, persp, added, removed)
+}
+
+// UpdateFrom sets perspective persp of a to src's plus the difference (copy-make: src is
+// left unchanged unless src == a). Same arithmetic as Update.
+func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
+	a.checkIndices(added)
+	a.checkIndices(removed)
+	p := int(persp & 1)
+	ft := a.ft
+	m := ft.width
+	w := ft.weights
+	row := func(f int) []int16 { return w[f*m : f*m+m : f*m+m] }
+	dst, s := a.v[p], src.v[p]
+	ad, rm := added, removed
+	first := true
+	for len(ad) > 0 || len(rm) > 0 {
+		switch {
+		case len(ad) >= 2 && len(rm) >= 2:
+			simd.AddAddSubSub(dst, s, row(ad[0]), row(ad[1]), row(rm[0]), row(rm[1]))
+			ad, rm = ad[2:], rm[2:]
+		case len(ad) >= 1 && len(rm) >= 2:
+			simd.AddSubSub(dst, s, row(ad[0]), row(rm[0]), row(rm[1]))
+			ad, rm = ad[1:], rm[2:]
+		case len(ad) >= 1 && len(rm) >= 1:
+			simd.AddSub(dst, s, row(ad[0]), row(rm[0]))
+			ad, rm = ad[1:], rm[1:]
+		case len(ad) >= 1:
+			simd.Add(dst, s, row(ad[0]))
+			ad = ad[1:]
+		default:
+			simd.Sub(dst, s, row(rm[0]))
+			rm = rm[1:]
+		}
+		s = dst
+		first = false
+	}
+	if first && a != src {
+		copy(dst, s)
+	}
+	if ft.psqtBuckets > 0 {
+		pd, ps := a.psqt[p], src.psqt[p]
+		if a != src {
+			copy(pd, ps)
+		}
+		nb := len(pd)
+		for _, f := range added {
+			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
+				pd[b] += x
+			}
+		}
+		for _, f := range removed {
+			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
+				pd[b] -= x
+			}
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package nnue
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+// FeatureTransformer is the first, incrementally updated layer of a network (thesis §4.2,
+// Stockfish feature_transformer.h): for each perspective, acc[j] = Bias[j] + Σ_f W[f][j] over
+// the active features f, in int16 with wraparound.
+//
+// Weights are feature-major: feature f's row of Width values is the contiguous slice
+// Weights[f·Width : (f+1)·Width] (the thesis .nn "column-major" layout, Stockfish's layout).
+// The optional PSQT part (Stockfish 15.1) adds, per perspective, psqt[b] = Σ_f PSQT[f·B + b]
+// in int32 for B = PSQTBuckets buckets; there is no PSQT bias.
+//
+// A FeatureTransformer is immutable after construction and safe for concurrent use; its
+// buffers are 64-byte aligned.
+type FeatureTransformer struct {
+	set         *featureset.Set
+	width       int
+	weights     []int16
+	bias        []int16
+	psqtBuckets int
+	psqt        []int32
+	bound       AccumulatorBound
+}
+
+// NewFeatureTransformer builds a feature transformer for set with width outputs per
+// perspective. weights has set.Size()·width elements (feature-major), bias has width;
+// psqt is nil (psqtBuckets 0) or has set.Size()·psqtBuckets elements (feature-major).
+// The slices are copied into aligned buffers. width must be a positive multiple of 32.
+// It returns an error naming the inconsistent dimension.
+func NewFeatureTransformer(set *featureset.Set, width int, weights, bias []int16, psqtBuckets int, psqt []int32) (*FeatureTransformer, error) {
+	if set == nil {
+		return nil, fmt.Errorf("nnue: nil feature set")
+	}
+	if err := checkFTDims(set.Size(), width, psqtBuckets); err != nil {
+		return nil, err
+	}
+	nf := set.Size()
+	if len(weights) != nf*width {
+		return nil, fmt.Errorf("nnue: feature transformer weights: have %d, want %d features × %d", len(weights), nf, width)
+	}
+	if len(bias) != width {
+		return nil, fmt.Errorf("nnue: feature transformer bias: have %d, want %d", len(bias), width)
+	}
+	if len(psqt) != nf*psqtBuckets {
+		return nil, fmt.Errorf("nnue: feature transformer PSQT weights: have %d, want %d features × %d buckets", len(psqt), nf, psqtBuckets)
+	}
+	w := alignedInt16(len(weights))
+	copy(w, weights)
+	b := alignedInt16(width)
+	copy(b, bias)
+	var p []int32
+	if psqtBuckets > 0 {
+		p = alignedInt32(len(psqt))
+		copy(p, psqt)
+	}
+	return newFT(set, width, w, b, psqtBuckets, p), nil
+}
+
+// maxWidth bounds the accumulator width a file may declare (Stockfish's largest nets use
+// 3072; the limit only guards against hostile headers).
+const maxWidth = 1 << 14
+
+// maxFeatures bounds the feature count (HalfKAv2_hm has 22528).
+const maxFeatures = 1 << 22
+
+func checkFTDims(nf, width, psqtBuckets int) error {
+	if nf <= 0 || nf > maxFeatures {
+		return fmt.Errorf("nnue: feature count %d out of range [1, %d]", nf, maxFeatures)
+	}
+	if width <= 0 || width%32 != 0 || width > maxWidth {
+		return fmt.Errorf("nnue: accumulator width %d must be a positive multiple of 32 ≤ %d", width, maxWidth)
+	}
+	if psqtBuckets < 0 || psqtBuckets > 64 {
+		return fmt.Errorf("nnue: PSQT bucket count %d out of range [0, 64]", psqtBuckets)
+	}
+	return nil
+}
+
+// newFT takes ownership of already aligned buffers and computes the overflow bound.
+func newFT(set *featureset.Set, width int, w, b []int16, psqtBuckets int, p []int32) *FeatureTransformer {
+	ft := &FeatureTransformer{set: set, width: width, weights: w, bias: b, psqtBuckets: psqtBuckets, psqt: p}
+	ft.bound = computeBound(set.Size(), width, set.MaxActive(), w, b)
+	return ft
+}
+
+// Set returns the feature set.
+func (ft *FeatureTransformer) Set() *featureset.Set { return ft.set }
+
+// Width returns M, the number of accumulator values per perspective.
+func (ft *FeatureTransformer) Width() int { return ft.width }
+
+// Features returns the number of input features (Set().Size()).
+func (ft *FeatureTransformer) Features() int { return len(ft.weights) / ft.width }
+
+// Weights returns feature f's row of Width int16 weights (quantization scale of the format,
+// e.g. 127 for thesis nets). The slice aliases the network: do not modify it.
+func (ft *FeatureTransformer) Weights(f int) []int16 {
+	return ft.weights[f*ft.width : (f+1)*ft.width : (f+1)*ft.width]
+}
+
+// Bias returns the Width int16 biases. Do not modify.
+func (ft *FeatureTransformer) Bias() []int16 { return ft.bias }
+
+// PSQTBuckets returns the number of PSQT buckets, 0 when the transformer has no PSQT part.
+func (ft *FeatureTransformer) PSQTBuckets() int { return ft.psqtBuckets }
+
+// PSQT returns feature f's PSQTBuckets int32 PSQT weights (nil without PSQT). Do not modify.
+func (ft *FeatureTransformer) PSQT(f int) []int32 {
+	if ft.psqtBuckets == 0 {
+		return nil
+	}
+	b := ft.psqtBuckets
+	return ft.psqt[f*b : (f+1)*b : (f+1)*b]
+}
+
+// Bound returns the worst-case accumulator analysis computed at construction.
+func (ft *FeatureTransformer) Bound() AccumulatorBound { return ft.bound }
+
+// AccumulatorBound is the worst case of the int16 accumulator over any position with at most
+// MaxActive active features per perspective (featureset.Set.MaxActive), assuming any such
+// combination of features can occur (a safe over-approximation).
+//
+// If CanOverflow is true, some position may push an accumulator value out of int16. The
+// package then does what the reference engines do (the thesis engine's _mm256_add_epi16,
+// Stockfish's vec_add_16): the sum wraps around modulo 2^16, identically in refresh and in
+// incremental updates, so evaluations stay deterministic and reproduce the engines bit for bit
+// (ClippedReLU turns a wrapped negative value into 0, a wrapped positive one into 127).
+type AccumulatorBound struct {
+	// MaxActive is the number of active features assumed.
+	MaxActive int
+	// Abs is max_j (|bias_j| + sum of the MaxActive largest |W[f][j]| over f): the bound the
+	// issue asks for, in the transformer's quantized units.
+	Abs int64
+	// Max and Min are the tighter signed bounds max_j (bias_j + Σ the MaxActive largest
+	// positive W[f][j]) and min_j (bias_j + Σ the MaxActive most negative W[f][j]).
+	Max, Min int64
+	// CanOverflow reports Max > 32767 or Min < -32768.
+	CanOverflow bool
+}
+
+// String formats the bound for reports.
+func (b AccumulatorBound) String() string {
+	return fmt.Sprintf("max active %d: |acc| ≤ %d, acc ∈ [%d, %d], int16 overflow possible: %v",
+		b.MaxActive, b.Abs, b.Min, b.Max, b.CanOverflow)
+}
+
+// computeBound walks the weights once in memory order keeping, per output j, the k largest
+// positive, k most negative and k largest absolute values in small sorted lists.
+func computeBound(nf, m, k int, w, bias []int16) AccumulatorBound {
+	k = max(0, min(k, nf))
+	res := AccumulatorBound{MaxActive: k}
+	if k == 0 {
+		for j := 0; j < m; j++ {
+			b := int64(bias[j])
+			res.Abs = max(res.Abs, abs64(b))
+			res.Max = max(res.Max, b)
+			res.Min = min(res.Min, b)
+		}
+		res.Max, res.Min = maxMinBias(bias)
+		res.CanOverflow = false
+		return res
+	}
+	// top[j*k : (j+1)*k] ascending; store magnitudes (0 = empty).
+	pos := make([]int32, m*k)
+	neg := make([]int32, m*k)
+	abs := make([]int32, m*k)
+	insert := func(list []int32, v int32) {
+		if v <= list[0] {
+			return
+		}
+		i := 1
+		for i < len(list) && list[i] < v {
+			list[i-1] = list[i]
+			i++
+		}
+		list[i-1] = v
+	}
+	for f := 0; f < nf; f++ {
+		row := w[f*m : (f+1)*m]
+		for j, x := range row {
+			v := int32(x)
+			if v > 0 {
+				insert(pos[j*k:(j+1)*k], v)
+				insert(abs[j*k:(j+1)*k], v)
+			} else if v < 0 {
+				insert(neg[j*k:(j+1)*k], -v)
+				insert(abs[j*k:(j+1)*k], -v)
+			}
+		}
+	}
+	res.Max, res.Min = math.MinInt64, math.MaxInt64
+	for j := 0; j < m; j++ {
+		b := int64(bias[j])
+		var sp, sn, sa int64
+		for i := 0; i < k; i++ {
+			sp += int64(pos[j*k+i])
+			sn += int64(neg[j*k+i])
+			sa += int64(abs[j*k+i])
+		}
+		res.Max = max(res.Max, b+sp)
+		res.Min = min(res.Min, b-sn)
+		res.Abs = max(res.Abs, abs64(b)+sa)
+	}
+	res.CanOverflow = res.Max > math.MaxInt16 || res.Min < math.MinInt16
+	return res
+}
+
+func maxMinBias(bias []int16) (int64, int64) {
+	return int64(slices.Max(bias)), int64(slices.Min(bias))
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

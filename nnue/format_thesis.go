@@ -1,0 +1,190 @@
+package nnue
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+// The thesis .nn format (mlomb/cs-master-thesis, ../shared/thesis-models/README.md), all
+// integers little-endian:
+//
+//	name      feature-set name, UTF-8, terminated by one 0x00 byte
+//	u32       NF, number of features (must equal featureset.Parse(name).Size())
+//	u32       L1 (accumulator width per perspective)
+//	u32       L2 (hidden layer width)
+//	i16[NF·L1] feature transformer weights, feature-major
+//	i16[L1]   feature transformer bias
+//	i8[L2·2L1] hidden weights, row-major [out][in]
+//	i32[L2]   hidden bias
+//	i8[L2]    output weights
+//	i32       output bias
+//
+// Evaluation: acc int16 with wraparound; in = [clamp(acc_stm,0,127) | clamp(acc_other,0,127)];
+// h = clamp((b2 + W2·in) >> 6, 0, 127); out = (b3 + W3·h) >> 4, ≈ centipawns for the side to
+// move. Quantization (scripts/lib/serialize.py): W1, b1 ×127; W2 ×64, b2 ×64·127; W3 ×16/127,
+// b3 ×16 — i.e. the output is 16× the float network's output in centipawns, hence >> 4.
+
+const thesisFormat = "thesis"
+
+// maxNameLen bounds the feature-set name of a thesis file.
+const maxNameLen = 1024
+
+// maxThesisL2 bounds the hidden width of a thesis file.
+const maxThesisL2 = 4096
+
+// ThesisQuantization describes the thesis (and Stockfish) quantization scheme.
+const ThesisQuantization = "thesis §4.4.1: FT weights and bias ×127, hidden weights ×64, hidden bias ×127·64, output weights ×16/127, output bias ×16; output >>4 ≈ centipawns"
+
+// ThesisArchitecture returns the thesis composition (F→L1)×2→L2→1 (thesis §4.3):
+// Perspective, ClippedReLU (int16, no shift), hidden (2·L1→L2), ClippedReLU >> 6,
+// output (L2→1), value = raw >> 4, 100 units per pawn.
+func ThesisArchitecture(hidden, output *Affine) Architecture {
+	return Architecture{
+		Stacks: [][]Layer{{
+			Perspective{},
+			ClippedReLU{Input: KindInt16},
+			hidden,
+			ClippedReLU{Input: KindInt32, Shift: 6},
+			output,
+		}},
+		Output:       OutputScale{Shift: 4},
+		PawnValue:    100,
+		Quantization: ThesisQuantization,
+	}
+}
+
+// thesisLayers returns the two affine layers if n has exactly the thesis composition.
+func thesisLayers(n *Network) (hidden, output *Affine, ok bool) {
+	a := n.arch
+	if a.Buckets.Count() != 1 || len(a.Stacks) != 1 || len(a.Stacks[0]) != 5 || n.ft.psqtBuckets != 0 ||
+		a.Output != (OutputScale{Shift: 4}) {
+		return nil, nil, false
+	}
+	s := a.Stacks[0]
+	if p, ok := s[0].(Perspective); !ok || p.WhiteFirst {
+		return nil, nil, false
+	}
+	if c, ok := s[1].(ClippedReLU); !ok || c != (ClippedReLU{Input: KindInt16}) {
+		return nil, nil, false
+	}
+	h, ok1 := s[2].(*Affine)
+	c, ok2 := s[3].(ClippedReLU)
+	o, ok3 := s[4].(*Affine)
+	if !ok1 || !ok2 || !ok3 || c != (ClippedReLU{Input: KindInt32, Shift: 6}) {
+		return nil, nil, false
+	}
+	return h, o, true
+}
+
+// decodeThesis parses a whole thesis .nn file.
+func decodeThesis(data []byte) (*Network, error) {
+	d := &decoder{format: thesisFormat, data: data}
+	end := bytes.IndexByte(data[:min(len(data), maxNameLen+1)], 0)
+	if end < 0 {
+		return nil, d.errf("feature-set name", "no terminating 0x00 within %d bytes", min(len(data), maxNameLen+1))
+	}
+	name := string(data[:end])
+	if !utf8.ValidString(name) {
+		return nil, d.errf("feature-set name", "not valid UTF-8")
+	}
+	set, err := featureset.Parse(name)
+	if err != nil {
+		return nil, d.errf("feature-set name", "%q: %v", name, err)
+	}
+	d.off = end + 1
+	nf, err := d.u32("num_features")
+	if err != nil {
+		return nil, err
+	}
+	if int64(nf) != int64(set.Size()) {
+		d.off -= 4
+		return nil, d.errf("num_features", "%d features stored, feature set %q has %d", nf, name, set.Size())
+	}
+	l1, err := d.u32("L1")
+	if err != nil {
+		return nil, err
+	}
+	if l1 == 0 || l1%32 != 0 || l1 > maxWidth {
+		d.off -= 4
+		return nil, d.errf("L1", "%d must be a positive multiple of 32 ≤ %d", l1, maxWidth)
+	}
+	l2, err := d.u32("L2")
+	if err != nil {
+		return nil, err
+	}
+	if l2 == 0 || l2 > maxThesisL2 {
+		d.off -= 4
+		return nil, d.errf("L2", "%d out of range [1, %d]", l2, maxThesisL2)
+	}
+	n1, m, h := int64(nf), int64(l1), int64(l2)
+	want := 2*n1*m + 2*m + 2*m*h + 4*h + h + 4
+	if int64(d.remaining()) != want {
+		what := "truncated"
+		if int64(d.remaining()) > want {
+			what = "trailing bytes"
+		}
+		return nil, d.errf("body", "%s: header %q NF=%d L1=%d L2=%d needs %d bytes after the header, %d present",
+			what, name, nf, l1, l2, want, d.remaining())
+	}
+	w1 := alignedInt16(int(n1 * m))
+	if err := d.i16s("L1 weights", w1); err != nil {
+		return nil, err
+	}
+	b1 := alignedInt16(int(m))
+	if err := d.i16s("L1 bias", b1); err != nil {
+		return nil, err
+	}
+	hidden := NewAffine(int(2*m), int(h))
+	if err := d.i8s("L2 weights", hidden.Weights); err != nil {
+		return nil, err
+	}
+	if err := d.i32s("L2 bias", hidden.Bias); err != nil {
+		return nil, err
+	}
+	out := NewAffine(int(h), 1)
+	if err := d.i8s("output weights", out.Weights[:h]); err != nil {
+		return nil, err
+	}
+	if err := d.i32s("output bias", out.Bias); err != nil {
+		return nil, err
+	}
+	ft := newFT(set, int(m), w1, b1, 0, nil)
+	return NewNetwork(ft, ThesisArchitecture(hidden, out), "")
+}
+
+// WriteThesis writes n in the thesis .nn format. n must have exactly the thesis composition
+// (ThesisArchitecture, no PSQT); otherwise it returns an error and writes nothing. The
+// feature-set name written is n.FeatureSet().String().
+func WriteThesis(w io.Writer, n *Network) error {
+	hidden, out, ok := thesisLayers(n)
+	if !ok {
+		return fmt.Errorf("nnue: WriteThesis: network %v is not the thesis composition", n)
+	}
+	ft := n.ft
+	m := ft.width
+	if hidden.In != 2*m || out.In != hidden.Out || out.Out != 1 {
+		return fmt.Errorf("nnue: WriteThesis: inconsistent layer sizes")
+	}
+	name := ft.set.String()
+	if bytes.IndexByte([]byte(name), 0) >= 0 {
+		return fmt.Errorf("nnue: WriteThesis: feature-set name contains 0x00")
+	}
+	e := &encoder{buf: make([]byte, 0, len(name)+13+2*len(ft.weights)+2*m+len(hidden.Weights)+5*hidden.Out+4)}
+	e.buf = append(e.buf, name...)
+	e.u8(0)
+	e.u32(uint32(ft.Features()))
+	e.u32(uint32(m))
+	e.u32(uint32(hidden.Out))
+	e.i16s(ft.weights)
+	e.i16s(ft.bias)
+	e.i8s(hidden.Weights)
+	e.i32s(hidden.Bias)
+	e.i8s(out.Weights[:out.In])
+	e.i32s(out.Bias)
+	_, err := w.Write(e.buf)
+	return err
+}

@@ -1,0 +1,269 @@
+package nnue
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+// Buckets selects the layer stack (and PSQT column) of a position from its piece count:
+//
+//	bucket = clamp((pieces − Sub) / Div, 0, N − 1)   (pieces include the kings)
+//
+// Stockfish 15.1: N 8, Sub 1, Div 4 ((pieces − 1)/4). CPW "Output Buckets" with 8 buckets:
+// N 8, Sub 2, Div 4. N ≤ 1 (the zero value) means a single stack, bucket 0.
+type Buckets struct {
+	N, Sub, Div int
+}
+
+// Count returns the number of buckets (at least 1).
+func (b Buckets) Count() int { return max(1, b.N) }
+
+// Of returns the bucket of pos.
+func (b Buckets) Of(pos *board.Position) int { return b.OfPieces(pos.PieceCount()) }
+
+// OfPieces returns the bucket for a piece count.
+func (b Buckets) OfPieces(pieces int) int {
+	if b.N <= 1 || b.Div <= 0 {
+		return 0
+	}
+	return min(max((pieces-b.Sub)/b.Div, 0), b.N-1)
+}
+
+// OutputScale turns the raw network output (stack output + PSQT term) into the value
+// Evaluate returns: ((raw >> Shift) · Mul) / Div, computed in int64 with an arithmetic shift
+// and a C-style truncating division, then converted to int32. Mul and Div 0 mean 1.
+//
+//   - thesis nets: Shift 4 (output = (b3 + Σ h·W3) >> 4);
+//   - Stockfish 12–15.1: Div 16 (OutputScale, truncating);
+//   - CPW SCReLU nets: Mul SCALE = 400, Div QA·QB = 255·64.
+type OutputScale struct {
+	Shift    uint8
+	Mul, Div int32
+}
+
+// Apply scales raw.
+func (s OutputScale) Apply(raw int64) int32 {
+	v := raw >> s.Shift
+	if s.Mul != 0 {
+		v *= int64(s.Mul)
+	}
+	if s.Div != 0 {
+		v /= int64(s.Div)
+	}
+	return int32(v)
+}
+
+// Architecture declares everything after the feature transformer.
+type Architecture struct {
+	// Buckets selects the layer stack and the PSQT column.
+	Buckets Buckets
+	// Stacks holds Buckets.Count() layer stacks. Each starts with a layer reading
+	// KindAccumulator (normally Perspective) and ends with one int32 output.
+	Stacks [][]Layer
+	// PSQTDiv divides (psqt_stm − psqt_other) when the feature transformer has a PSQT part
+	// (Stockfish 15.1: 2, truncating). Ignored otherwise; 0 means 1.
+	PSQTDiv int32
+	// Output scales the raw output into the value Evaluate returns.
+	Output OutputScale
+	// PawnValue is the number of output units in one pawn: Centipawns(v) = 100·v/PawnValue.
+	// 100 for thesis nets (their output is ≈ centipawns) and CPW nets, 361 for Stockfish 15.1
+	// (NormalizeToPawnValue), 208 for Stockfish 13 (PawnValueEg). 0 means 100.
+	PawnValue int32
+	// Quantization names the quantization scheme and its scales (free text stored by the
+	// native format, e.g. ThesisQuantization).
+	Quantization string
+}
+
+// Network is a complete NNUE: a feature transformer followed by an Architecture. A Network is
+// immutable and safe for concurrent use by any number of goroutines; each goroutine evaluates
+// with its own Evaluator or AccumulatorStack (Network.Evaluate pools them).
+type Network struct {
+	ft          *FeatureTransformer
+	arch        Architecture
+	description string
+	sizes       [][]int // per stack, per layer: logical output size
+	pool        sync.Pool
+}
+
+// NewNetwork validates arch against ft and returns the network. description is free text
+// (stored by the native format). It returns an error naming the first inconsistency.
+func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (*Network, error) {
+	if ft == nil {
+		return nil, fmt.Errorf("nnue: nil feature transformer")
+	}
+	nb := arch.Buckets.Count()
+	if arch.Buckets.N > 1 && arch.Buckets.Div <= 0 {
+		return nil, fmt.Errorf("nnue: bucket divisor %d must be positive", arch.Buckets.Div)
+	}
+	if nb > 64 {
+		return nil, fmt.Errorf("nnue: %d buckets, at most 64", nb)
+	}
+	if len(arch.Stacks) != nb {
+		return nil, fmt.Errorf("nnue: %d layer stacks for %d buckets", len(arch.Stacks), nb)
+	}
+	if ft.psqtBuckets > 0 && ft.psqtBuckets != nb {
+		return nil, fmt.Errorf("nnue: %d PSQT buckets for %d layer-stack buckets", ft.psqtBuckets, nb)
+	}
+	if arch.PawnValue < 0 {
+		return nil, fmt.Errorf("nnue: negative pawn value %d", arch.PawnValue)
+	}
+	n := &Network{ft: ft, arch: arch, description: description}
+	n.sizes = make([][]int, nb)
+	for b, st := range arch.Stacks {
+		s, err := checkStack(st, ft.width)
+		if err != nil {
+			return nil, fmt.Errorf("stack %d: %w", b, err)
+		}
+		n.sizes[b] = s
+	}
+	return n, nil
+}
+
+// FeatureTransformer returns the feature transformer.
+func (n *Network) FeatureTransformer() *FeatureTransformer { return n.ft }
+
+// FeatureSet returns the feature set of the feature transformer.
+func (n *Network) FeatureSet() *featureset.Set { return n.ft.set }
+
+// Architecture returns the declared layers (shared with the network: do not modify).
+func (n *Network) Architecture() Architecture { return n.arch }
+
+// Description returns the free-text description (the thesis format stores none).
+func (n *Network) Description() string { return n.description }
+
+// Centipawns converts a value returned by Evaluate to centipawns as the format defines it:
+// 100·v/PawnValue.
+func (n *Network) Centipawns(v int32) float64 {
+	pv := n.arch.PawnValue
+	if pv == 0 {
+		pv = 100
+	}
+	return 100 * float64(v) / float64(pv)
+}
+
+// String summarises the network, e.g.
+// "hv[768]→512×2 | Perspective → ClippedReLU → Affine(1024→32) → …".
+func (n *Network) String() string {
+	s := fmt.Sprintf("%s[%d]→%d×2", n.ft.set, n.ft.Features(), n.ft.width)
+	if n.ft.psqtBuckets > 0 {
+		s += fmt.Sprintf("+PSQT×%d", n.ft.psqtBuckets)
+	}
+	if nb := n.arch.Buckets.Count(); nb > 1 {
+		s += fmt.Sprintf(" | %d stacks:", nb)
+	} else {
+		s += " |"
+	}
+	for i, l := range n.arch.Stacks[0] {
+		if i > 0 {
+			s += " →"
+		}
+		s += " " + l.String()
+	}
+	return s
+}
+
+// Output is the result of one forward pass.
+type Output struct {
+	// Bucket is the layer stack / PSQT column used.
+	Bucket int
+	// PSQT is (psqt_stm − psqt_other)/PSQTDiv in the network's raw units (0 without PSQT).
+	PSQT int32
+	// Positional is the layer stack's output plus the Forward contributions, raw units.
+	Positional int32
+	// Value is Output.Apply(PSQT + Positional): the network's final integer output for the
+	// side to move (thesis nets: ≈ centipawns; Stockfish: internal units).
+	Value int32
+}
+
+// Evaluator evaluates positions by full refresh and runs forward passes. It owns an
+// Accumulator and scratch buffers; it is not safe for concurrent use (use one per goroutine).
+type Evaluator struct {
+	net     *Network
+	acc     *Accumulator
+	active  []int
+	scratch [][]tensor
+}
+
+// NewEvaluator returns an Evaluator for n.
+func (n *Network) NewEvaluator() *Evaluator {
+	e := &Evaluator{net: n, acc: n.ft.NewAccumulator(), active: make([]int, 0, 64)}
+	e.scratch = make([][]tensor, len(n.arch.Stacks))
+	for b, st := range n.arch.Stacks {
+		e.scratch[b] = make([]tensor, len(st))
+		for i, l := range st {
+			e.scratch[b][i] = newTensor(l.OutputKind(), n.sizes[b][i])
+		}
+	}
+	return e
+}
+
+// Network returns the evaluator's network.
+func (e *Evaluator) Network() *Network { return e.net }
+
+// Accumulator returns the evaluator's accumulator (valid after Evaluate or Refresh).
+func (e *Evaluator) Accumulator() *Accumulator { return e.acc }
+
+// Refresh recomputes both perspectives of the evaluator's accumulator for pos.
+func (e *Evaluator) Refresh(pos *board.Position) {
+	set := e.net.ft.set
+	for p := board.White; p <= board.Black; p++ {
+		e.active = set.Active(pos, p, e.active[:0])
+		e.acc.Refresh(p, e.active)
+	}
+}
+
+// Evaluate refreshes the accumulators for pos and returns the network's final integer output
+// for the side to move (Output.Value; units per Architecture.PawnValue).
+func (e *Evaluator) Evaluate(pos *board.Position) int32 {
+	e.Refresh(pos)
+	return e.Forward(e.acc, pos).Value
+}
+
+// Forward runs the layer stack selected by pos's piece count on acc (both perspectives
+// computed for pos) with pos's side to move.
+func (e *Evaluator) Forward(acc *Accumulator, pos *board.Position) Output {
+	return e.ForwardBucket(acc, pos.SideToMove(), e.net.arch.Buckets.Of(pos))
+}
+
+// ForwardBucket runs layer stack bucket (0 ≤ bucket < Buckets.Count(), else it panics) on
+// acc with side to move stm. Stockfish's trace evaluates every bucket this way.
+func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int) Output {
+	n := e.net
+	stack := n.arch.Stacks[bucket]
+	bufs := e.scratch[bucket]
+	st := evalState{stm: int(stm & 1)}
+	in := tensor{n: n.ft.width, acc: acc.v}
+	cur := &in
+	for i, l := range stack {
+		out := &bufs[i]
+		l.propagate(cur, out, &st)
+		cur = out
+	}
+	pos64 := int64(cur.i32[0]) + st.skip
+	o := Output{Bucket: bucket, Positional: int32(pos64)}
+	if n.ft.psqtBuckets > 0 {
+		d := n.arch.PSQTDiv
+		if d == 0 {
+			d = 1
+		}
+		s := int(stm & 1)
+		o.PSQT = (acc.psqt[s][bucket] - acc.psqt[s^1][bucket]) / d
+	}
+	o.Value = n.arch.Output.Apply(int64(o.PSQT) + int64(o.Positional))
+	return o
+}
+
+// Evaluate is a convenience for one-off evaluations: a full refresh of pos with a pooled
+// Evaluator. Safe for concurrent use. Returns the same value as Evaluator.Evaluate.
+func (n *Network) Evaluate(pos *board.Position) int32 {
+	e, _ := n.pool.Get().(*Evaluator)
+	if e == nil {
+		e = n.NewEvaluator()
+	}
+	v := e.Evaluate(pos)
+	n.pool.Put(e)
+	return v
+}

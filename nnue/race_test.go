@@ -1,0 +1,5 @@
+//go:build race
+
+package nnue
+
+const raceEnabled = true
