@@ -19,8 +19,8 @@ type ClippedReLU struct {
 	Shift uint8 // arithmetic right shift before clamping (0–31)
 }
 
-func (l ClippedReLU) InputKind() Kind  { return l.Input }
-func (ClippedReLU) OutputKind() Kind   { return KindUint8 }
+func (l ClippedReLU) InputKind() Kind { return l.Input }
+func (ClippedReLU) OutputKind() Kind  { return KindUint8 }
 func (l ClippedReLU) String() string  { return fmt.Sprintf("ClippedReLU(%v, >>%d)", l.Input, l.Shift) }
 
 // OutputSize returns n; it checks the input kind and shift.

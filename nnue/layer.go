@@ -58,10 +58,10 @@ type Layer interface {
 
 // tensor is the value between two layers.
 type tensor struct {
-	n   int       // logical length
+	n   int        // logical length
 	acc [2][]int16 // KindAccumulator: by perspective color; KindInt16: parts, stm-first order
-	u8  []uint8   // KindUint8: len pad32(n); the tail beyond n stays zero
-	i32 []int32   // KindInt32: len n (or longer)
+	u8  []uint8    // KindUint8: len pad32(n); the tail beyond n stays zero
+	i32 []int32    // KindInt32: len n (or longer)
 }
 
 // evalState carries what a layer stack accumulates besides the main data path.
