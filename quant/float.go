@@ -3,6 +3,7 @@ package quant
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
 // FloatThesis is the float32 thesis network (F→L1)×2→L2→1 with ClippedReLU (thesis §4.3,
@@ -124,6 +125,51 @@ func (m *FloatThesis) Forward(stm, nstm []int) (float64, error) {
 	return out, nil
 }
 
+// Clone returns a deep copy of m.
+func (m *FloatThesis) Clone() *FloatThesis {
+	c := NewFloatThesis(m.FeatureSet, m.Features(), m.L1(), m.L2())
+	for f := range m.W1 {
+		copy(c.W1[f], m.W1[f])
+	}
+	copy(c.B1, m.B1)
+	for j := range m.W2 {
+		copy(c.W2[j], m.W2[j])
+	}
+	copy(c.B2, m.B2)
+	copy(c.W3, m.W3)
+	c.B3 = m.B3
+	return c
+}
+
+// Jitter returns a copy of m with every parameter moved by an independent uniform offset in
+// [−amount, +amount) quantization steps of scheme s (a step is 1/scale of the tensor), drawn from
+// a PCG generator seeded with seed. For a dequantized model (DequantizeThesis) and amount < 0.5
+// the result still quantizes to exactly the same integers: it is a random float model "the
+// trainer could have had", which is how doc/quant.md estimates the full quantization error of
+// the published thesis networks, whose float checkpoints are not available.
+func (m *FloatThesis) Jitter(s ThesisScheme, amount float64, seed uint64) *FloatThesis {
+	r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	c := m.Clone()
+	mv := func(v []float32, scale float64) {
+		for i, x := range v {
+			v[i] = x + float32((2*r.Float64()-1)*amount/scale)
+		}
+	}
+	for f := range c.W1 {
+		mv(c.W1[f], s.FTScale())
+	}
+	mv(c.B1, s.FTScale())
+	for j := range c.W2 {
+		mv(c.W2[j], s.L2WeightScale())
+	}
+	mv(c.B2, s.L2BiasScale())
+	mv(c.W3, s.OutWeightScale())
+	b := []float32{c.B3}
+	mv(b, s.OutBiasScale())
+	c.B3 = b[0]
+	return c
+}
+
 // Clip clamps the parameters into the ranges of the scheme, as a trainer does after every
 // optimizer step (thesis §4.4.1; model.py clip_weights): W2 to ±HiddenClip, W3 to ±OutputClip,
 // W1 and B1 to ±FTClip. After Clip, Quantize reports no clipped weights (except biases too large
@@ -242,6 +288,15 @@ func (m *FloatCPW) Validate() error {
 		return fmt.Errorf("quant: FloatCPW: Scale %v must be positive", m.Scale)
 	}
 	return nil
+}
+
+// Clip clamps the parameters into the ranges of scheme s: W1 and B1 to ±FTClip, WOut to
+// ±OutputClip, BOut to the int32 range. After Clip, QuantizeCPW reports no clipped values.
+func (m *FloatCPW) Clip(s CPWScheme) {
+	clipRows(m.W1, s.FTClip())
+	clipSlice(m.B1, s.FTClip())
+	clipRows(m.WOut, s.OutputClip())
+	clipSlice(m.BOut, float64(MaxInt32)/(float64(s.QA)*float64(s.QB)))
 }
 
 // OutputBucket is the CPW page's bucket formula: (pieces − 2) / ⌈32/buckets⌉, where pieces is

@@ -143,14 +143,10 @@ func quantizeCPW(m *FloatCPW, s CPWScheme) (*cpwInts, *ClipReport) {
 	for j, b := range m.B1 {
 		t.b1[j] = int16(qb1.q(b))
 	}
-	qwo := newQuantizer("out.weight", float64(s.QB), MaxInt16)
-	over := 0
+	qwo := newQuantizer("out.weight", float64(s.QB), int64(s.OutputLimit()))
 	for k, row := range m.WOut {
 		for i, w := range row {
 			t.wout[k*2*n+i] = int16(qwo.q(w))
-			if float64(abs32(w)) > s.OutputClip() {
-				over++
-			}
 		}
 	}
 	qbo := newQuantizer("out.bias", float64(s.QA)*float64(s.QB), MaxInt32)
@@ -160,10 +156,6 @@ func quantizeCPW(m *FloatCPW, s CPWScheme) (*cpwInts, *ClipReport) {
 	rep := &ClipReport{}
 	for _, q := range []*quantizer{qw1, qb1, qwo, qbo} {
 		rep.Layers = append(rep.Layers, q.lc)
-	}
-	if over > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf(
-			"%d output weights exceed ±%.4g (32767/(QA·QB)): a Lizard SCReLU kernel (v·w in int16) would overflow", over, s.OutputClip()))
 	}
 	return t, rep
 }
@@ -216,11 +208,4 @@ func (t *cpwInts) eval(stm, nstm []int, bucket int) (int64, error) {
 	}
 	e := sum/qa + int64(t.bout[bucket])
 	return e * int64(t.s.Scale) / (qa * int64(t.s.QB)), nil
-}
-
-func abs32(x float32) float32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

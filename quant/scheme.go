@@ -89,7 +89,8 @@ func (s ThesisScheme) FTClip() float64 { return float64(MaxInt16) / s.FTScale() 
 
 // CPWScheme is the quantization of the Chess Programming Wiki's basic network (CPW: NNUE,
 // "Quantization"): feature-transformer weights and biases ×QA (int16), output weights ×QB
-// (int16), output bias ×QA·QB (int32 here; see doc/quant.md), and the integer output
+// (int16, at most ±OutputLimit), output bias ×QA·QB (int32 here; see doc/quant.md), and the
+// integer output
 //
 //	eval = ((Σ SCReLU_q(acc)·w) / QA + bias) · Scale / (QA·QB)
 //
@@ -113,11 +114,17 @@ func (s CPWScheme) Validate() error {
 	return nil
 }
 
-// OutputClip is the float range of the output weights that keeps the Lizard SCReLU product
-// v·w (v ≤ QA) inside int16: ±32767/(QA·QB) ≈ ±2.008 for the defaults (CPW: "Lizard SCReLU"
-// clips to ±1.98). Quantize clips the output weights only to the int16 range (±32767/QB); it
-// reports weights beyond OutputClip in ClipReport.Warnings.
-func (s CPWScheme) OutputClip() float64 { return float64(MaxInt16) / float64(s.QA*s.QB) }
+// OutputLimit is the largest integer output weight, ⌊32767/QA⌋ (128 for QA = 255): it keeps the
+// Lizard SCReLU product v·w (v ≤ QA) inside int16, the condition under which nnue's SCReLU
+// layer is exact (CPW: "Lizard SCReLU"; simd.SCReLUDot).
+func (s CPWScheme) OutputLimit() int { return MaxInt16 / s.QA }
+
+// OutputClip is the float range of the output weights, OutputLimit/QB (±2.0 for the defaults;
+// the CPW page clips to ±1.98). Quantize saturates beyond it and reports the values clipped.
+func (s CPWScheme) OutputClip() float64 { return float64(s.OutputLimit()) / float64(s.QB) }
+
+// FTClip is the float range of the feature-transformer weights and biases, ±32767/QA.
+func (s CPWScheme) FTClip() float64 { return float64(MaxInt16) / float64(s.QA) }
 
 // Integer ranges used by the schemes. Weight ranges are symmetric (−127…127, −32767…32767), as the
 // trainers clip symmetrically; a stored −128 or −32768 is still read and dequantized.
@@ -185,8 +192,8 @@ type LayerClip struct {
 // everywhere.
 type ClipReport struct {
 	Layers []LayerClip
-	// Warnings are notes that are not clipping, such as CPW output weights beyond the Lizard
-	// SCReLU bound (CPWScheme.OutputClip).
+	// Warnings are notes that are not clipping (none are produced yet; reserved for checks
+	// such as accumulator overflow bounds).
 	Warnings []string
 }
 

@@ -52,7 +52,7 @@ func TestThesisSchemeConstants(t *testing.T) {
 	if (CPWScheme{QA: 255, QB: 0, Scale: 400}).Validate() == nil {
 		t.Error("QB=0 validated")
 	}
-	if got := CPW.OutputClip(); math.Abs(got-32767.0/16320) > 1e-12 {
+	if got := CPW.OutputClip(); got != 2 || CPW.OutputLimit() != 128 {
 		t.Errorf("CPW.OutputClip = %v", got)
 	}
 }
