@@ -108,7 +108,17 @@ func (p *Position) SAN(m Move) (string, error) {
 	cp, ms := chessMoves(p)
 	for i := range ms {
 		if fromChessMove(&ms[i]) == m {
-			return chess.AlgebraicNotation{}.Encode(cp, &ms[i]), nil
+			// chess/v2 v2.3.2 gives under-promotions the queen promotion's check tag, so
+			// the check/mate suffix is recomputed on our side.
+			s := strings.TrimRight(chess.AlgebraicNotation{}.Encode(cp, &ms[i]), "+#")
+			c, _ := p.Play(m)
+			if c.InCheck() {
+				if c.Status() == Checkmate {
+					return s + "#", nil
+				}
+				return s + "+", nil
+			}
+			return s, nil
 		}
 	}
 	return "", &MoveError{Move: m.String(), FEN: p.FEN(), Reason: "not a legal move", Err: ErrIllegalMove}

@@ -37,7 +37,13 @@ func readEPDLines(t testing.TB) []string {
 	return lines
 }
 
-func mustFEN(t testing.TB, s string) Position {
+// tb is the part of testing.TB and *rapid.T the helpers need.
+type tb interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+func mustFEN(t tb, s string) Position {
 	t.Helper()
 	p, err := ParseFEN(s)
 	if err != nil {

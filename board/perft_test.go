@@ -58,6 +58,8 @@ func TestPerft(t *testing.T) {
 				depth = len(tc.counts)
 			} else if testing.Short() {
 				depth = min(depth, 2)
+			} else if raceEnabled {
+				depth = min(depth, 3)
 			}
 			for d := 1; d <= depth; d++ {
 				if got := perft(&p, d); got != tc.counts[d-1] {
@@ -104,7 +106,7 @@ func chessChildFEN(t *testing.T, p *Position, m Move) string {
 // that the child validates, and that DirtyPieces turns the parent mailbox into the child's.
 func TestPlayMatchesChessV2(t *testing.T) {
 	depth := 2
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		depth = 1
 	}
 	nodes := 0
@@ -131,7 +133,7 @@ func TestPlayMatchesChessV2(t *testing.T) {
 
 // checkChild checks the invariants of one Play: validity, FEN round trip, DirtyPieces
 // shape and that applying it to the parent mailbox gives the child mailbox.
-func checkChild(t testing.TB, p *Position, m Move, c *Position, d *DirtyPieces) {
+func checkChild(t tb, p *Position, m Move, c *Position, d *DirtyPieces) {
 	t.Helper()
 	if err := c.Validate(); err != nil {
 		t.Fatalf("%s %v: child invalid: %v", p.FEN(), m, err)
