@@ -1,6 +1,8 @@
 package featureset
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,4 +38,30 @@ func placement(t testing.TB, fen string) *board.Position {
 		p.SetSideToMove(board.Black)
 	}
 	return &p
+}
+
+// epdSample returns up to n positions of ../shared/data/positions.epd (every k-th line),
+// or none when the shared data is absent.
+func epdSample(t testing.TB, n int) []board.Position {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "data", "positions.epd"))
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	step := max(1, len(lines)/n)
+	var out []board.Position
+	for i := 0; i < len(lines); i += step {
+		p, _, err := board.ParseEPD(lines[i])
+		if err != nil {
+			t.Fatalf("positions.epd line %d: %v", i+1, err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// epdAll returns every position of ../shared/data/positions.epd, or skips.
+func epdAll(t testing.TB) []board.Position {
+	sharedDir(t)
+	return epdSample(t, 1<<30)
 }

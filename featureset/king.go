@@ -16,8 +16,8 @@ type kingBlock struct {
 }
 
 // KingSquare returns the KSQ block: 64 features, index = oriented square of the
-// perspective's own king (rank-major). Exactly one is active when the perspective has a
-// king (the lowest one if it has several), none when it has none.
+// perspective's own king (rank-major). Exactly one is active when the perspective has
+// exactly one king, none otherwise (as the thesis code's king_of).
 func KingSquare(o Orientation) Block {
 	b := &kingBlock{leaf: newLeaf("ksq", "KSQ", o, Flip, Squares)}
 	for i := range b.bucket {
@@ -75,7 +75,7 @@ func (b *kingBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {
 }
 
 func (b *kingBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
-	k := pos.KingSquare(persp)
+	k := ownKing(pos, persp)
 	if k == board.NoSquare {
 		return dst
 	}
@@ -111,4 +111,13 @@ func suffixed(name string, o Orientation) string {
 		return name + "@" + o.String()
 	}
 	return name
+}
+
+// ownKing returns the square of c's king, or NoSquare unless c has exactly one.
+func ownKing(pos *board.Position, c board.Color) board.Square {
+	k := pos.Pieces(c, board.King)
+	if k == 0 || k&(k-1) != 0 {
+		return board.NoSquare
+	}
+	return k.First()
 }

@@ -48,9 +48,9 @@ func newMobCtx(pos *board.Position, c board.Color, x *mobCtx) bool {
 // attacked reports whether square k is attacked by the enemy with occupancy o, ignoring
 // enemy pieces outside keep (a captured piece).
 func (x *mobCtx) attacked(k board.Square, o, keep board.Bitboard) bool {
-	return knightAtt[k]&x.eN&keep != 0 || kingAtt[k]&x.eK&keep != 0 ||
-		pawnAtt[x.c][k]&x.eP&keep != 0 ||
-		bishopAtt(k, o)&x.eBQ&keep != 0 || rookAtt(k, o)&x.eRQ&keep != 0
+	return board.KnightAttacks(k)&x.eN&keep != 0 || board.KingAttacks(k)&x.eK&keep != 0 ||
+		board.PawnAttacks(x.c, k)&x.eP&keep != 0 ||
+		board.BishopAttacks(k, o)&x.eBQ&keep != 0 || board.RookAttacks(k, o)&x.eRQ&keep != 0
 }
 
 // targets returns the mobility targets of the piece of role on from (real squares).
@@ -58,7 +58,7 @@ func (x *mobCtx) targets(from board.Square, role board.Role) board.Bitboard {
 	var t board.Bitboard
 	switch role {
 	case board.Pawn:
-		t = pawnAtt[x.c][from] & x.enemy
+		t = board.PawnAttacks(x.c, from) & x.enemy
 		push := int(from) + 8
 		if x.c == board.Black {
 			push = int(from) - 8
@@ -67,15 +67,15 @@ func (x *mobCtx) targets(from board.Square, role board.Role) board.Bitboard {
 			t |= board.SquareBB(board.Square(push))
 		}
 	case board.Knight:
-		t = knightAtt[from]
+		t = board.KnightAttacks(from)
 	case board.Bishop:
-		t = bishopAtt(from, x.occ)
+		t = board.BishopAttacks(from, x.occ)
 	case board.Rook:
-		t = rookAtt(from, x.occ)
+		t = board.RookAttacks(from, x.occ)
 	case board.Queen:
-		t = bishopAtt(from, x.occ) | rookAtt(from, x.occ)
+		t = board.BishopAttacks(from, x.occ) | board.RookAttacks(from, x.occ)
 	case board.King:
-		t = kingAtt[from]
+		t = board.KingAttacks(from)
 	}
 	t &^= x.own
 	var safe board.Bitboard

@@ -21,7 +21,8 @@ const (
 	Rotate
 	// FlipMirror: as Flip, then mirrored horizontally (sq ^ 7) when the perspective's own
 	// king stands on files a–d, so the own king is always on files e–h (Stockfish 15.1
-	// HalfKAv2_hm OrientTBL). The mask changes only when the own king moves.
+	// HalfKAv2_hm OrientTBL); no mirror unless the perspective has exactly one king. The
+	// mask changes only when the own king moves.
 	FlipMirror
 	// Absolute: no transform for either perspective (colors are still own/their).
 	Absolute
@@ -58,7 +59,7 @@ func (o Orientation) Mask(pos *board.Position, persp board.Color) board.Square {
 		return board.Square(63 * int(persp))
 	case FlipMirror:
 		m := board.Square(56 * int(persp))
-		if k := pos.KingSquare(persp); k != board.NoSquare && k.File() < 4 {
+		if k := ownKing(pos, persp); k != board.NoSquare && k.File() < 4 {
 			m ^= 7
 		}
 		return m

@@ -14,9 +14,10 @@ type regEntry struct {
 	doc  string
 }
 
-// registry maps lower-case spec names to constructors. Files of this package add their
-// blocks in init functions with register.
-var registry = map[string]regEntry{}
+// registry maps lower-case spec names to constructors. It is filled by a variable
+// initializer (so package-level MustParse calls in this package work); other files of the
+// package may add blocks from init functions with register.
+var registry = defaultRegistry()
 
 func register(name, doc string, ctor blockCtor) {
 	if _, dup := registry[name]; dup {
@@ -25,7 +26,9 @@ func register(name, doc string, ctor blockCtor) {
 	registry[name] = regEntry{ctor, doc}
 }
 
-func init() {
+func defaultRegistry() map[string]regEntry {
+	registry := map[string]regEntry{}
+	register := func(name, doc string, ctor blockCtor) { registry[name] = regEntry{ctor, doc} }
 	register("all", "ALL, 768: piece square (file-major) × role × color", All)
 	register("hv", "legacy name of ALL (thesis code)", func(o Orientation) Block {
 		b := All(o).(*lineBlock)
@@ -45,6 +48,7 @@ func init() {
 	register("ka", "KING-ALL, 49152 = ksq*all", KingAll)
 	register("king-all", "KING-ALL, alias of ka", KingAll)
 	register("kp", "KP (KING-PIECE), 40960 = ksq*nk", KP)
+	return registry
 }
 
 // BlockNames returns the registered block names Parse accepts, sorted, each with a short
