@@ -2,7 +2,6 @@ package nnue
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,27 +143,6 @@ type StockfishFile struct {
 	Stacks []StockfishLayerStack // 1 (HalfKP) or 8 (SFNNv5)
 }
 
-// StockfishFormatError reports malformed network input: the format, the field being read, its
-// byte offset from the start of the input, and what is wrong.
-type StockfishFormatError struct {
-	Format string // e.g. "stockfish"
-	Field  string // e.g. "feature transformer hash"
-	Offset int64  // byte offset of the field
-	Msg    string
-	Err    error // optional wrapped cause (e.g. ErrNotStockfish), returned by Unwrap
-}
-
-func (e *StockfishFormatError) Error() string {
-	return fmt.Sprintf("nnue: %s: %s at byte %d: %s", e.Format, e.Field, e.Offset, e.Msg)
-}
-
-// Unwrap returns the wrapped cause, if any.
-func (e *StockfishFormatError) Unwrap() error { return e.Err }
-
-// ErrNotStockfish is wrapped by the error ReadStockfish returns when the version word is
-// not a supported Stockfish version (so that a format-detecting loader can try others).
-var ErrNotStockfish = errors.New("not a supported Stockfish .nnue version")
-
 // sfHashes computes the feature transformer hash and the layer-stack hash of shape s,
 // chained as in Stockfish's layer headers: the input slice seeds 0xEC42E90D ^ width
 // (^ offset<<10, offset 0); an affine layer gives (0xCC03DAE4 + outputs) ^ prev>>1 ^
@@ -194,12 +172,11 @@ func sfSize(s *sfShape, desc int) int64 {
 	ins := [3]int{s.fc0In(), s.fc1In, s.layers[1]}
 	per := int64(4)
 	for i, out := range s.layers {
-		per += 4*int64(out) + int64(out)*int64(sfPad32(ins[i]))
+		per += 4*int64(out) + int64(out)*int64(pad32(ins[i]))
 	}
 	return n + per*int64(s.stacks)
 }
 
-func sfPad32(n int) int { return (n + 31) &^ 31 }
 
 // sfReader reads little-endian fields from a byte slice and reports errors by field and
 // offset. It never allocates more than the bytes that remain.
@@ -211,7 +188,7 @@ type sfReader struct {
 
 func (r *sfReader) fail(field, format string, a ...any) {
 	if r.err == nil {
-		r.err = &StockfishFormatError{Format: "stockfish", Field: field, Offset: int64(r.off), Msg: fmt.Sprintf(format, a...)}
+		r.err = &FormatError{Format: "stockfish", Field: field, Offset: int64(r.off), Msg: fmt.Sprintf(format, a...)}
 	}
 }
 
@@ -239,7 +216,7 @@ func (r *sfReader) i16s(field string, n int) []int16 {
 	if !r.need(field, 2*int64(n)) {
 		return nil
 	}
-	out := make([]int16, n)
+	out := alignedInt16(n)
 	src := r.b[r.off:]
 	for i := range out {
 		out[i] = int16(binary.LittleEndian.Uint16(src[2*i:]))
@@ -252,7 +229,7 @@ func (r *sfReader) i32s(field string, n int) []int32 {
 	if !r.need(field, 4*int64(n)) {
 		return nil
 	}
-	out := make([]int32, n)
+	out := alignedInt32(n)
 	src := r.b[r.off:]
 	for i := range out {
 		out[i] = int32(binary.LittleEndian.Uint32(src[4*i:]))
@@ -265,7 +242,7 @@ func (r *sfReader) i8s(field string, n int) []int8 {
 	if !r.need(field, int64(n)) {
 		return nil
 	}
-	out := make([]int8, n)
+	out := alignedInt8(n)
 	for i, b := range r.b[r.off : r.off+n] {
 		out[i] = int8(b)
 	}
@@ -288,8 +265,8 @@ func (r *sfReader) hash(field string, want uint32) uint32 {
 //
 // It checks the version, the header hash (= feature transformer hash ^ network hash),
 // the feature transformer hash, every layer stack's hash, and that the input ends
-// exactly after the last layer. Errors are *StockfishFormatError values naming the field and its
-// byte offset; an unsupported version wraps ErrNotStockfish. Memory use is bounded by
+// exactly after the last layer. Errors are *FormatError values (Format "stockfish")
+// naming the field and its byte offset. Memory use is bounded by
 // the input actually read (at most the architecture's exact file size, 21 MB or 47 MB,
 // plus one byte).
 func ReadStockfish(r io.Reader) (*StockfishFile, error) {
@@ -297,21 +274,21 @@ func ReadStockfish(r io.Reader) (*StockfishFile, error) {
 	n, err := io.ReadFull(r, head[:])
 	if err != nil {
 		if n < 4 {
-			return nil, &StockfishFormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", n)}
+			return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", n)}
 		}
 	}
 	ver := binary.LittleEndian.Uint32(head[:])
 	shape := sfShapeFor(ver)
 	if shape == nil {
-		return nil, &StockfishFormatError{Format: "stockfish", Field: "version", Offset: 0,
-			Msg: fmt.Sprintf("0x%08X: %v", ver, ErrNotStockfish), Err: ErrNotStockfish}
+		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0,
+			Msg: fmt.Sprintf("0x%08X is not a supported Stockfish version (0x7AF32F16, 0x7AF32F20)", ver)}
 	}
 	if n < 12 {
-		return nil, &StockfishFormatError{Format: "stockfish", Field: "header", Offset: int64(n), Msg: fmt.Sprintf("truncated: %d of 12 bytes", n)}
+		return nil, &FormatError{Format: "stockfish", Field: "header", Offset: int64(n), Msg: fmt.Sprintf("truncated: %d of 12 bytes", n)}
 	}
 	descLen := int64(binary.LittleEndian.Uint32(head[8:]))
 	if descLen > maxStockfishDescription {
-		return nil, &StockfishFormatError{Format: "stockfish", Field: "description length", Offset: 8,
+		return nil, &FormatError{Format: "stockfish", Field: "description length", Offset: 8,
 			Msg: fmt.Sprintf("%d bytes exceeds the limit of %d", descLen, maxStockfishDescription)}
 	}
 	limit := sfSize(shape, int(descLen)) - 12
@@ -329,13 +306,13 @@ func ReadStockfish(r io.Reader) (*StockfishFile, error) {
 // ParseStockfish is ReadStockfish for a file already in memory.
 func ParseStockfish(data []byte) (*StockfishFile, error) {
 	if len(data) < 4 {
-		return nil, &StockfishFormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", len(data))}
+		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", len(data))}
 	}
 	ver := binary.LittleEndian.Uint32(data)
 	shape := sfShapeFor(ver)
 	if shape == nil {
-		return nil, &StockfishFormatError{Format: "stockfish", Field: "version", Offset: 0,
-			Msg: fmt.Sprintf("0x%08X: %v", ver, ErrNotStockfish), Err: ErrNotStockfish}
+		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0,
+			Msg: fmt.Sprintf("0x%08X is not a supported Stockfish version (0x7AF32F16, 0x7AF32F20)", ver)}
 	}
 	return parseStockfish(data, shape)
 }
@@ -404,7 +381,7 @@ func parseStockfish(data []byte, s *sfShape) (*StockfishFile, error) {
 		st.Hash = r.hash(fmt.Sprintf("layer stack %d hash", k), f.NetHash)
 		layers := [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2}
 		for i, l := range layers {
-			l.In, l.PaddedIn, l.Out = ins[i], sfPad32(ins[i]), s.layers[i]
+			l.In, l.PaddedIn, l.Out = ins[i], pad32(ins[i]), s.layers[i]
 			l.Biases = r.i32s(fmt.Sprintf("layer stack %d %s biases", k, names[i]), l.Out)
 			l.Weights = r.i8s(fmt.Sprintf("layer stack %d %s weights", k, names[i]), l.Out*l.PaddedIn)
 		}
@@ -473,7 +450,7 @@ func encodeStockfish(f *StockfishFile, s *sfShape) ([]byte, error) {
 	for _, st := range f.Stacks {
 		b = le.AppendUint32(b, net)
 		for i, l := range [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2} {
-			if len(l.Biases) != s.layers[i] || len(l.Weights) != s.layers[i]*sfPad32(ins[i]) {
+			if len(l.Biases) != s.layers[i] || len(l.Weights) != s.layers[i]*pad32(ins[i]) {
 				return nil, fmt.Errorf("nnue: stockfish: layer %d slice lengths do not match the architecture", i)
 			}
 			for _, v := range l.Biases {

@@ -1,0 +1,183 @@
+package nnue
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+func init() {
+	registerFormat(format{name: "stockfish", detect: IsStockfishVersion, decode: decodeStockfish})
+}
+
+func decodeStockfish(data []byte) (*Network, error) {
+	f, err := ParseStockfish(data)
+	if err != nil {
+		return nil, err
+	}
+	return NewStockfishNetwork(f)
+}
+
+// NewStockfishNetwork turns a parsed Stockfish file into a Network built from the
+// package's layer types; it takes ownership of f's slices (do not modify f afterwards).
+//
+// HalfKP (Stockfish 12/13): feature set featureset.HalfKP(), width 256, one stack
+//
+//	Perspective → ClippedReLU(int16) → Affine(512→32) → ClippedReLU(>>6) →
+//	Affine(32→32) → ClippedReLU(>>6) → Affine(32→1),  Value = output / 16.
+//
+// SFNNv5 (Stockfish 15.1): feature set featureset.HalfKAv2hm(), width 1024, 8 PSQT
+// buckets, 8 stacks selected by (pieces − 1)/4, each
+//
+//	Perspective → PairwiseMul → Affine(1024→16) → Forward(·9600/8128) →
+//	Concat(SqrClippedReLU(>>19), ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) →
+//	Affine(32→1),  Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
+//
+// Evaluate then returns Stockfish's internal Value for the side to move
+// (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1); PawnValue
+// is 208 (Stockfish 13 PawnValueEg) or 361 (Stockfish 15.1 NormalizeToPawnValue).
+func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
+	if f == nil {
+		return nil, fmt.Errorf("nnue: nil StockfishFile")
+	}
+	if _, err := f.shape(); err != nil {
+		return nil, err
+	}
+	var set *featureset.Set
+	var arch Architecture
+	arch.Output = OutputScale{Div: StockfishOutputScale}
+	affine := func(a *StockfishAffine) *Affine {
+		return &Affine{In: a.In, Out: a.Out, Weights: a.Weights, Bias: a.Biases}
+	}
+	relu := ClippedReLU{Input: KindInt32, Shift: StockfishWeightScaleBits}
+	switch f.Arch {
+	case StockfishHalfKP:
+		set = featureset.NewSet(featureset.HalfKP())
+		st := &f.Stacks[0]
+		arch.Stacks = [][]Layer{{
+			Perspective{}, ClippedReLU{Input: KindInt16},
+			affine(&st.FC0), relu, affine(&st.FC1), relu, affine(&st.FC2),
+		}}
+		arch.PawnValue = StockfishPawnValueSF13
+		arch.Quantization = "stockfish: accumulator 127, hidden weights 64 (>>6), output /16"
+	case StockfishSFNNv5:
+		set = featureset.NewSet(featureset.HalfKAv2hm())
+		arch.Buckets = Buckets{N: len(f.Stacks), Sub: 1, Div: 4}
+		arch.PSQTDiv = 2
+		for k := range f.Stacks {
+			st := &f.Stacks[k]
+			arch.Stacks = append(arch.Stacks, []Layer{
+				Perspective{}, PairwiseMul{}, affine(&st.FC0),
+				Forward{Mul: 600 * StockfishOutputScale, Div: 127 << StockfishWeightScaleBits},
+				&Concat{Parts: []Layer{SqrClippedReLU{Shift: 2*StockfishWeightScaleBits + 7}, relu}},
+				affine(&st.FC1), relu, affine(&st.FC2),
+			})
+		}
+		arch.PawnValue = StockfishPawnValueSF15
+		arch.Quantization = "stockfish: accumulator 127, pairwise /128, hidden weights 64 (>>6), output /16"
+	default:
+		return nil, fmt.Errorf("nnue: stockfish: unknown architecture %v", f.Arch)
+	}
+	if set.Size() != f.Features {
+		return nil, fmt.Errorf("nnue: stockfish: feature set %s has %d features, file has %d", set, set.Size(), f.Features)
+	}
+	if err := checkFTDims(f.Features, f.HalfDims, f.PSQTBuckets); err != nil {
+		return nil, err
+	}
+	ft := newFT(set, f.HalfDims, f.FTWeights, f.FTBiases, f.PSQTBuckets, f.PSQTWeights)
+	desc := fmt.Sprintf("Stockfish %s net, version 0x%08X, hash 0x%08X: %s", f.Arch, f.Version, f.Hash, f.Description)
+	return NewNetwork(ft, arch, desc)
+}
+
+// StockfishTrace is what Stockfish 15.1's eval command prints in its "NNUE network
+// contributions" table, computed for every bucket: the used bucket and, per bucket, the
+// Material (PSQT) and Positional (Layers) columns as internal Values, each already
+// divided by OutputScale 16 with truncation, from the side to move's point of view.
+// Value is NNUE::evaluate(pos, false) of the used bucket, (psqt + positional)/16 of the
+// undivided sums (which can differ by one unit from PSQT[b] + Positional[b]).
+// For a network without buckets (HalfKP) the table has one row.
+type StockfishTrace struct {
+	SideToMove board.Color
+	Bucket     int
+	PSQT       []int32
+	Positional []int32
+	Value      int32
+	PawnValue  int32 // divisor from internal Value to printed pawns (208 or 361)
+}
+
+// Trace refreshes the evaluator's accumulator for pos and runs every layer stack on it,
+// as Stockfish's trace_evaluate does.
+func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
+	e.Refresh(pos)
+	n := e.net
+	stm := pos.SideToMove()
+	t := StockfishTrace{SideToMove: stm, Bucket: n.arch.Buckets.Of(pos), PawnValue: n.arch.PawnValue}
+	if t.PawnValue == 0 {
+		t.PawnValue = 100
+	}
+	div := n.arch.Output
+	for b := 0; b < n.arch.Buckets.Count(); b++ {
+		o := e.ForwardBucket(e.acc, stm, b)
+		t.PSQT = append(t.PSQT, div.Apply(int64(o.PSQT)))
+		t.Positional = append(t.Positional, div.Apply(int64(o.Positional)))
+		if b == t.Bucket {
+			t.Value = o.Value
+		}
+	}
+	return t
+}
+
+// FormatStockfishPawns formats an internal Value as Stockfish's eval prints pawns:
+// v/pawnValue with two decimals, keeping the sign of small negative values ("-0.00");
+// identical to Go's %.2f of float64(v)/pawnValue.
+func FormatStockfishPawns(v, pawnValue int32) string {
+	return fmt.Sprintf("%.2f", float64(v)/float64(pawnValue))
+}
+
+// stockfishAligned formats v as Stockfish 15.1's format_cp_aligned_dot: a sign character
+// ('+', '-', or ' ' for zero) followed by |v|/pawnValue in "%6.2f".
+func stockfishAligned(v, pawnValue int32) string {
+	sign := " "
+	if v < 0 {
+		sign = "-"
+	} else if v > 0 {
+		sign = "+"
+	}
+	return sign + fmt.Sprintf("%6.2f", math.Abs(float64(v))/float64(pawnValue))
+}
+
+// WriteTable writes the bucket table in the layout of Stockfish 15.1's eval command
+// ("NNUE network contributions", one row per bucket, the used one marked), followed by
+// the "NNUE evaluation" line from White's point of view.
+func (t StockfishTrace) WriteTable(w io.Writer) error {
+	var sb strings.Builder
+	side := "(White to move)"
+	if t.SideToMove == board.Black {
+		side = "(Black to move)"
+	}
+	line := "+------------+------------+------------+------------+\n"
+	sb.WriteString(" NNUE network contributions " + side + "\n" + line +
+		"|   Bucket   |  Material  | Positional |   Total    |\n" +
+		"|            |   (PSQT)   |  (Layers)  |            |\n" + line)
+	for b := range t.PSQT {
+		fmt.Fprintf(&sb, "|  %d         |  %s   |  %s   |  %s   |", b,
+			stockfishAligned(t.PSQT[b], t.PawnValue), stockfishAligned(t.Positional[b], t.PawnValue),
+			stockfishAligned(t.PSQT[b]+t.Positional[b], t.PawnValue))
+		if b == t.Bucket {
+			sb.WriteString(" <-- this bucket is used")
+		}
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(line)
+	white := t.Value
+	if t.SideToMove == board.Black {
+		white = -white
+	}
+	fmt.Fprintf(&sb, "\nNNUE evaluation        %+.2f (white side)\n", float64(white)/float64(t.PawnValue))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
