@@ -177,7 +177,6 @@ func sfSize(s *sfShape, desc int) int64 {
 	return n + per*int64(s.stacks)
 }
 
-
 // sfReader reads little-endian fields from a byte slice and reports errors by field and
 // offset. It never allocates more than the bytes that remain.
 type sfReader struct {
