@@ -151,65 +151,99 @@ func (b AccumulatorBound) String() string {
 		b.MaxActive, b.Abs, b.Min, b.Max, b.CanOverflow)
 }
 
-// computeBound walks the weights once in memory order keeping, per output j, the k largest
-// positive, k most negative and k largest absolute values in small sorted lists.
+// computeBound gathers the weights in blocks of 64 columns (reading each feature row's 64
+// contiguous values) and sums, per column, the k largest positive, k most negative and k
+// largest absolute values with a quickselect: O(features·width) overall.
 func computeBound(nf, m, k int, w, bias []int16) AccumulatorBound {
 	k = max(0, min(k, nf))
-	res := AccumulatorBound{MaxActive: k}
-	if k == 0 {
-		for j := 0; j < m; j++ {
-			b := int64(bias[j])
-			res.Abs = max(res.Abs, abs64(b))
-			res.Max = max(res.Max, b)
-			res.Min = min(res.Min, b)
-		}
-		res.Max, res.Min = maxMinBias(bias)
-		res.CanOverflow = false
-		return res
+	res := AccumulatorBound{MaxActive: k, Max: math.MinInt64, Min: math.MaxInt64}
+	const blk = 64
+	cols := make([][]int32, blk)
+	for i := range cols {
+		cols[i] = make([]int32, nf)
 	}
-	// top[j*k : (j+1)*k] ascending; store magnitudes (0 = empty).
-	pos := make([]int32, m*k)
-	neg := make([]int32, m*k)
-	abs := make([]int32, m*k)
-	insert := func(list []int32, v int32) {
-		if v <= list[0] {
-			return
-		}
-		i := 1
-		for i < len(list) && list[i] < v {
-			list[i-1] = list[i]
-			i++
-		}
-		list[i-1] = v
-	}
-	for f := 0; f < nf; f++ {
-		row := w[f*m : (f+1)*m]
-		for j, x := range row {
-			v := int32(x)
-			if v > 0 {
-				insert(pos[j*k:(j+1)*k], v)
-				insert(abs[j*k:(j+1)*k], v)
-			} else if v < 0 {
-				insert(neg[j*k:(j+1)*k], -v)
-				insert(abs[j*k:(j+1)*k], -v)
+	tmp := make([]int32, nf)
+	for j0 := 0; j0 < m; j0 += blk {
+		nb := min(blk, m-j0)
+		for f := 0; f < nf; f++ {
+			row := w[f*m+j0 : f*m+j0+nb]
+			for c, x := range row {
+				cols[c][f] = int32(x)
 			}
 		}
-	}
-	res.Max, res.Min = math.MinInt64, math.MaxInt64
-	for j := 0; j < m; j++ {
-		b := int64(bias[j])
-		var sp, sn, sa int64
-		for i := 0; i < k; i++ {
-			sp += int64(pos[j*k+i])
-			sn += int64(neg[j*k+i])
-			sa += int64(abs[j*k+i])
+		for c := 0; c < nb; c++ {
+			col := cols[c]
+			b := int64(bias[j0+c])
+			for i, x := range col {
+				tmp[i] = max(x, 0)
+			}
+			sp := sumTopK(tmp, k)
+			for i, x := range col {
+				tmp[i] = max(-x, 0)
+			}
+			sn := sumTopK(tmp, k)
+			for i, x := range col {
+				tmp[i] = max(x, -x)
+			}
+			sa := sumTopK(tmp, k)
+			res.Max = max(res.Max, b+sp)
+			res.Min = min(res.Min, b-sn)
+			res.Abs = max(res.Abs, abs64(b)+sa)
 		}
-		res.Max = max(res.Max, b+sp)
-		res.Min = min(res.Min, b-sn)
-		res.Abs = max(res.Abs, abs64(b)+sa)
 	}
 	res.CanOverflow = res.Max > math.MaxInt16 || res.Min < math.MinInt16
 	return res
+}
+
+// sumTopK returns the sum of the k largest values of a (reordering a), by quickselect.
+func sumTopK(a []int32, k int) int64 {
+	if k <= 0 {
+		return 0
+	}
+	if k < len(a) {
+		lo, hi := 0, len(a)-1
+		for lo < hi {
+			// partition a[lo..hi] descending around the median of three
+			p := med3(a[lo], a[(lo+hi)/2], a[hi])
+			i, j := lo, hi
+			for i <= j {
+				for a[i] > p {
+					i++
+				}
+				for a[j] < p {
+					j--
+				}
+				if i <= j {
+					a[i], a[j] = a[j], a[i]
+					i++
+					j--
+				}
+			}
+			switch {
+			case k-1 <= j:
+				hi = j
+			case k-1 >= i:
+				lo = i
+			default:
+				lo = hi
+			}
+		}
+	}
+	var s int64
+	for _, x := range a[:min(k, len(a))] {
+		s += int64(x)
+	}
+	return s
+}
+
+func med3(a, b, c int32) int32 {
+	if a > b {
+		a, b = b, a
+	}
+	if b > c {
+		b = c
+	}
+	return max(a, b)
 }
 
 func maxMinBias(bias []int16) (int64, int64) {

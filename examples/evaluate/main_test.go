@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const shared = "../../../shared"
+
+func requireShared(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(shared, "thesis-models", "hv.nn")); err != nil {
+		t.Skip("evaluate: ../shared absent")
+	}
+}
+
+// TestJSONMatchesGolden evaluates the first 200 positions of positions.epd with -json and
+// compares with golden-evals.jsonl.
+func TestJSONMatchesGolden(t *testing.T) {
+	requireShared(t)
+	epd, err := os.ReadFile(filepath.Join(shared, "data", "positions.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfterN(string(epd), "\n", 201)[:200]
+	tmp := filepath.Join(t.TempDir(), "p.epd")
+	if err := os.WriteFile(tmp, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(options{net: filepath.Join(shared, "thesis-models", "all+ph.nn"), epd: tmp, json: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	gf, err := os.Open(filepath.Join(shared, "thesis-models", "golden-evals.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gf.Close()
+	gs := bufio.NewScanner(gf)
+	os := bufio.NewScanner(&out)
+	n := 0
+	for os.Scan() {
+		line := os.Text()
+		if !strings.HasPrefix(line, `{"fen": "`) || !strings.Contains(line, `", "eval": `) {
+			t.Fatalf("line %q does not follow the contract", line)
+		}
+		var got struct {
+			FEN  string `json:"fen"`
+			Eval *int   `json:"eval"`
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil || got.Eval == nil {
+			t.Fatalf("bad JSON %q: %v", line, err)
+		}
+		gs.Scan()
+		var want map[string]any
+		if err := json.Unmarshal(gs.Bytes(), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got.FEN != want["fen"] || float64(*got.Eval) != want["all+ph"] {
+			t.Fatalf("line %d: got %s, golden %s", n+1, line, gs.Text())
+		}
+		n++
+	}
+	if n != 200 {
+		t.Fatalf("%d lines, want 200", n)
+	}
+}
+
+// TestIncrementalEqualsRefresh plays a move list and a PGN game with -incremental -verify
+// and compares the printed numbers with refresh evaluations of the same FENs.
+func TestIncrementalEqualsRefresh(t *testing.T) {
+	requireShared(t)
+	net := filepath.Join(shared, "thesis-models", "all+mb.nn")
+	nw, err := loadNetwork(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgn := filepath.Join(t.TempDir(), "g.pgn")
+	game := `[Event "t"]
+[Result "*"]
+
+1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Nf3 Bf5 6. Bc4 e6 7. O-O c6 8. Re1 Nbd7 9. d5 O-O-O *
+`
+	if err := os.WriteFile(pgn, []byte(game), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []options{
+		{net: net, incremental: true, verify: true, json: true, moves: "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f6e4 f1e1 d7d5"},
+		{net: net, incremental: true, verify: true, json: true, pgn: pgn},
+		{net: net, incremental: true, verify: true, json: true, fen: "8/P7/8/8/8/8/6k1/4K2R w K - 0 1", moves: "a7a8n g2g3 e1g1"},
+	} {
+		var inc bytes.Buffer
+		if err := run(o, &inc); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(inc.String()), "\n")
+		if len(lines) < 4 {
+			t.Fatalf("only %d lines", len(lines))
+		}
+		for _, l := range lines {
+			var r struct {
+				FEN  string `json:"fen"`
+				Eval int    `json:"eval"`
+			}
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			var ref bytes.Buffer
+			if err := runWith(nw, options{fen: r.FEN, json: true}, &ref); err != nil {
+				t.Fatal(err)
+			}
+			if strings.TrimSpace(ref.String()) != l {
+				t.Fatalf("incremental %s, refresh %s", l, ref.String())
+			}
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, o := range []options{
+		{},
+		{net: "/nonexistent.nn", fen: "8/8/8/8/8/8/8/8 w - - 0 1"},
+	} {
+		if err := run(o, new(bytes.Buffer)); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+	requireShared(t)
+	net := filepath.Join(shared, "thesis-models", "hv.nn")
+	for _, o := range []options{
+		{net: net},
+		{net: net, fen: "not a fen"},
+		{net: net, fen: "8/8/8/8/8/8/8/8 w - - 0 1", epd: "x"},
+		{net: net, moves: "e2e4"},
+		{net: net, incremental: true},
+		{net: net, incremental: true, moves: "e2e5"},
+	} {
+		if err := run(o, new(bytes.Buffer)); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}
