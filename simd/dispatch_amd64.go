@@ -2,7 +2,47 @@
 
 package simd
 
-// detect reports the best level; the assembly kernels are not wired in yet.
-func detect() ISA { return Generic }
+import "github.com/klauspost/cpuid/v2"
 
-func install(l ISA) { installGeneric() }
+// detect reports the best level the CPU and operating system support. cpuid clears the
+// AVX and AVX-512 feature bits when the OS does not save YMM/ZMM state (XGETBV), so a
+// feature reported here is usable.
+func detect() ISA {
+	c := &cpuid.CPU
+	if !c.Supports(cpuid.AVX, cpuid.AVX2) {
+		return Generic
+	}
+	if !c.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL) {
+		return AVX2
+	}
+	if !c.Supports(cpuid.AVX512VNNI) {
+		return AVX512
+	}
+	return AVX512VNNI
+}
+
+// wide selects the AVX-512 assembly in the wrappers of kernels_amd64.go; vnni selects
+// VPDPBUSD for Affine.
+var wide, vnni bool
+
+// install points the kernel function values at level l.
+func install(l ISA) {
+	installGeneric()
+	if l < AVX2 {
+		return
+	}
+	wide = l >= AVX512
+	vnni = l >= AVX512VNNI
+	AddSub = addSubAsm
+	AddSubSub = addSubSubAsm
+	AddAddSubSub = addAddSubSubAsm
+	Add = addAsm
+	Sub = subAsm
+	Refresh = refreshAsm
+	ClippedReLU16 = clippedReLU16Asm
+	ClippedReLU32 = clippedReLU32Asm
+	SqrClippedReLU32 = sqrClippedReLU32Asm
+	PairwiseMul = pairwiseMulAsm
+	Affine = affineAsm
+	SCReLUDot = screluDotAsm
+}

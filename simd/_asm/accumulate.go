@@ -1,0 +1,186 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// accumulate generates name+ISA: dst[i] = src[i] + Σ add_k[i] − Σ sub_k[i] over n int16,
+// n a multiple of 16. The main loop handles four vectors per iteration; the AVX-512
+// version finishes a last 16-element block with a 256-bit vector.
+func accumulate(s isa, name string, nadd, nsub int) {
+	var params []string
+	params = append(params, "dst", "src")
+	addNames, subNames := []string{}, []string{}
+	for k := 1; k <= nadd; k++ {
+		n := "add"
+		if nadd > 1 {
+			n = fmt.Sprintf("add%d", k)
+		}
+		addNames = append(addNames, n)
+	}
+	for k := 1; k <= nsub; k++ {
+		n := "sub"
+		if nsub > 1 {
+			n = fmt.Sprintf("sub%d", k)
+		}
+		subNames = append(subNames, n)
+	}
+	params = append(params, addNames...)
+	params = append(params, subNames...)
+	fn := name + s.name
+	TEXT(fn, NOSPLIT, "func("+strings.Join(params, ", ")+" *int16, n int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s sets dst[i] = src[i] + %s for i < n, n a multiple of 16 (int16, wrapping).",
+		fn, formula(addNames, subNames)))
+
+	ptr := map[string]reg.GPVirtual{}
+	for _, p := range params {
+		ptr[p] = ld(p)
+	}
+	n := ld("n")
+	SHLQ(U8(1), n) // bytes
+
+	body := func(w int, vec func() reg.VecVirtual, mov func(a, b Op), unroll int) {
+		vs := make([]reg.VecVirtual, unroll)
+		for u := range vs {
+			vs[u] = vec()
+			mov(Mem{Base: ptr["src"], Disp: u * w}, vs[u])
+		}
+		for u := range vs {
+			for _, a := range addNames {
+				VPADDW(Mem{Base: ptr[a], Disp: u * w}, vs[u], vs[u])
+			}
+			for _, b := range subNames {
+				VPSUBW(Mem{Base: ptr[b], Disp: u * w}, vs[u], vs[u])
+			}
+			mov(vs[u], Mem{Base: ptr["dst"], Disp: u * w})
+		}
+		for _, p := range params {
+			ADDQ(U32(unroll*w), ptr[p])
+		}
+		SUBQ(U32(unroll*w), n)
+	}
+
+	const unroll = 4
+	Label(fn + "_loop4")
+	CMPQ(n, U32(unroll*s.bytes))
+	JB(LabelRef(fn + "_loop1"))
+	body(s.bytes, s.vec, s.mov, unroll)
+	JMP(LabelRef(fn + "_loop4"))
+
+	Label(fn + "_loop1")
+	CMPQ(n, U32(s.bytes))
+	JB(LabelRef(fn + "_half"))
+	body(s.bytes, s.vec, s.mov, 1)
+	JMP(LabelRef(fn + "_loop1"))
+
+	Label(fn + "_half")
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		body(32, YMM, s.mov, 1)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+func formula(adds, subs []string) string {
+	var b strings.Builder
+	for i, a := range adds {
+		if i > 0 {
+			b.WriteString(" + ")
+		}
+		b.WriteString(a + "[i]")
+	}
+	for _, s := range subs {
+		b.WriteString(" − " + s + "[i]")
+	}
+	return strings.TrimPrefix(b.String(), " ")
+}
+
+// refresh generates refresh+ISA: dst[i] = bias[i] + Σ_k weights[rows[k]·n + i], n a
+// multiple of 16. The accumulator is processed in tiles of up to 8 (AVX2) or 16 (AVX-512)
+// vector registers that stay in registers while every row is added, so each output vector
+// is loaded (from bias) and stored once.
+func refresh(s isa) {
+	fn := "refresh" + s.name
+	TEXT(fn, NOSPLIT, "func(dst, bias, weights *int16, rows *int, nrows int, n int)")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows;",
+		"n is a multiple of 16 and every row index must be valid (the caller checks).")
+	dst := ld("dst")
+	bias := ld("bias")
+	w := ld("weights")
+	rows := ld("rows")
+	nrows := ld("nrows")
+	n := ld("n")
+	SHLQ(U8(1), n)
+	rowBytes := GP64()
+	MOVQ(n, rowBytes)
+
+	type step struct {
+		regs  int
+		width int // bytes per register
+	}
+	var steps []step
+	if s.wide {
+		steps = []step{{16, 64}, {8, 64}, {4, 64}, {2, 64}, {1, 64}, {1, 32}}
+	} else {
+		steps = []step{{8, 32}, {4, 32}, {2, 32}, {1, 32}}
+	}
+	for i, st := range steps {
+		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
+		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
+		tile := st.regs * st.width
+		Label(lbl)
+		CMPQ(n, U32(tile))
+		JB(LabelRef(next))
+		vec, mov := s.vec, s.mov
+		if st.width == 32 {
+			vec = YMM
+		}
+		acc := make([]reg.VecVirtual, st.regs)
+		for r := range acc {
+			acc[r] = vec()
+			mov(Mem{Base: bias, Disp: r * st.width}, acc[r])
+		}
+		rp := GP64()
+		cnt := GP64()
+		MOVQ(rows, rp)
+		MOVQ(nrows, cnt)
+		rowLoop := lbl + "_rows"
+		rowDone := lbl + "_store"
+		Label(rowLoop)
+		TESTQ(cnt, cnt)
+		JZ(LabelRef(rowDone))
+		off := GP64()
+		MOVQ(Mem{Base: rp}, off)
+		IMULQ(rowBytes, off)
+		for r := range acc {
+			VPADDW(Mem{Base: w, Index: off, Scale: 1, Disp: r * st.width}, acc[r], acc[r])
+		}
+		ADDQ(U8(8), rp)
+		DECQ(cnt)
+		JMP(LabelRef(rowLoop))
+		Label(rowDone)
+		for r := range acc {
+			mov(acc[r], Mem{Base: dst, Disp: r * st.width})
+		}
+		ADDQ(U32(tile), dst)
+		ADDQ(U32(tile), bias)
+		ADDQ(U32(tile), w)
+		SUBQ(U32(tile), n)
+		if i == 0 {
+			JMP(LabelRef(lbl)) // the largest tile loops; each smaller one runs at most once
+		}
+		Label(next)
+	}
+	VZEROUPPER()
+	RET()
+}

@@ -1,0 +1,421 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// Permutation tables, built once.
+var (
+	permQ512 Mem // qword order fixing two 512-bit packs: 0 2 4 6 1 3 5 7
+	permD256 Mem // dword order fixing two rounds of 256-bit packs: 0 4 1 5 2 6 3 7
+	permD512 Mem // dword order fixing two rounds of 512-bit packs: 4·(j%4) + j/4
+	tablesOK bool
+)
+
+func tables() {
+	if tablesOK {
+		return
+	}
+	tablesOK = true
+	permQ512 = GLOBL("permQ512", RODATA|NOPTR)
+	for j, v := range []uint64{0, 2, 4, 6, 1, 3, 5, 7} {
+		DATA(8*j, U64(v))
+	}
+	permD256 = GLOBL("permD256", RODATA|NOPTR)
+	for j, v := range []uint32{0, 4, 1, 5, 2, 6, 3, 7} {
+		DATA(4*j, U32(v))
+	}
+	permD512 = GLOBL("permD512", RODATA|NOPTR)
+	for j := 0; j < 16; j++ {
+		DATA(4*j, U32(uint32(4*(j%4)+j/4)))
+	}
+}
+
+// loops emits the usual block structure: while n ≥ unroll·per run body for each u <
+// unroll and advance; then while n ≥ per run body(0) and advance. n counts elements.
+func loops(fn string, n reg.GPVirtual, per, unroll int, body func(u int), advance func(blocks int)) {
+	Label(fn + "_loopU")
+	CMPQ(n, U32(per*unroll))
+	JB(LabelRef(fn + "_loop1"))
+	for u := 0; u < unroll; u++ {
+		body(u)
+	}
+	advance(unroll)
+	SUBQ(U32(per*unroll), n)
+	JMP(LabelRef(fn + "_loopU"))
+	Label(fn + "_loop1")
+	CMPQ(n, U32(per))
+	JB(LabelRef(fn + "_tail"))
+	body(0)
+	advance(1)
+	SUBQ(U32(per), n)
+	JMP(LabelRef(fn + "_loop1"))
+	Label(fn + "_tail")
+}
+
+// permQ returns the register holding the qword fix-up table for 512-bit packs (nil for
+// AVX2, which uses VPERMQ $0xD8).
+func permQ(s isa) reg.VecVirtual {
+	if !s.wide {
+		return nil
+	}
+	tables()
+	idx := ZMM()
+	VMOVDQU64(permQ512, idx)
+	return idx
+}
+
+// packFixQ reorders the bytes of a register produced by packing two registers within
+// 128-bit lanes: VPERMQ $0xD8 for 256 bits, the qword table idx for 512 bits.
+func packFixQ(r, idx reg.VecVirtual, wide bool) {
+	if wide {
+		VPERMQ(r, idx, r)
+	} else {
+		VPERMQ(U8(0xD8), r, r)
+	}
+}
+
+// allOnes sets every bit of r (VPCMPEQW writes a mask register on 512-bit vectors).
+func allOnes(s isa, r reg.VecVirtual) {
+	if s.wide {
+		VPTERNLOGD(U8(0xFF), r, r, r)
+	} else {
+		VPCMPEQW(r, r, r)
+	}
+}
+
+// width returns the register of width w bytes (32 or 64) aliasing r.
+func width(r reg.VecVirtual, w int) reg.VecVirtual {
+	if w == 32 {
+		return half(r)
+	}
+	return r
+}
+
+// clippedReLU16 generates clippedReLU16+ISA(dst *uint8, src *int16, n int), n a multiple
+// of 32: dst = clamp(src, 0, 127) via signed-saturating pack (clamp(sat8(x), 0, 127) =
+// clamp(x, 0, 127)), VPMAXSB with zero, and a lane fix-up.
+func clippedReLU16(s isa) {
+	fn := "clippedReLU16" + s.name
+	TEXT(fn, NOSPLIT, "func(dst *uint8, src *int16, n int)")
+	Pragma("noescape")
+	Doc(fn + " sets dst[i] = clamp(src[i], 0, 127) for i < n, n a multiple of 32.")
+	dst := ld("dst")
+	src := ld("src")
+	n := ld("n")
+	idx := permQ(s)
+	zero := s.vec()
+	s.zero(zero)
+	block := func(w int, wide bool, dOff, sOff int) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		a, b := vec(), vec()
+		s.mov(Mem{Base: src, Disp: sOff}, a)
+		s.mov(Mem{Base: src, Disp: sOff + w}, b)
+		VPACKSSWB(b, a, a)
+		VPMAXSB(width(zero, w), a, a)
+		packFixQ(a, idx, wide)
+		s.mov(a, Mem{Base: dst, Disp: dOff})
+	}
+	w := s.bytes
+	loops(fn, n, w, 2, func(u int) { block(w, s.wide, u*w, 2*u*w) },
+		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), src) })
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		block(32, false, 0, 0)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// shiftCount loads a shift parameter into an XMM register for VPSRAD/VPSRLQ, which use
+// the whole low quadword as an unsigned count (counts ≥ the element width fill with the
+// sign bit or zero, as Go's shifts do).
+func shiftCount() reg.VecVirtual {
+	sh := ld("shift")
+	x := XMM()
+	MOVQ(sh, x)
+	return x
+}
+
+// packD32 packs four registers of int32 into one register of int8 with signed
+// saturation, then applies max with zero and restores element order.
+// idx512 and idx256 hold permD512 and permD256.
+func packD32(v [4]reg.VecVirtual, zero, idx512, idx256 reg.VecVirtual, wide bool) {
+	VPACKSSDW(v[1], v[0], v[0])
+	VPACKSSDW(v[3], v[2], v[2])
+	VPACKSSWB(v[2], v[0], v[0])
+	if wide {
+		VPMAXSB(zero, v[0], v[0])
+		VPERMD(v[0], idx512, v[0])
+	} else {
+		VPMAXSB(half(zero), v[0], v[0])
+		VPERMD(v[0], idx256, v[0])
+	}
+}
+
+// permD loads the dword fix-up tables: (512-bit or nil, 256-bit).
+func permD(s isa) (reg.VecVirtual, reg.VecVirtual) {
+	tables()
+	var i512 reg.VecVirtual
+	if s.wide {
+		i512 = ZMM()
+		VMOVDQU64(permD512, i512)
+	}
+	i256 := YMM()
+	s.mov(permD256, i256)
+	return i512, i256
+}
+
+// clippedReLU32 generates clippedReLU32+ISA(dst *uint8, src *int32, n int, shift uint),
+// n a multiple of 32: dst = clamp(src >> shift, 0, 127). VPSRAD is Go's arithmetic
+// shift; the two signed-saturating packs keep clamp exact because 127 < 2^15.
+func clippedReLU32(s isa) {
+	fn := "clippedReLU32" + s.name
+	TEXT(fn, NOSPLIT, "func(dst *uint8, src *int32, n int, shift uint)")
+	Pragma("noescape")
+	Doc(fn + " sets dst[i] = clamp(src[i] >> shift, 0, 127) for i < n, n a multiple of 32.")
+	dst := ld("dst")
+	src := ld("src")
+	n := ld("n")
+	cnt := shiftCount()
+	i512, i256 := permD(s)
+	zero := s.vec()
+	s.zero(zero)
+	block := func(w int, wide bool, dOff, sOff int) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		var v [4]reg.VecVirtual
+		for k := range v {
+			v[k] = vec()
+			s.mov(Mem{Base: src, Disp: sOff + k*w}, v[k])
+			VPSRAD(cnt, v[k], v[k])
+		}
+		packD32(v, zero, i512, i256, wide)
+		s.mov(v[0], Mem{Base: dst, Disp: dOff})
+	}
+	w := s.bytes
+	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 4*u*w) },
+		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(4*k*w), src) })
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		block(32, false, 0, 0)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// sqrClippedReLU32 generates sqrClippedReLU32+ISA(dst *uint8, src *int32, n int, shift
+// uint): dst = min(127, (src·src) >> shift) with the square in int64 (VPMULDQ), a
+// logical 64-bit shift (the square is non-negative) and an unsigned 64-bit min. AVX2: n a
+// multiple of 32; AVX-512: n a multiple of 8.
+func sqrClippedReLU32(s isa) {
+	fn := "sqrClippedReLU32" + s.name
+	TEXT(fn, NOSPLIT, "func(dst *uint8, src *int32, n int, shift uint)")
+	Pragma("noescape")
+	dst := ld("dst")
+	src := ld("src")
+	n := ld("n")
+	cnt := shiftCount()
+	c := GP64()
+	MOVQ(U32(127), c)
+	if s.wide {
+		Doc(fn + " sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 8.")
+		c127 := ZMM()
+		VPBROADCASTQ(c, c127)
+		loops(fn, n, 8, 2, func(u int) {
+			v := ZMM()
+			VPMOVSXDQ(Mem{Base: src, Disp: 32 * u}, v)
+			VPMULDQ(v, v, v)
+			VPSRLQ(cnt, v, v)
+			VPMINUQ(c127, v, v)
+			VPMOVQB(v, Mem{Base: dst, Disp: 8 * u})
+		}, func(k int) { ADDQ(U32(8*k), dst); ADDQ(U32(32*k), src) })
+	} else {
+		Doc(fn + " sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 32.")
+		_, i256 := permD(s)
+		zero := YMM()
+		VPXOR(zero, zero, zero)
+		c127 := YMM()
+		x := XMM()
+		MOVQ(c, x)
+		VPBROADCASTQ(x, c127)
+		loops(fn, n, 32, 1, func(int) {
+			var d [4]reg.VecVirtual
+			for k := range d {
+				v, e, o, m := YMM(), YMM(), YMM(), YMM()
+				VMOVDQU(Mem{Base: src, Disp: 32 * k}, v)
+				VPMULDQ(v, v, e) // squares of elements 0, 2, 4, 6 as int64
+				VPSRLQ(U8(32), v, o)
+				VPMULDQ(o, o, o) // squares of elements 1, 3, 5, 7
+				VPSRLQ(cnt, e, e)
+				VPSRLQ(cnt, o, o)
+				VPCMPGTQ(c127, e, m)
+				VPBLENDVB(m, c127, e, e)
+				VPCMPGTQ(c127, o, m)
+				VPBLENDVB(m, c127, o, o)
+				VPSLLQ(U8(32), o, o)
+				VPOR(o, e, e)
+				d[k] = e
+			}
+			packD32(d, zero, nil, i256, false)
+			VMOVDQU(d[0], Mem{Base: dst})
+		}, func(k int) { ADDQ(U32(32*k), dst); ADDQ(U32(128*k), src) })
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// pairwiseMul generates pairwiseMul+ISA(dst *uint8, a, b *int16, n int), n a multiple of
+// 32: dst = (clamp(a,0,127)·clamp(b,0,127)) >> 7. The product is at most 16129, so
+// VPMULLW is exact and VPSRLW is the shift; the unsigned pack cannot saturate.
+func pairwiseMul(s isa) {
+	fn := "pairwiseMul" + s.name
+	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int)")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n,",
+		"n a multiple of 32.")
+	dst := ld("dst")
+	pa := ld("a")
+	pb := ld("b")
+	n := ld("n")
+	idx := permQ(s)
+	zero, c127 := s.vec(), s.vec()
+	s.zero(zero)
+	allOnes(s, c127)
+	VPSRLW(U8(9), c127, c127) // 127 in every word
+	block := func(w int, wide bool, dOff, sOff int) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		z, c := width(zero, w), width(c127, w)
+		var r [2]reg.VecVirtual
+		for k := range r {
+			x, y := vec(), vec()
+			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
+			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
+			VPMAXSW(z, x, x)
+			VPMINSW(c, x, x)
+			VPMAXSW(z, y, y)
+			VPMINSW(c, y, y)
+			VPMULLW(y, x, x)
+			VPSRLW(U8(7), x, x)
+			r[k] = x
+		}
+		VPACKUSWB(r[1], r[0], r[0])
+		packFixQ(r[0], idx, wide)
+		s.mov(r[0], Mem{Base: dst, Disp: dOff})
+	}
+	w := s.bytes
+	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
+		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), pa); ADDQ(U32(2*k*w), pb) })
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		block(32, false, 0, 0)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// hsum reduces the int32 lanes of v (any width) to one int32 in the low lane of the
+// returned XMM register, with wrapping adds.
+func hsum(s isa, v reg.VecVirtual, wide bool) reg.VecVirtual {
+	y := v
+	if wide {
+		t := YMM()
+		VEXTRACTI64X4(U8(1), v, t)
+		y = half(v)
+		VPADDD(t, y, y)
+	}
+	x := XMM()
+	if s.wide {
+		VEXTRACTI32X4(U8(1), y, x)
+	} else {
+		VEXTRACTI128(U8(1), y, x)
+	}
+	lo := y.AsX()
+	VPADDD(lo, x, x)
+	t := XMM()
+	VPSHUFD(U8(0x4E), x, t)
+	VPADDD(t, x, x)
+	VPSHUFD(U8(0xB1), x, t)
+	VPADDD(t, x, x)
+	return x
+}
+
+// screluDot generates screluDot+ISA(acc, w *int16, n int, qa int16) int32, n a multiple
+// of 16: Σ int32(int16(v·w))·v, v = clamp(acc, 0, qa) — VPMULLW gives the wrapped int16
+// product and VPMADDWD the exact int32 pair sums (its only overflow, all four operands
+// −32768, wraps to −2^31 exactly as Go's int32 arithmetic does).
+func screluDot(s isa) {
+	fn := "screluDot" + s.name
+	TEXT(fn, NOSPLIT, "func(acc, w *int16, n int, qa int16) int32")
+	Pragma("noescape")
+	Doc(fn+" returns Σ_i int32(int16(v·w[i]))·v, v = clamp(acc[i], 0, qa), for i < n,",
+		"n a multiple of 16 (wrapping int32 sums).")
+	pacc := ld("acc")
+	pw := ld("w")
+	n := ld("n")
+	q := GP32()
+	Load(Param("qa"), q)
+	xq := XMM()
+	MOVQ(q.As64(), xq)
+	qv, z := s.vec(), s.vec()
+	VPBROADCASTW(xq, qv)
+	s.zero(z)
+	sums := [2]reg.VecVirtual{s.vec(), s.vec()}
+	s.zero(sums[0])
+	s.zero(sums[1])
+	elems := s.bytes / 2
+	step := func(w int, wide bool, u int, sum reg.VecVirtual, qv, z reg.VecVirtual) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		v, t := vec(), vec()
+		s.mov(Mem{Base: pacc, Disp: u * w}, v)
+		VPMAXSW(z, v, v)
+		VPMINSW(qv, v, v)
+		VPMULLW(Mem{Base: pw, Disp: u * w}, v, t)
+		VPMADDWD(v, t, t)
+		VPADDD(t, sum, sum)
+	}
+	loops(fn, n, elems, 2, func(u int) { step(s.bytes, s.wide, u, sums[u], qv, z) },
+		func(k int) { ADDQ(U32(k*s.bytes), pacc); ADDQ(U32(k*s.bytes), pw) })
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_sum"))
+		// 16 elements left: a 256-bit step into the low half of sums[1] (its upper half
+		// is preserved by adding into the full register).
+		v, t := YMM(), YMM()
+		s.mov(Mem{Base: pacc}, v)
+		VPMAXSW(half(z), v, v)
+		VPMINSW(half(qv), v, v)
+		VPMULLW(Mem{Base: pw}, v, t)
+		VPMADDWD(v, t, t)
+		tz := ZMM()
+		VMOVDQU64(t, half(tz)) // zero-extends into tz
+		VPADDD(tz, sums[1], sums[1])
+	}
+	Label(fn + "_sum")
+	VPADDD(sums[1], sums[0], sums[0])
+	x := hsum(s, sums[0], s.wide)
+	r := GP32()
+	VMOVD(x, r)
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}

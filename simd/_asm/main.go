@@ -1,0 +1,96 @@
+// Command _asm generates the amd64 assembly kernels of package simd with avo
+// (github.com/mmcloughlin/avo). Run it with
+//
+//	cd simd/_asm && go generate
+//
+// which writes ../kernels_amd64.s and ../kernels_amd64_stubs.go (build constraint
+// amd64 && !purego). The generated files are committed; this module is separate (its own
+// go.mod) so that the root module does not depend on avo, and the leading underscore keeps
+// `go build ./...` in the root module out of it.
+//
+// Every generated function works on whole vectors only; the Go wrappers in
+// simd/kernels_amd64.go check slice lengths, pass lengths rounded down to what a function
+// documents, and finish tails with the pure-Go kernels. See doc/simd.md.
+package main
+
+//go:generate go run . -out ../kernels_amd64.s -stubs ../kernels_amd64_stubs.go -pkg simd
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// isa describes one vector width.
+type isa struct {
+	name  string // suffix of generated function names: "AVX2", "AVX512"
+	bytes int    // vector width in bytes: 32 or 64
+	wide  bool   // 512-bit (EVEX) vectors
+}
+
+var (
+	avx2   = isa{name: "AVX2", bytes: 32}
+	avx512 = isa{name: "AVX512", bytes: 64, wide: true}
+)
+
+// vec returns a new virtual vector register of the ISA's width.
+func (s isa) vec() reg.VecVirtual {
+	if s.wide {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// mov moves a vector (any width: X, Y or Z) between memory and a register. The AVX-512
+// functions use the EVEX form so that registers X16–X31 are usable.
+func (s isa) mov(src, dst Op) {
+	if s.wide {
+		VMOVDQU64(src, dst)
+	} else {
+		VMOVDQU(src, dst)
+	}
+}
+
+// zero clears a vector register (any width).
+func (s isa) zero(r Op) {
+	if s.wide {
+		VPXORD(r, r, r)
+	} else {
+		VPXOR(r, r, r)
+	}
+}
+
+// half returns the 256-bit alias of a vector register (itself for AVX2).
+func half(r reg.VecVirtual) reg.VecVirtual {
+	return r.AsY().(reg.VecVirtual)
+}
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+
+	for _, s := range []isa{avx2, avx512} {
+		accumulate(s, "addSub", 1, 1)
+		accumulate(s, "addSubSub", 1, 2)
+		accumulate(s, "addAddSubSub", 2, 2)
+		accumulate(s, "add", 1, 0)
+		accumulate(s, "sub", 0, 1)
+		refresh(s)
+		clippedReLU16(s)
+		clippedReLU32(s)
+		sqrClippedReLU32(s)
+		pairwiseMul(s)
+		screluDot(s)
+	}
+	affineAVX2()
+	affineAVX512(false)
+	affineAVX512(true)
+
+	Generate()
+}
+
+// ld loads a 64-bit argument into a new virtual register.
+func ld(name string) reg.GPVirtual {
+	r := GP64()
+	Load(Param(name), r)
+	return r
+}
