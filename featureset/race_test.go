@@ -1,0 +1,5 @@
+//go:build race
+
+package featureset
+
+const raceEnabled = true
