@@ -332,3 +332,30 @@ func FuzzParseFEN(f *testing.F) {
 		_, _, _ = ParseEPD(s)
 	})
 }
+
+func FuzzParseEPD(f *testing.F) {
+	for _, s := range []string{
+		StartFEN + " bm e4; id \"x\";",
+		"4k3/8/8/8/8/8/8/4K3 w - - hmvc 3; fmvn 7;",
+		"4k3/8/8/8/8/8/8/4K3 w - - id \"open",
+		"4k3/8/8/8/8/8/8/4K3 w - - 0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, ops, err := ParseEPD(s)
+		if err != nil {
+			var fe *FENError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %T %v", err, err)
+			}
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("parsed but invalid: %v", err)
+		}
+		if len(ops) > len(s) {
+			t.Fatalf("%d ops from %d bytes", len(ops), len(s))
+		}
+	})
+}

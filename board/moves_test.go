@@ -278,3 +278,36 @@ func TestRandomGamesProperties(t *testing.T) {
 		}
 	})
 }
+
+func FuzzReadPGN(f *testing.F) {
+	f.Add(testPGN)
+	f.Add("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *")
+	f.Add("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 {c} (1. Kf2) Kd7 $1 1/2-1/2")
+	f.Add("1. e4 {unterminated")
+	f.Fuzz(func(t *testing.T, s string) {
+		games, err := ReadPGN(strings.NewReader(s))
+		for _, g := range games {
+			p := g.Start
+			for _, m := range g.Moves {
+				if !p.IsLegal(m) {
+					t.Fatalf("illegal move %v in %s", m, p.FEN())
+				}
+				p, _ = p.Play(m)
+			}
+		}
+		_ = err
+	})
+}
+
+func FuzzParseSAN(f *testing.F) {
+	for _, s := range []string{"e4", "Nf3", "O-O", "exd6", "e8=Q+", "Qxf7#", "Nbd7", "a1=N", "--"} {
+		f.Add(s)
+	}
+	p := mustFEN(f, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseSAN(&p, s)
+		if err == nil && !p.IsLegal(m) {
+			t.Fatalf("ParseSAN(%q) = illegal %v", s, m)
+		}
+	})
+}
