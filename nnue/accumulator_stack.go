@@ -22,6 +22,7 @@ type AccumulatorStack struct {
 	added   []int
 	removed []int
 	active  []int
+	table   *RefreshTable // nil: plain refreshes (see UseRefreshTable)
 
 	// Statistics since creation: perspective updates and refreshes performed.
 	Updates, Refreshes int
@@ -116,8 +117,12 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 	for !s.entries[i].computed[p] {
 		e := &s.entries[i]
 		if e.root || set.RequiresRefresh(&e.dirty, persp) {
-			s.active = set.Active(&e.pos, persp, s.active[:0])
-			e.acc.Refresh(persp, s.active)
+			if s.table != nil { // optional refresh table (refresh_table.go)
+				s.table.Refresh(e.acc, &e.pos, persp)
+			} else {
+				s.active = set.Active(&e.pos, persp, s.active[:0])
+				e.acc.Refresh(persp, s.active)
+			}
 			e.computed[p] = true
 			s.Refreshes++
 			break

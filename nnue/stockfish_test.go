@@ -139,6 +139,9 @@ func TestStockfishIncremental(t *testing.T) {
 			sfForEachLevel(t, func(t *testing.T) {
 				e := n.NewEvaluator()
 				s := n.NewAccumulatorStack()
+				tab := n.NewAccumulatorStack() // same moves through a refresh table
+				rt := n.NewRefreshTable()
+				tab.UseRefreshTable(rt)
 				st := step
 				if simd.Level() == simd.Generic {
 					st *= 3
@@ -147,7 +150,11 @@ func TestStockfishIncremental(t *testing.T) {
 					r := rows[i]
 					pos := sfParsePos(t, r.fen)
 					s.Reset(&pos)
+					tab.Reset(&pos)
 					v := s.Evaluate()
+					if vt := tab.Evaluate(); vt != v {
+						t.Fatalf("%s: root with refresh table %d, without %d", r.fen, vt, v)
+					}
 					want := r.cols[0]
 					if len(r.cols) > 1 {
 						want = r.cols[1]
@@ -158,9 +165,15 @@ func TestStockfishIncremental(t *testing.T) {
 					for _, m := range pos.LegalMoves() {
 						after, dirty := pos.Play(m)
 						s.Push(&after, &dirty)
-						if got, want := s.Evaluate(), e.Evaluate(&after); got != want {
+						tab.Push(&after, &dirty)
+						want := e.Evaluate(&after)
+						if got := s.Evaluate(); got != want {
 							t.Fatalf("%s %s: incremental %d, refresh %d", r.fen, m, got, want)
 						}
+						if got := tab.Evaluate(); got != want {
+							t.Fatalf("%s %s: with refresh table %d, refresh %d", r.fen, m, got, want)
+						}
+						tab.Pop()
 						if replies := after.LegalMoves(); len(replies) > 0 {
 							m2 := replies[(i+int(m))%len(replies)]
 							after2, dirty2 := after.Play(m2)
@@ -172,6 +185,9 @@ func TestStockfishIncremental(t *testing.T) {
 						}
 						s.Pop()
 					}
+				}
+				if rt.Hits == 0 {
+					t.Errorf("refresh table never hit (%d misses)", rt.Misses)
 				}
 			})
 		})

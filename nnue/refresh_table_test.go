@@ -1,0 +1,44 @@
+package nnue
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+// TestRefreshTableMatchesRefresh refreshes golden positions in random order through one
+// table (so entries are reused across unrelated positions with large differences) and
+// compares every accumulator value and PSQT sum with a plain refresh.
+func TestRefreshTableMatchesRefresh(t *testing.T) {
+	for _, name := range []string{sfNetHalfKP, sfNetSFNNv5} {
+		n := sfTestNetwork(t, name)
+		rows := sfReadCSV(t, "sf15.1-eval.csv")
+		rng := rand.New(rand.NewPCG(7, 8))
+		tab := n.NewRefreshTable()
+		a, b := n.FeatureTransformer().NewAccumulator(), n.FeatureTransformer().NewAccumulator()
+		set := n.FeatureSet()
+		for k := 0; k < 1500; k++ {
+			pos := sfParsePos(t, rows[rng.IntN(len(rows))].fen)
+			for p := board.White; p <= board.Black; p++ {
+				tab.Refresh(a, &pos, p)
+				b.Refresh(p, set.Active(&pos, p, nil))
+				if !slices.Equal(a.Values(p), b.Values(p)) || !slices.Equal(a.PSQT(p), b.PSQT(p)) {
+					t.Fatalf("%s %s %v: refresh table differs from refresh", name, pos.FEN(), p)
+				}
+			}
+		}
+		if tab.Hits == 0 || tab.Misses == 0 {
+			t.Errorf("%s: hits %d misses %d", name, tab.Hits, tab.Misses)
+		}
+		pos := sfParsePos(t, rows[0].fen)
+		tab.Refresh(a, &pos, board.White)
+		tab.Reset()
+		misses := tab.Misses
+		tab.Refresh(a, &pos, board.White)
+		if tab.Misses != misses+1 {
+			t.Error("Reset kept entries")
+		}
+	}
+}
