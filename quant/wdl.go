@@ -115,9 +115,9 @@ func (r *ErrorReport) WriteMarkdown(out io.Writer) error {
 	}
 	for i, c := range r.Bins {
 		lo, hi := float64(i)*r.BinWidth, float64(i+1)*r.BinWidth
-		label := fmt.Sprintf("[%.3f, %.3f)", lo, hi)
+		label := fmt.Sprintf("[%.4f, %.4f)", lo, hi)
 		if i == len(r.Bins)-1 {
-			label = fmt.Sprintf("≥ %.3f", lo)
+			label = fmt.Sprintf("≥ %.4f", lo)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %.2f%% | %s |\n", label, c, 100*float64(c)/float64(r.N),
 			strings.Repeat("#", (c*40+peak-1)/peak))
