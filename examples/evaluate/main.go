@@ -109,6 +109,9 @@ func (p *printer) print(pos *board.Position, out nnue.Output) error {
 		return err
 	}
 	_, err := fmt.Fprintf(p.w, "%d %+.2f %s\n", out.Value, p.net.Centipawns(out.Value)/100, fen)
+	if err == nil {
+		err = printTrace(p.w, p.net, pos) // -trace (trace.go)
+	}
 	return err
 }
 
