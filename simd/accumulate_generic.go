@@ -45,8 +45,9 @@ func refreshGeneric(dst, bias, weights []int16, rows []int) {
 	copy(dst, bias[:n])
 	for _, r := range rows {
 		row := weights[r*n : r*n+n]
-		for i := range dst {
-			dst[i] += row[i]
+		d := dst[:len(row)]
+		for i, w := range row {
+			d[i] += w
 		}
 	}
 }

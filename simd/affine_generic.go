@@ -5,6 +5,7 @@ func affineGeneric(out []int32, in []uint8, weights []int8, bias []int32) {
 	bias = bias[:len(out)]
 	for j := range out {
 		row := weights[j*n : j*n+n]
+		row = row[:len(in)] // tells the compiler len(row) == len(in): no bounds checks below
 		s := bias[j]
 		for i, x := range in {
 			s += int32(x) * int32(row[i])

@@ -1,5 +1,13 @@
 package simd
 
+// The pure-Go kernels (*_generic.go) define every kernel's exact result; every assembly
+// level is tested bit for bit against them. They are also what arm64, other platforms and
+// -tags purego builds run, so they are written for the Go compiler: each operand is
+// resliced to the destination's length before the loop, which lets the compiler drop every
+// bounds check inside it (verified with -gcflags=-d=ssa/check_bce). Manual unrolling was
+// tried and made the Go compiler's code worse (slice-pointer masking and spills), so the
+// loops stay simple.
+
 func installGeneric() {
 	AddSub = addSubGeneric
 	AddSubSub = addSubSubGeneric
