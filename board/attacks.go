@@ -21,6 +21,33 @@ func FileBB(f int) Bitboard { return FileABB << uint(f&7) }
 // RankBB returns the squares of rank r (0 = rank 1 … 7 = rank 8).
 func RankBB(r int) Bitboard { return Rank1BB << (8 * uint(r&7)) }
 
+var diag1BB, diag2BB [15]Bitboard
+
+func init() {
+	for sq := Square(0); sq < 64; sq++ {
+		diag1BB[sq.Diag1()] |= SquareBB(sq)
+		diag2BB[sq.Diag2()] |= SquareBB(sq)
+	}
+}
+
+// Diag1BB returns the squares sq with sq.Diag1() == i (file+rank = i: 0 = a1, 7 = the long
+// a8–h1 diagonal, 14 = h8), 0 for i outside 0 … 14.
+func Diag1BB(i int) Bitboard {
+	if i < 0 || i > 14 {
+		return 0
+	}
+	return diag1BB[i]
+}
+
+// Diag2BB returns the squares sq with sq.Diag2() == i (file+7−rank = i: 0 = a8, 7 = the
+// long a1–h8 diagonal, 14 = h1), 0 for i outside 0 … 14.
+func Diag2BB(i int) Bitboard {
+	if i < 0 || i > 14 {
+		return 0
+	}
+	return diag2BB[i]
+}
+
 // ray directions: the first four increase the square index, the last four decrease it.
 const (
 	dirN = iota

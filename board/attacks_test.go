@@ -69,6 +69,11 @@ func TestAttackTablesHand(t *testing.T) {
 	if FileBB(4) != sqs(t, "e1 e2 e3 e4 e5 e6 e7 e8") || RankBB(2) != sqs(t, "a3 b3 c3 d3 e3 f3 g3 h3") {
 		t.Error("FileBB/RankBB wrong")
 	}
+	if Diag1BB(7) != 0x0102040810204080 || Diag2BB(7) != 0x8040201008040201 ||
+		Diag1BB(0) != SquareBB(A1) || Diag2BB(0) != SquareBB(A8) || Diag1BB(15) != 0 ||
+		Diag1BB(3) != sqs(t, "d1 c2 b3 a4") || Diag2BB(12) != sqs(t, "f1 g2 h3") {
+		t.Error("Diag1BB/Diag2BB wrong")
+	}
 }
 
 // slowSlider is a reference implementation walking the board square by square.

@@ -46,10 +46,14 @@ func (sq Square) File() int { return int(sq) & 7 }
 // Rank returns the rank of sq, 0 (rank 1) … 7 (rank 8).
 func (sq Square) Rank() int { return int(sq) >> 3 }
 
-// Diag1 returns the index of sq's a1–h8 direction diagonal, file+rank, 0 … 14 (thesis §6.2, D1).
+// Diag1 returns file+rank, 0 … 14: the index of the line of squares with equal file+rank
+// (an anti-diagonal running a8→h1 direction, e.g. 3 = a4 b3 c2 d1; 7 = a8 … h1), as the
+// thesis code's D1 block indexes it (thesis §6.2; ../shared/thesis-models/README.md).
 func (sq Square) Diag1() int { return sq.File() + sq.Rank() }
 
-// Diag2 returns the index of sq's a8–h1 direction anti-diagonal, file+7−rank, 0 … 14 (thesis §6.2, D2).
+// Diag2 returns file+7−rank, 0 … 14: the index of the line of squares with equal
+// file−rank (a diagonal running a1→h8 direction, e.g. 0 = a8; 7 = a1 … h8; 14 = h1), as
+// the thesis code's D2 block indexes it (thesis §6.2).
 func (sq Square) Diag2() int { return sq.File() + 7 - sq.Rank() }
 
 // Valid reports whether sq is one of the 64 squares.
