@@ -110,7 +110,7 @@ func DequantizeThesis(n *nnue.Network, s ThesisScheme) (*FloatThesis, error) {
 // (int32). The layer stack is Perspective → SCReLU{QA, Div: QA} with the output scaled by
 // Scale/(QA·QB); with more than one bucket, one stack per bucket selected by
 // nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉} (CPW "Output Buckets", OutputBucket). m.Scale must
-// equal s.Scale. Errors as for QuantizeThesis; nnue requires N to be a multiple of 16.
+// equal s.Scale. Errors as for QuantizeThesis; nnue requires N to be a multiple of 32 (feature-transformer width).
 func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 	if err := m.Validate(); err != nil {
 		return nil, nil, err
