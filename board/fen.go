@@ -10,14 +10,16 @@ import (
 // StartFEN is the FEN of the standard starting position.
 const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-// StartPosition returns the standard starting position.
-func StartPosition() Position {
+var startPosition = func() Position {
 	p, err := ParseFEN(StartFEN)
 	if err != nil {
 		panic("board: StartFEN does not parse: " + err.Error())
 	}
 	return p
-}
+}()
+
+// StartPosition returns the standard starting position (ParseFEN(StartFEN)).
+func StartPosition() Position { return startPosition }
 
 // pieceLetters maps FEN letters to pieces (NoPiece for anything else).
 var pieceLetters = func() (t [256]Piece) {
@@ -49,7 +51,9 @@ const maxClockDigits = 9
 // position.
 func ParseFEN(s string) (Position, error) {
 	start, end := trimSpace(s)
-	fields, offs := splitSingleSpace(s, start, end)
+	var fieldBuf [7]string
+	var offBuf [7]int
+	fields, offs := splitSingleSpace(s, start, end, fieldBuf[:0], offBuf[:0])
 	switch len(fields) {
 	case 4, 6:
 	default:
@@ -77,9 +81,7 @@ func isSpace(c byte) bool {
 
 // splitSingleSpace splits s[start:end] at single ' ' characters (empty fields kept, so
 // doubled spaces are reported as an empty field). At most 7 fields are returned.
-func splitSingleSpace(s string, start, end int) ([]string, []int) {
-	fields := make([]string, 0, 7)
-	offs := make([]int, 0, 7)
+func splitSingleSpace(s string, start, end int, fields []string, offs []int) ([]string, []int) {
 	if start == end {
 		return fields, offs
 	}

@@ -311,3 +311,34 @@ func FuzzParseSAN(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentUse runs the chess/v2 bridge from several goroutines (meaningful under
+// -race: chess/v2's FEN decoder is not goroutine-safe, so the bridge must not use it).
+func TestConcurrentUse(t *testing.T) {
+	done := make(chan int)
+	for g := 0; g < 4; g++ {
+		go func() {
+			n := 0
+			for _, tc := range perftCases {
+				p, err := ParseFEN(tc.fen)
+				if err != nil {
+					continue
+				}
+				for _, m := range p.LegalMoves() {
+					c, _ := p.Play(m)
+					n += len(c.LegalMoves())
+				}
+			}
+			done <- n
+		}()
+	}
+	want := 0
+	for _, tc := range perftCases {
+		want += tc.counts[1]
+	}
+	for g := 0; g < 4; g++ {
+		if n := <-done; n != want {
+			t.Errorf("goroutine counted %d, want %d", n, want)
+		}
+	}
+}
