@@ -1,0 +1,244 @@
+package nnue
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+func encodeThesis(t testing.TB, n *Network) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteThesis(&b, n); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func encodeNative(t testing.TB, n *Network) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteNative(&b, n); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// sameEvals checks that a and b evaluate every position identically.
+func sameEvals(t *testing.T, a, b *Network, ps []board.Position) {
+	t.Helper()
+	ea, eb := a.NewEvaluator(), b.NewEvaluator()
+	for _, p := range ps {
+		if x, y := ea.Evaluate(&p), eb.Evaluate(&p); x != y {
+			t.Fatalf("%s: %d vs %d", p.FEN(), x, y)
+		}
+	}
+}
+
+// TestThesisFilesRoundTrip writes every thesis network back and compares with the file
+// bytes, and converts it to the native format and back.
+func TestThesisFilesRoundTrip(t *testing.T) {
+	requireShared(t)
+	ps := testPositions(t)
+	for _, name := range thesisNetNames(t) {
+		orig, err := os.ReadFile(filepath.Join(sharedDir, "thesis-models", name+".nn"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := thesisNet(t, name)
+		got := encodeThesis(t, n)
+		// The name written is the canonical spec; the rest must be byte-identical.
+		i, j := bytes.IndexByte(orig, 0), bytes.IndexByte(got, 0)
+		if !bytes.Equal(orig[i:], got[j:]) {
+			t.Errorf("%s: thesis re-encoding differs", name)
+		}
+		nat, err := Decode(encodeNative(t, n))
+		if err != nil {
+			t.Fatalf("%s: native round trip: %v", name, err)
+		}
+		if name == "hv" || name == "all+mc" {
+			sameEvals(t, n, nat, ps)
+		}
+	}
+}
+
+// TestNativeRoundTrip stores thesis-, SFNNv5- and CPW-shaped networks natively; decoding
+// gives the same evaluations and re-encoding the same bytes.
+func TestNativeRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ps := testPositions(t)
+	for _, n := range []*Network{
+		randomThesisNet(t, rng, "all+ph", 64, 32, 200),
+		randomThesisNet(t, rng, "h+v", 32, 8, 200),
+		randomSFNNv5(t, rng, "hv", 128),
+		randomCPW(t, rng, 64),
+	} {
+		b := encodeNative(t, n)
+		m, err := Load(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%v: %v", n, err)
+		}
+		if m.Description() != n.Description() || m.Architecture().Quantization != n.Architecture().Quantization {
+			t.Errorf("metadata lost: %q %q", m.Description(), m.Architecture().Quantization)
+		}
+		sameEvals(t, n, m, ps)
+		if !bytes.Equal(encodeNative(t, m), b) {
+			t.Errorf("%v: re-encoding differs", n)
+		}
+		if _, _, ok := thesisLayers(n); ok {
+			tn, err := Decode(encodeThesis(t, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameEvals(t, n, tn, ps)
+		} else if err := WriteThesis(new(bytes.Buffer), n); err == nil {
+			t.Errorf("%v: WriteThesis accepted a non-thesis network", n)
+		}
+	}
+}
+
+// tinyThesis is a small thesis file for error and fuzz tests.
+func tinyThesis(t testing.TB) []byte {
+	return encodeThesis(t, randomThesisNet(t, rand.New(rand.NewPCG(1, 1)), "h", 32, 4, 100))
+}
+
+func tinyNatives(t testing.TB) [][]byte {
+	rng := rand.New(rand.NewPCG(2, 2))
+	return [][]byte{
+		encodeNative(t, randomThesisNet(t, rng, "v", 32, 4, 100)),
+		encodeNative(t, randomCPW(t, rng, 32)),
+		encodeNative(t, randomSFNNv5(t, rng, "h", 64)),
+	}
+}
+
+// fixCRC replaces the last four bytes of b by the CRC-32 of the rest.
+func fixCRC(b []byte) []byte {
+	if len(b) < 4 {
+		return b
+	}
+	c := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(c[len(c)-4:], crc32.ChecksumIEEE(c[:len(c)-4]))
+	return c
+}
+
+// TestDecodeRejectsTruncated cuts files at many points; every prefix must fail with a
+// *FormatError naming a field.
+func TestDecodeRejectsTruncated(t *testing.T) {
+	check := func(b []byte, what string) {
+		_, err := Decode(b)
+		var fe *FormatError
+		if err == nil {
+			t.Fatalf("%s: accepted", what)
+		}
+		if !errors.As(err, &fe) || fe.Field == "" || fe.Offset < 0 || fe.Offset > int64(len(b)) {
+			t.Fatalf("%s: error %v does not name a field and offset", what, err)
+		}
+	}
+	th := tinyThesis(t)
+	for k := 0; k < len(th); k += 1 + k/50 {
+		check(th[:k], "thesis prefix")
+	}
+	check(append(bytes.Clone(th), 0), "thesis with trailing byte")
+	for _, nat := range tinyNatives(t) {
+		for k := 0; k < len(nat); k += 1 + k/50 {
+			check(nat[:k], "native prefix")
+			check(fixCRC(nat[:k]), "native prefix with valid CRC")
+		}
+		bad := bytes.Clone(nat)
+		bad[len(bad)/2] ^= 1
+		check(bad, "native with a flipped bit")
+	}
+}
+
+func TestDecodeErrorMessages(t *testing.T) {
+	th := tinyThesis(t)
+	hdr := bytes.IndexByte(th, 0) + 1
+	set := func(b []byte, off int, v uint32) []byte {
+		c := bytes.Clone(b)
+		binary.LittleEndian.PutUint32(c[off:], v)
+		return c
+	}
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{[]byte("h"), "feature-set name at byte 0: no terminating 0x00"},
+		{append([]byte("nonsense\x00"), th[hdr:]...), "feature-set name at byte 0"},
+		{set(th, hdr, 97), "num_features at byte 2: 97 features stored, feature set \"h\" has 96"},
+		{set(th, hdr+4, 48), "L1 at byte 6: 48 must be a positive multiple of 32"},
+		{set(th, hdr+4, 1<<14), "body at byte 14: truncated"},
+		{set(th, hdr+8, 0), "L2 at byte 10"},
+		{th[:len(th)-1], "truncated"},
+		{append([]byte(NativeMagic), 1, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9), "checksum at byte 16"},
+		{fixCRC(append(append([]byte(NativeMagic), 2, 0, 0, 0), 0, 0, 0, 0)), "version at byte 8: version 2 not supported"},
+	} {
+		_, err := Decode(c.data)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want it to contain %q", err, c.want)
+		}
+	}
+}
+
+// TestDecodeHostileAllocation: headers announcing huge dimensions must not allocate them.
+func TestDecodeHostileAllocation(t *testing.T) {
+	var nat bytes.Buffer
+	nat.WriteString(NativeMagic)
+	binary.Write(&nat, binary.LittleEndian, uint32(NativeVersion))
+	binary.Write(&nat, binary.LittleEndian, uint16(9))
+	nat.WriteString("all+ph+pv")
+	binary.Write(&nat, binary.LittleEndian, []uint32{0, 0, 1 << 14, 64})
+	hostileNative := fixCRC(append(nat.Bytes(), 0, 0, 0, 0))
+	hostileThesis := append([]byte("all+ph+pv\x00"), 0, 12, 0, 0, 0, 0x40, 0, 0, 0, 0x10, 0, 0)
+	for _, b := range [][]byte{hostileNative, hostileThesis} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Decode(b)
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatal("hostile header accepted")
+		}
+		if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+			t.Errorf("decoding a %d-byte hostile file allocated %d bytes (%v)", len(b), d, err)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(tinyThesis(f))
+	for _, b := range tinyNatives(f) {
+		f.Add(b)
+		f.Add(b[:len(b)/3])
+	}
+	f.Add([]byte("hv\x00"))
+	f.Add([]byte(NativeMagic))
+	start := board.StartPosition()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, b := range [][]byte{data, fixCRC(data)} {
+			n, err := Decode(b)
+			if err != nil {
+				var fe *FormatError
+				if n != nil || (!errors.As(err, &fe) && !strings.Contains(err.Error(), "nnue:")) {
+					t.Fatalf("bad error result: %v", err)
+				}
+				continue
+			}
+			v := n.Evaluate(&start)
+			m, err := Decode(encodeNative(t, n))
+			if err != nil {
+				t.Fatalf("re-decoding: %v", err)
+			}
+			if w := m.Evaluate(&start); w != v {
+				t.Fatalf("round trip changed eval %d → %d", v, w)
+			}
+		}
+	})
+}
