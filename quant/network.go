@@ -58,6 +58,7 @@ func QuantizeThesis(m *FloatThesis, s ThesisScheme) (*nnue.Network, *ClipReport,
 	if err != nil {
 		return nil, nil, fmt.Errorf("quant: QuantizeThesis: %w", err)
 	}
+	overflowWarning(rep, ft)
 	return n, rep, nil
 }
 
@@ -150,6 +151,19 @@ func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("quant: QuantizeCPW: %w", err)
 	}
+	overflowWarning(rep, ft)
+	for k := 0; k < t.b; k++ {
+		// worst case of nnue's int32 SCReLU sum: every accumulator saturated at QA
+		var worst int64
+		for _, w := range t.wout[k*2*t.n : (k+1)*2*t.n] {
+			worst += int64(s.QA) * int64(s.QA) * int64(max(w, -w))
+		}
+		if worst > MaxInt32 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf(
+				"bucket %d: Σ QA²·|w| = %d exceeds int32; the SCReLU sum can wrap if many accumulators saturate (CPW: \"BEWARE of integer overflows\")", k, worst))
+			break
+		}
+	}
 	return n, rep, nil
 }
 
@@ -195,6 +209,14 @@ func DequantizeCPW(n *nnue.Network, s CPWScheme) (*FloatCPW, error) {
 		t.bout[k] = l.Bias[0]
 	}
 	return dequantizeCPW(t), nil
+}
+
+// overflowWarning adds a warning when the feature transformer's worst-case accumulator can leave
+// int16 (nnue.AccumulatorBound): the accumulators then wrap, as in the reference engines.
+func overflowWarning(rep *ClipReport, ft *nnue.FeatureTransformer) {
+	if b := ft.Bound(); b.CanOverflow {
+		rep.Warnings = append(rep.Warnings, "feature transformer: int16 accumulator overflow possible ("+b.String()+"); accumulators wrap")
+	}
 }
 
 func parseSet(spec string, features int) (*featureset.Set, error) {

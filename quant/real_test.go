@@ -108,6 +108,7 @@ func TestRealThesisNetworks(t *testing.T) {
 			if rep.TotalClipped() != 0 {
 				t.Errorf("re-quantizing clipped:\n%v", rep)
 			}
+			t.Logf("%s warnings: %q", c.name, rep.Warnings)
 			var buf bytes.Buffer
 			if err := nnue.WriteThesis(&buf, n2); err != nil {
 				t.Fatal(err)
@@ -272,5 +273,33 @@ func TestQuantizedThesisMatchesReference(t *testing.T) {
 	}
 	if nonzero < len(ps)/2 {
 		t.Errorf("only %d of %d evaluations non-zero: the test model is degenerate", nonzero, len(ps))
+	}
+}
+
+// TestWarnings: a CPW output layer whose worst-case int32 sum overflows is reported, a small
+// one is not; an FT whose accumulators can leave int16 is reported.
+func TestWarnings(t *testing.T) {
+	m := NewFloatCPW("all", 768, 256, 1)
+	for i := range m.WOut[0] {
+		m.WOut[0][i] = 2
+	}
+	_, rep, err := QuantizeCPW(m, CPW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Warnings) != 1 || !bytes.Contains([]byte(rep.Warnings[0]), []byte("4261478400")) {
+		t.Errorf("warnings %q, want the SCReLU sum 512·65025·128 = 4261478400", rep.Warnings)
+	}
+	small := NewFloatThesis("h", 96, 32, 1)
+	if _, rep, err := QuantizeThesis(small, Thesis); err != nil || len(rep.Warnings) != 0 {
+		t.Errorf("zero model: %v %q", err, rep.Warnings)
+	}
+	for f := range small.W1 {
+		for j := range small.W1[f] {
+			small.W1[f][j] = 100 // 12700 per feature: 32 pieces overflow int16
+		}
+	}
+	if _, rep, err := QuantizeThesis(small, Thesis); err != nil || len(rep.Warnings) != 1 {
+		t.Errorf("large FT: %v %q", err, rep.Warnings)
 	}
 }

@@ -192,8 +192,9 @@ type LayerClip struct {
 // everywhere.
 type ClipReport struct {
 	Layers []LayerClip
-	// Warnings are notes that are not clipping (none are produced yet; reserved for checks
-	// such as accumulator overflow bounds).
+	// Warnings are problems that are not clipping: an int16 accumulator that can overflow for
+	// some legal position (nnue.AccumulatorBound.CanOverflow; it then wraps, as in the thesis
+	// engine), or a CPW output layer whose int32 SCReLU sum can overflow.
 	Warnings []string
 }
 
