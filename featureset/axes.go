@@ -23,7 +23,23 @@ var (
 	lineBB [numLineKinds][64]board.Bitboard
 )
 
+// orientedLineBB[v][k][line] is lineBB[k][line] seen through mask variant v (real
+// squares): variants 0, 7, 56, 63 (see maskVariant).
+var orientedLineBB [4][numLineKinds][64]board.Bitboard
+
+// maskVariant maps the square masks 0, 7, 56, 63 to 0 … 3.
+func maskVariant(m board.Square) int { return int(m&1) | int(m>>3&1)<<1 }
+
 func init() {
+	defer func() {
+		for v, m := range [4]board.Square{0, 7, 56, 63} {
+			for k := range lineBB {
+				for l, bb := range lineBB[k] {
+					orientedLineBB[v][k][l] = orientBB(bb, m)
+				}
+			}
+		}
+	}()
 	for sq := board.Square(0); sq < 64; sq++ {
 		f, r := sq.File(), sq.Rank()
 		ls := [numLineKinds]int{f*8 + r, f, r, f + r, f + 7 - r}
@@ -98,15 +114,21 @@ func (b *lineBlock) AppendActive(pos *board.Position, persp board.Color, off int
 	m := b.orient.Mask(pos, persp)
 	var set [12]uint64
 	lines := &lineOf[b.kind]
-	occ := pos.Occupied()
+	nr := board.NumRoles
 	if b.noKing {
-		occ &^= pos.ByRole(board.King)
+		nr--
 	}
-	for occ != 0 {
-		sq := occ.PopFirst()
-		pc := pos.PieceAt(sq)
-		i := int(lines[sq^m])*b.stride + int(pc.Role())*2 + int(pc.Color()^persp)
-		set[i>>6] |= 1 << (i & 63)
+	for c := board.White; c <= board.Black; c++ {
+		rc := int(c ^ persp)
+		own := orientBB(pos.ByColor(c), m)
+		for r := 0; r < nr; r++ {
+			bb := own & orientBB(pos.ByRole(board.Role(r)), m)
+			base := r*2 + rc
+			for bb != 0 {
+				i := int(lines[bb.PopFirst()])*b.stride + base
+				set[i>>6] |= 1 << (i & 63)
+			}
+		}
 	}
 	return appendBits(dst, set[:(b.size+63)>>6], off)
 }
@@ -146,7 +168,7 @@ func (b *lineBlock) AppendDiff(before, after *board.Position, dirty *board.Dirty
 		line := f / b.stride
 		role := board.Role(f % b.stride / 2)
 		color := board.Color(f%2) ^ persp
-		bb := orientBB(lineBB[b.kind][line], m)
+		bb := orientedLineBB[maskVariant(m)][b.kind][line]
 		was := before.Pieces(color, role)&bb != 0
 		is := after.Pieces(color, role)&bb != 0
 		if was && !is {
