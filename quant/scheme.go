@@ -191,6 +191,8 @@ type LayerClip struct {
 // to the scheme's ranges (ThesisScheme.HiddenClip, …) produces a report with Clipped = 0
 // everywhere.
 type ClipReport struct {
+	// Layers holds one record per tensor, in file order (thesis: ft.weight, ft.bias,
+	// l2.weight, l2.bias, out.weight, out.bias; CPW: ft.weight, ft.bias, out.weight, out.bias).
 	Layers []LayerClip
 	// Warnings are problems that are not clipping: an int16 accumulator that can overflow for
 	// some legal position (nnue.AccumulatorBound.CanOverflow; it then wraps, as in the thesis
