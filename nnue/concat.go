@@ -58,10 +58,11 @@ func (l *Concat) OutputSize(n int) (int, error) {
 
 func (l *Concat) propagate(in, out *tensor, st *evalState) {
 	off := 0
-	for _, p := range l.Parts {
+	for i, p := range l.Parts {
 		k, _ := p.OutputSize(in.n) // validated at construction; cheap
-		sub := tensor{n: k, u8: out.u8[off : off+k]}
-		p.propagate(in, &sub, st)
+		sub := &st.part[i]
+		*sub = tensor{n: k, u8: out.u8[off : off+k]}
+		p.propagate(in, sub, st)
 		off += k
 	}
 }

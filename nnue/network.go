@@ -185,6 +185,8 @@ type Evaluator struct {
 	acc     *Accumulator
 	active  []int
 	scratch [][]tensor
+	in      tensor    // forward-pass input view (a field so that it does not escape per call)
+	st      evalState // forward-pass state (likewise)
 }
 
 // NewEvaluator returns an Evaluator for n.
@@ -234,15 +236,15 @@ func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int)
 	n := e.net
 	stack := n.arch.Stacks[bucket]
 	bufs := e.scratch[bucket]
-	st := evalState{stm: int(stm & 1)}
-	in := tensor{n: n.ft.width, acc: acc.v}
-	cur := &in
+	e.st = evalState{stm: int(stm & 1)}
+	e.in = tensor{n: n.ft.width, acc: acc.v}
+	cur := &e.in
 	for i, l := range stack {
 		out := &bufs[i]
-		l.propagate(cur, out, &st)
+		l.propagate(cur, out, &e.st)
 		cur = out
 	}
-	pos64 := int64(cur.i32[0]) + st.skip
+	pos64 := int64(cur.i32[0]) + e.st.skip
 	o := Output{Bucket: bucket, Positional: int32(pos64)}
 	if n.ft.psqtBuckets > 0 {
 		d := n.arch.PSQTDiv

@@ -1,0 +1,228 @@
+package nnue
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/simd"
+)
+
+// Benchmarks of the two Stockfish nets over the 5,283 golden positions (not in check)
+// and their legal moves, at every SIMD level (doc/benchmarks.md, "Stockfish nets"):
+//
+//	go test ./nnue -run '^$' -bench 'Stockfish' -benchtime 20000x
+//
+// Every benchmark reports ns/eval, the time of one evaluation measured around exactly
+// the work named (set-up outside the measured sections):
+//
+//	refresh      full refresh of both perspectives + forward pass (Evaluator.Evaluate)
+//	quiet        a quiet non-king move: Set.Diff + fused UpdateFrom for both
+//	             perspectives from the parent's accumulator + forward pass
+//	king         an own-king move: refresh of the mover's perspective, update of the
+//	             other + forward pass
+//	king-table   the same through a RefreshTable warmed on a nearby position (the
+//	             position two plies earlier, king on the same square)
+//	forward      the forward pass alone on a computed accumulator
+
+type sfBenchMove struct {
+	root  int // index into positions / roots
+	after board.Position
+	dirty board.DirtyPieces
+}
+
+type sfBenchData struct {
+	positions []board.Position
+	quiet     []sfBenchMove
+	// kingWarm[i] and kingTimed[i]: king moves of position P (to warm a refresh table)
+	// and of P2 = P + two quiet non-king plies (timed), to the same destination squares.
+	kingWarm, kingTimed [][]sfBenchMove
+	p2                  []board.Position // P2 per kingTimed batch
+}
+
+var (
+	sfBenchOnce sync.Once
+	sfBench     *sfBenchData
+)
+
+func sfBenchSetup(b *testing.B) *sfBenchData {
+	rows := sfReadCSV(b, "sf15.1-eval.csv")
+	sfBenchOnce.Do(func() {
+		d := &sfBenchData{}
+		for _, r := range rows {
+			pos := sfParsePos(b, r.fen)
+			i := len(d.positions)
+			d.positions = append(d.positions, pos)
+			stm := pos.SideToMove()
+			var quiet1 []board.Move
+			kingTo := map[board.Square]bool{}
+			var warm []sfBenchMove
+			for _, m := range pos.LegalMoves() {
+				after, dirty := pos.Play(m)
+				switch {
+				case dirty.KingMoved(stm):
+					warm = append(warm, sfBenchMove{root: i, after: after, dirty: dirty})
+					kingTo[after.KingSquare(stm)] = true
+				case dirty.N == 1:
+					d.quiet = append(d.quiet, sfBenchMove{root: i, after: after, dirty: dirty})
+					quiet1 = append(quiet1, m)
+				}
+			}
+			// P2 = P + quiet move + quiet reply, then king moves to squares also reached from P
+			for _, m1 := range quiet1 {
+				a1, _ := pos.Play(m1)
+				var p2 board.Position
+				found := false
+				for _, m2 := range a1.LegalMoves() {
+					a2, d2 := a1.Play(m2)
+					if d2.N == 1 && !d2.KingMoved(stm.Other()) {
+						p2, found = a2, true
+						break
+					}
+				}
+				if !found {
+					continue
+				}
+				var timed []sfBenchMove
+				for _, m := range p2.LegalMoves() {
+					after, dirty := p2.Play(m)
+					if dirty.KingMoved(stm) && kingTo[after.KingSquare(stm)] {
+						timed = append(timed, sfBenchMove{root: len(d.p2), after: after, dirty: dirty})
+					}
+				}
+				if len(timed) > 0 {
+					d.kingWarm = append(d.kingWarm, warm)
+					d.kingTimed = append(d.kingTimed, timed)
+					d.p2 = append(d.p2, p2)
+				}
+				break
+			}
+		}
+		sfBench = d
+	})
+	return sfBench
+}
+
+// sfRoots computes the accumulators of every position (set-up, not timed).
+func sfRoots(n *Network, ps []board.Position) []*Accumulator {
+	ev := n.NewEvaluator()
+	out := make([]*Accumulator, len(ps))
+	for i := range ps {
+		ev.Refresh(&ps[i])
+		out[i] = n.ft.NewAccumulator()
+		out[i].CopyFrom(ev.Accumulator())
+	}
+	return out
+}
+
+func sfReport(b *testing.B, d time.Duration, evals int) {
+	b.ReportMetric(float64(d.Nanoseconds())/float64(max(evals, 1)), "ns/eval")
+}
+
+var sfSink int32
+
+func BenchmarkStockfish(b *testing.B) {
+	for _, name := range []string{sfNetSFNNv5, sfNetHalfKP} {
+		n := sfTestNetwork(b, name)
+		d := sfBenchSetup(b)
+		roots := sfRoots(n, d.positions)
+		p2roots := sfRoots(n, d.p2)
+		short := map[string]string{sfNetSFNNv5: "sf15.1", sfNetHalfKP: "sf13"}[name]
+		for _, lvl := range simd.Available() {
+			prefix := short + "/" + lvl.String() + "/"
+			set := func(b *testing.B) func() {
+				prev, _ := simd.SetLevel(lvl)
+				return func() { simd.SetLevel(prev) }
+			}
+			b.Run(prefix+"refresh", func(b *testing.B) {
+				defer set(b)()
+				ev := n.NewEvaluator()
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					sfSink += ev.Evaluate(&d.positions[i%len(d.positions)])
+				}
+				sfReport(b, time.Since(start), b.N)
+			})
+			b.Run(prefix+"forward", func(b *testing.B) {
+				defer set(b)()
+				ev := n.NewEvaluator()
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					k := i % len(d.positions)
+					sfSink += ev.Forward(roots[k], &d.positions[k]).Value
+				}
+				sfReport(b, time.Since(start), b.N)
+			})
+			b.Run(prefix+"quiet", func(b *testing.B) {
+				defer set(b)()
+				ev := n.NewEvaluator()
+				acc := n.ft.NewAccumulator()
+				fs := n.ft.set
+				var added, removed []int
+				start := time.Now()
+				for i := 0; i < b.N; i++ {
+					mv := &d.quiet[i%len(d.quiet)]
+					parent := &d.positions[mv.root]
+					for p := board.White; p <= board.Black; p++ {
+						added, removed = fs.Diff(parent, &mv.after, &mv.dirty, p, added[:0], removed[:0])
+						acc.UpdateFrom(roots[mv.root], p, added, removed)
+					}
+					sfSink += ev.Forward(acc, &mv.after).Value
+				}
+				sfReport(b, time.Since(start), b.N)
+			})
+			for _, withTable := range []bool{false, true} {
+				label := "king"
+				if withTable {
+					label = "king-table"
+				}
+				b.Run(prefix+label, func(b *testing.B) {
+					defer set(b)()
+					ev := n.NewEvaluator()
+					acc := n.ft.NewAccumulator()
+					fs := n.ft.set
+					tab := n.NewRefreshTable()
+					var added, removed, active []int
+					var total time.Duration
+					evals := 0
+					one := func(mv *sfBenchMove, parent *board.Position, root *Accumulator) {
+						mover := parent.SideToMove()
+						if withTable {
+							tab.Refresh(acc, &mv.after, mover)
+						} else {
+							active = fs.Active(&mv.after, mover, active[:0])
+							acc.Refresh(mover, active)
+						}
+						added, removed = fs.Diff(parent, &mv.after, &mv.dirty, mover.Other(), added[:0], removed[:0])
+						acc.UpdateFrom(root, mover.Other(), added, removed)
+						sfSink += ev.Forward(acc, &mv.after).Value
+					}
+					for evals < b.N {
+						for k := range d.kingTimed {
+							if withTable { // warm: king moves of P (not timed)
+								for j := range d.kingWarm[k] {
+									mv := &d.kingWarm[k][j]
+									one(mv, &d.positions[mv.root], roots[mv.root])
+								}
+							}
+							start := time.Now()
+							for j := range d.kingTimed[k] {
+								one(&d.kingTimed[k][j], &d.p2[k], p2roots[k])
+							}
+							total += time.Since(start)
+							evals += len(d.kingTimed[k])
+							if evals >= b.N {
+								break
+							}
+						}
+					}
+					sfReport(b, total, evals)
+					if withTable {
+						b.ReportMetric(float64(tab.Rows)/float64(max(tab.Hits, 1)), "rows/hit")
+					}
+				})
+			}
+		}
+	}
+}
