@@ -242,3 +242,39 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func FuzzDecodeThesis(f *testing.F) {
+	f.Add(tinyThesis(f))
+	f.Add([]byte("hv\x00\x00\x03\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if n, err := decodeThesis(data); err == nil {
+			enc := encodeThesis(t, n)
+			if !bytes.Equal(enc[bytes.IndexByte(enc, 0):], data[bytes.IndexByte(data, 0):]) {
+				t.Fatal("thesis re-encoding differs")
+			}
+		}
+	})
+}
+
+func FuzzDecodeNative(f *testing.F) {
+	for _, b := range tinyNatives(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		data = fixCRC(data) // reach the field parser, not only the checksum
+		if len(data) < len(NativeMagic) {
+			return
+		}
+		copy(data, NativeMagic)
+		if n, err := decodeNative(data); err == nil {
+			enc := encodeNative(t, n) // the spec string may be canonicalized once
+			m, err := decodeNative(enc)
+			if err != nil {
+				t.Fatalf("re-decoding: %v", err)
+			}
+			if !bytes.Equal(encodeNative(t, m), enc) {
+				t.Fatal("native re-encoding is not stable")
+			}
+		}
+	})
+}
