@@ -108,8 +108,8 @@ func DequantizeThesis(n *nnue.Network, s ThesisScheme) (*FloatThesis, error) {
 // QuantizeCPW converts the float CPW model m into an nnue.Network: feature transformer ×QA
 // (int16), output weights ×QB (int16, saturated to ±⌊32767/QA⌋ = ±128 so that nnue's Lizard
 // SCReLU product v·w stays inside int16 and the evaluation is exact), output biases ×QA·QB
-// (int32). The layer stack is Perspective → SCReLU{QA, Div: QA} with the output scaled by
-// Scale/(QA·QB); with more than one bucket, one stack per bucket selected by
+// (int32). The composition is nnue.CPWArchitecture: Perspective → SCReLU{QA, Div: QA} with the
+// output scaled by Scale/(QA·QB); with more than one bucket, one stack per bucket selected by
 // nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉} (CPW "Output Buckets", OutputBucket). m.Scale must
 // equal s.Scale. Errors as for QuantizeThesis; nnue requires N to be a multiple of 32 (feature-transformer width).
 func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
@@ -134,18 +134,18 @@ func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("quant: QuantizeCPW: %w", err)
 	}
-	arch := nnue.Architecture{
-		Output:       nnue.OutputScale{Mul: int32(s.Scale), Div: int32(s.QA * s.QB)},
-		PawnValue:    100,
-		Quantization: fmt.Sprintf("CPW: FT ×QA=%d, output weights ×QB=%d, output bias ×QA·QB; SCReLU; eval = (Σv²w/QA + b)·%d/(QA·QB)", s.QA, s.QB, s.Scale),
-	}
+	var buckets nnue.Buckets
 	if t.b > 1 {
-		arch.Buckets = nnue.Buckets{N: t.b, Sub: 2, Div: (32 + t.b - 1) / t.b}
+		buckets = nnue.Buckets{N: t.b, Sub: 2, Div: (32 + t.b - 1) / t.b}
 	}
-	for k := 0; k < t.b; k++ {
-		l := &nnue.SCReLU{QA: int16(s.QA), Div: int32(s.QA), Out: 1,
+	outs := make([]*nnue.SCReLU, t.b)
+	for k := range outs {
+		outs[k] = &nnue.SCReLU{QA: int16(s.QA), Div: int32(s.QA), Out: 1,
 			Weights: append([]int16(nil), t.wout[k*2*t.n:(k+1)*2*t.n]...), Bias: []int32{t.bout[k]}}
-		arch.Stacks = append(arch.Stacks, []nnue.Layer{nnue.Perspective{}, l})
+	}
+	arch, err := nnue.CPWArchitecture(buckets, outs, int32(s.QA), int32(s.QB), int32(s.Scale))
+	if err != nil {
+		return nil, nil, fmt.Errorf("quant: QuantizeCPW: %w", err)
 	}
 	n, err := nnue.NewNetwork(ft, arch, "quantized by nnuekit/quant")
 	if err != nil {

@@ -198,15 +198,38 @@ func TestCPWEndToEnd(t *testing.T) {
 	if err != nil || rep2.TotalClipped() != 0 {
 		t.Fatalf("re-quantize: %v\n%v", err, rep2)
 	}
+	// Through nnue's native format and back: the same float model.
+	var nb bytes.Buffer
+	if err := nnue.WriteNative(&nb, n); err != nil {
+		t.Fatal(err)
+	}
+	n3, err := nnue.Decode(nb.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d3, err := DequantizeCPW(n3, CPW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range d.WOut {
+		for i := range d.WOut[k] {
+			if d3.WOut[k][i] != d.WOut[k][i] {
+				t.Fatalf("native round trip changed WOut[%d][%d]", k, i)
+			}
+		}
+		if d3.BOut[k] != d.BOut[k] {
+			t.Fatalf("native round trip changed BOut[%d]", k)
+		}
+	}
 	set := n.FeatureSet()
-	e, e2 := n.NewEvaluator(), n2.NewEvaluator()
+	e, e2, e3 := n.NewEvaluator(), n2.NewEvaluator(), n3.NewEvaluator()
 	bound := float64(CPW.Scale)/float64(CPW.QA*CPW.QB) + 1 + 1e-9
 	var fl, in []float64
 	buckets := map[int]bool{}
 	for i := range ps {
 		v := e.Evaluate(&ps[i])
-		if v2 := e2.Evaluate(&ps[i]); v2 != v {
-			t.Fatalf("position %d: round-tripped network %d, original %d", i, v2, v)
+		if v2, v3 := e2.Evaluate(&ps[i]), e3.Evaluate(&ps[i]); v2 != v || v3 != v {
+			t.Fatalf("position %d: re-quantized network %d, native round trip %d, original %d", i, v2, v3, v)
 		}
 		f, err := d.EvaluatePosition(set, &ps[i])
 		if err != nil {
