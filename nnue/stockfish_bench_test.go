@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -14,8 +15,9 @@ import (
 //
 //	go test ./nnue -run '^$' -bench 'Stockfish' -benchtime 20000x
 //
-// Every benchmark reports ns/eval, the time of one evaluation measured around exactly
-// the work named (set-up outside the measured sections):
+// Every benchmark reports ns/eval, the wall time of one evaluation measured around
+// exactly the work named (set-up outside the measured sections), and cpu-ns/eval, the
+// CPU time of the benchmark's (locked) thread over the same sections:
 //
 //	refresh      full refresh of both perspectives + forward pass (Evaluator.Evaluate)
 //	quiet        a quiet non-king move: Set.Diff + fused UpdateFrom for both
@@ -116,8 +118,31 @@ func sfRoots(n *Network, ps []board.Position) []*Accumulator {
 	return out
 }
 
-func sfReport(b *testing.B, d time.Duration, evals int) {
-	b.ReportMetric(float64(d.Nanoseconds())/float64(max(evals, 1)), "ns/eval")
+// sfClock measures wall time and the thread's CPU time of the timed sections.
+type sfClock struct {
+	wall, cpu time.Duration
+	w0, c0    time.Time
+	cpuStart  time.Duration
+	evals     int
+}
+
+func (c *sfClock) start() {
+	c.cpuStart = sfThreadCPU()
+	c.w0 = time.Now()
+}
+
+func (c *sfClock) stop(evals int) {
+	c.wall += time.Since(c.w0)
+	c.cpu += sfThreadCPU() - c.cpuStart
+	c.evals += evals
+}
+
+// report publishes ns/eval (wall) and cpu-ns/eval (CPU time of the benchmark's thread,
+// which excludes waiting for a core on a loaded machine).
+func (c *sfClock) report(b *testing.B) {
+	n := float64(max(c.evals, 1))
+	b.ReportMetric(float64(c.wall.Nanoseconds())/n, "ns/eval")
+	b.ReportMetric(float64(c.cpu.Nanoseconds())/n, "cpu-ns/eval")
 }
 
 var sfSink int32
@@ -132,27 +157,32 @@ func BenchmarkStockfish(b *testing.B) {
 		for _, lvl := range simd.Available() {
 			prefix := short + "/" + lvl.String() + "/"
 			set := func(b *testing.B) func() {
+				runtime.LockOSThread()
 				prev, _ := simd.SetLevel(lvl)
-				return func() { simd.SetLevel(prev) }
+				return func() { simd.SetLevel(prev); runtime.UnlockOSThread() }
 			}
 			b.Run(prefix+"refresh", func(b *testing.B) {
 				defer set(b)()
 				ev := n.NewEvaluator()
-				start := time.Now()
+				var c sfClock
+				c.start()
 				for i := 0; i < b.N; i++ {
 					sfSink += ev.Evaluate(&d.positions[i%len(d.positions)])
 				}
-				sfReport(b, time.Since(start), b.N)
+				c.stop(b.N)
+				c.report(b)
 			})
 			b.Run(prefix+"forward", func(b *testing.B) {
 				defer set(b)()
 				ev := n.NewEvaluator()
-				start := time.Now()
+				var c sfClock
+				c.start()
 				for i := 0; i < b.N; i++ {
 					k := i % len(d.positions)
 					sfSink += ev.Forward(roots[k], &d.positions[k]).Value
 				}
-				sfReport(b, time.Since(start), b.N)
+				c.stop(b.N)
+				c.report(b)
 			})
 			b.Run(prefix+"quiet", func(b *testing.B) {
 				defer set(b)()
@@ -160,7 +190,8 @@ func BenchmarkStockfish(b *testing.B) {
 				acc := n.ft.NewAccumulator()
 				fs := n.ft.set
 				var added, removed []int
-				start := time.Now()
+				var c sfClock
+				c.start()
 				for i := 0; i < b.N; i++ {
 					mv := &d.quiet[i%len(d.quiet)]
 					parent := &d.positions[mv.root]
@@ -170,7 +201,8 @@ func BenchmarkStockfish(b *testing.B) {
 					}
 					sfSink += ev.Forward(acc, &mv.after).Value
 				}
-				sfReport(b, time.Since(start), b.N)
+				c.stop(b.N)
+				c.report(b)
 			})
 			for _, withTable := range []bool{false, true} {
 				label := "king"
@@ -184,8 +216,7 @@ func BenchmarkStockfish(b *testing.B) {
 					fs := n.ft.set
 					tab := n.NewRefreshTable()
 					var added, removed, active []int
-					var total time.Duration
-					evals := 0
+					var c sfClock
 					one := func(mv *sfBenchMove, parent *board.Position, root *Accumulator) {
 						mover := parent.SideToMove()
 						if withTable {
@@ -198,7 +229,7 @@ func BenchmarkStockfish(b *testing.B) {
 						acc.UpdateFrom(root, mover.Other(), added, removed)
 						sfSink += ev.Forward(acc, &mv.after).Value
 					}
-					for evals < b.N {
+					for c.evals < b.N {
 						for k := range d.kingTimed {
 							if withTable { // warm: king moves of P (not timed)
 								for j := range d.kingWarm[k] {
@@ -206,18 +237,17 @@ func BenchmarkStockfish(b *testing.B) {
 									one(mv, &d.positions[mv.root], roots[mv.root])
 								}
 							}
-							start := time.Now()
+							c.start()
 							for j := range d.kingTimed[k] {
 								one(&d.kingTimed[k][j], &d.p2[k], p2roots[k])
 							}
-							total += time.Since(start)
-							evals += len(d.kingTimed[k])
-							if evals >= b.N {
+							c.stop(len(d.kingTimed[k]))
+							if c.evals >= b.N {
 								break
 							}
 						}
 					}
-					sfReport(b, total, evals)
+					c.report(b)
 					if withTable {
 						b.ReportMetric(float64(tab.Rows)/float64(max(tab.Hits, 1)), "rows/hit")
 					}
