@@ -93,9 +93,18 @@ func (m *FloatThesis) Validate() error {
 // other side (nstm), each a list of distinct indices in [0, F) as featureset.Set.Active returns
 // them (binary semantics: a repeated index would be added twice). The result is in centipawns
 // from the side to move, computed in float64 from the float32 parameters. It returns an error
-// for an index out of range; the model must be valid (Validate).
+// for an index out of range or a parameter slice of the wrong length (it checks what it
+// touches; Validate checks everything).
 func (m *FloatThesis) Forward(stm, nstm []int) (float64, error) {
 	l1 := m.L1()
+	if l1 == 0 || len(m.W2) != len(m.B2) || len(m.W3) != len(m.B2) {
+		return 0, fmt.Errorf("quant: FloatThesis.Forward: inconsistent model (L1=%d, %d W2 rows, %d B2, %d W3)", l1, len(m.W2), len(m.B2), len(m.W3))
+	}
+	for j, row := range m.W2 {
+		if len(row) != 2*l1 {
+			return 0, fmt.Errorf("quant: FloatThesis.Forward: W2[%d] has %d values, want 2·L1=%d", j, len(row), 2*l1)
+		}
+	}
 	x := make([]float64, 2*l1)
 	for half, active := range [2][]int{stm, nstm} {
 		acc := x[half*l1 : (half+1)*l1]
@@ -105,6 +114,9 @@ func (m *FloatThesis) Forward(stm, nstm []int) (float64, error) {
 		for _, f := range active {
 			if f < 0 || f >= len(m.W1) {
 				return 0, fmt.Errorf("quant: FloatThesis.Forward: feature %d outside [0, %d)", f, len(m.W1))
+			}
+			if len(m.W1[f]) != l1 {
+				return 0, fmt.Errorf("quant: FloatThesis.Forward: W1[%d] has %d values, want L1=%d", f, len(m.W1[f]), l1)
 			}
 			for j, w := range m.W1[f] {
 				acc[j] += float64(w)
@@ -313,13 +325,16 @@ func OutputBucket(pieces, buckets int) int {
 // Forward evaluates the model for the side to move's and the other side's active features
 // (distinct indices in [0, F)) with output bucket bucket ∈ [0, Buckets()). The result is
 // Scale-based centipawns from the side to move. It returns an error for an out-of-range index
-// or bucket.
+// or bucket, or a parameter slice of the wrong length among those it touches.
 func (m *FloatCPW) Forward(stm, nstm []int, bucket int) (float64, error) {
-	if bucket < 0 || bucket >= len(m.BOut) {
-		return 0, fmt.Errorf("quant: FloatCPW.Forward: bucket %d outside [0, %d)", bucket, len(m.BOut))
+	if bucket < 0 || bucket >= len(m.BOut) || bucket >= len(m.WOut) {
+		return 0, fmt.Errorf("quant: FloatCPW.Forward: bucket %d outside [0, %d)", bucket, min(len(m.BOut), len(m.WOut)))
 	}
 	n := m.Hidden()
 	w := m.WOut[bucket]
+	if len(w) != 2*n {
+		return 0, fmt.Errorf("quant: FloatCPW.Forward: WOut[%d] has %d values, want 2·N=%d", bucket, len(w), 2*n)
+	}
 	out := float64(m.BOut[bucket])
 	acc := make([]float64, n)
 	for half, active := range [2][]int{stm, nstm} {
@@ -329,6 +344,9 @@ func (m *FloatCPW) Forward(stm, nstm []int, bucket int) (float64, error) {
 		for _, f := range active {
 			if f < 0 || f >= len(m.W1) {
 				return 0, fmt.Errorf("quant: FloatCPW.Forward: feature %d outside [0, %d)", f, len(m.W1))
+			}
+			if len(m.W1[f]) != n {
+				return 0, fmt.Errorf("quant: FloatCPW.Forward: W1[%d] has %d values, want N=%d", f, len(m.W1[f]), n)
 			}
 			for j, v := range m.W1[f] {
 				acc[j] += float64(v)

@@ -239,6 +239,18 @@ func TestValidate(t *testing.T) {
 	if err := m.Validate(); err == nil {
 		t.Error("short W2 row accepted")
 	}
+	if _, err := m.Forward(nil, nil); err == nil {
+		t.Error("Forward accepted a short W2 row")
+	}
+	m = NewFloatThesis("x", 3, 4, 2)
+	m.W1[2] = nil
+	if _, err := m.Forward([]int{2}, nil); err == nil {
+		t.Error("Forward accepted an empty W1 row")
+	}
+	m.W3 = nil
+	if _, err := m.Forward(nil, nil); err == nil {
+		t.Error("Forward accepted a missing W3")
+	}
 	c := NewFloatCPW("x", 3, 4, 2)
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
@@ -246,5 +258,13 @@ func TestValidate(t *testing.T) {
 	c.Scale = 0
 	if err := c.Validate(); err == nil {
 		t.Error("Scale 0 accepted")
+	}
+	c.WOut[1] = c.WOut[1][:3]
+	if _, err := c.Forward(nil, nil, 1); err == nil {
+		t.Error("Forward accepted a short WOut row")
+	}
+	c.W1[0] = nil
+	if _, err := c.Forward([]int{0}, nil, 0); err == nil {
+		t.Error("Forward accepted an empty W1 row")
 	}
 }
