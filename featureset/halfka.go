@@ -33,6 +33,7 @@ func (b *kingsBlock) AppendDiff(before, after *board.Position, dirty *board.Dirt
 	if !dirtyOK(dirty) || (b.orient.KingDependent() && m != b.orient.Mask(before, persp)) {
 		return genericDiff(b, before, after, persp, off, added, removed)
 	}
+	a0, r0 := len(added), len(removed)
 	for _, d := range dirty.Pieces[:dirty.N] {
 		if d.Piece.Role() != board.King {
 			continue
@@ -44,7 +45,7 @@ func (b *kingsBlock) AppendDiff(before, after *board.Position, dirty *board.Dirt
 			added = append(added, off+int(d.To^m))
 		}
 	}
-	return added, removed
+	return cancelTails(added, removed, a0, r0)
 }
 
 // HalfKAv2hmBuckets is Stockfish 15.1's king-bucket table indexed by the oriented square

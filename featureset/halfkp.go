@@ -49,6 +49,7 @@ func (b *piecePlanesBlock) AppendDiff(before, after *board.Position, dirty *boar
 	if !dirtyOK(dirty) || (b.orient.KingDependent() && m != b.orient.Mask(before, persp)) {
 		return genericDiff(b, before, after, persp, off, added, removed)
 	}
+	a0, r0 := len(added), len(removed)
 	for _, d := range dirty.Pieces[:dirty.N] {
 		if d.Piece.Role() == board.King {
 			continue
@@ -59,6 +60,23 @@ func (b *piecePlanesBlock) AppendDiff(before, after *board.Position, dirty *boar
 		}
 		if d.To != board.NoSquare {
 			added = append(added, base+int(d.To^m))
+		}
+	}
+	return cancelTails(added, removed, a0, r0)
+}
+
+// cancelTails removes features that appear in both added[a0:] and removed[r0:] (a
+// feature removed and re-added by the same change, which no legal move produces but a
+// synthetic DirtyPieces can), keeping the binary-semantics contract of AppendDiff.
+func cancelTails(added, removed []int, a0, r0 int) ([]int, []int) {
+	for i := a0; i < len(added); i++ {
+		for j := r0; j < len(removed); j++ {
+			if added[i] == removed[j] {
+				added = append(added[:i], added[i+1:]...)
+				removed = append(removed[:j], removed[j+1:]...)
+				i--
+				break
+			}
 		}
 	}
 	return added, removed

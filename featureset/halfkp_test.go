@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
 )
 
 // sfRefIndices computes the Stockfish feature indices of pos for persp directly from
@@ -178,4 +179,82 @@ func TestStockfishSetsDiff(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sfPropSpecs are the Stockfish-style sets and variants built from the same blocks.
+var sfPropSpecs = []string{
+	"halfkp", "halfkav2_hm", "pieces", "pieces@rotate", "pieces@hm", "kings@hm", "kings@rotate",
+	"dead+pieces", "kb32*all@hm", "ksq@flip*(dead+pieces@flip)", "kb32@flip*(pieces+kings)",
+	"ksq@hm*pieces@hm+kings@hm",
+}
+
+// TestStockfishSetsRandomGames checks the invariants (ascending, in range, ≤ MaxActive,
+// exact Diff, RequiresRefresh semantics) of the Stockfish-style sets over random legal games.
+func TestStockfishSetsRandomGames(t *testing.T) {
+	var sets []*Set
+	for _, s := range sfPropSpecs {
+		sets = append(sets, MustParse(s))
+	}
+	starts := []board.Position{board.StartPosition()}
+	starts = append(starts, epdSample(t, 200)...)
+	rapid.Check(t, func(t *rapid.T) {
+		pos := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]
+		plies := rapid.IntRange(1, 24).Draw(t, "plies")
+		var moves []board.Move
+		for ply := 0; ply < plies; ply++ {
+			moves = pos.AppendLegalMoves(moves[:0])
+			if len(moves) == 0 {
+				break
+			}
+			next, d := pos.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
+			for _, s := range sets {
+				checkActive(t, s, &pos)
+				checkDiff(t, s, &pos, &next, &d)
+			}
+			pos = next
+		}
+	})
+}
+
+// TestStockfishSetsRandomPlacements does the same on arbitrary placements with at most
+// one king per side and synthetic moves (moved, captured or promoted-like changes).
+func TestStockfishSetsRandomPlacements(t *testing.T) {
+	var sets []*Set
+	for _, s := range sfPropSpecs {
+		sets = append(sets, MustParse(s))
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		var pos board.Position
+		n := rapid.IntRange(1, 24).Draw(t, "n")
+		for i := 0; i < n; i++ {
+			sq := board.Square(rapid.IntRange(0, 63).Draw(t, "sq"))
+			pc := board.Piece(rapid.IntRange(1, 12).Draw(t, "pc"))
+			if pc.Role() == board.King && pos.Pieces(pc.Color(), board.King) != 0 {
+				continue
+			}
+			pos.Put(sq, pc)
+		}
+		var occ []board.Square
+		for b := pos.Occupied(); b != 0; {
+			occ = append(occ, b.PopFirst())
+		}
+		from := rapid.SampledFrom(occ).Draw(t, "from")
+		to := board.Square(rapid.IntRange(0, 63).Draw(t, "to"))
+		pc := pos.PieceAt(from)
+		if from == to || pos.PieceAt(to).Role() == board.King && pos.PieceAt(to) != board.NoPiece {
+			return
+		}
+		next := pos
+		var d board.DirtyPieces
+		d.Add(pc, from, to)
+		if c := next.PieceAt(to); c != board.NoPiece {
+			d.Add(c, to, board.NoSquare)
+		}
+		next.Remove(from)
+		next.Put(to, pc)
+		for _, s := range sets {
+			checkActive(t, s, &pos)
+			checkDiff(t, s, &pos, &next, &d)
+		}
+	})
 }
