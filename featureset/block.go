@@ -125,9 +125,16 @@ func (l *leaf) Lookup(desc string) (int, error) {
 	return i, nil
 }
 
-// genericDiff is the reference diff of any block: the set difference of its active
-// features before and after. It needs no scratch memory: both active lists are appended
-// to the callers' slices and then compacted in place.
+// GenericDiff is the reference AppendDiff of any block: the set difference of
+// b.AppendActive(before) and b.AppendActive(after) (both ascending), appended with offset
+// off to added and removed. It needs no scratch memory — both active lists are appended to
+// the callers' slices and the common elements cancelled in place — and allocates only when
+// those slices lack capacity. Custom blocks without a fast path can return it from their
+// AppendDiff.
+func GenericDiff(b Block, before, after *board.Position, persp board.Color, off int, added, removed []int) ([]int, []int) {
+	return genericDiff(b, before, after, persp, off, added, removed)
+}
+
 func genericDiff(b Block, before, after *board.Position, persp board.Color, off int, added, removed []int) ([]int, []int) {
 	a0, r0 := len(added), len(removed)
 	added = b.AppendActive(after, persp, off, added)

@@ -18,7 +18,8 @@ type Set struct {
 }
 
 // NewSet wraps a block (usually built with Sum, Product and the block constructors) as a
-// Set. Its String is root.Name().
+// Set; root must not be nil. Its String is root.Name(), which Parse accepts when every
+// leaf is a registered block.
 func NewSet(root Block) *Set {
 	s := &Set{root: root}
 	if sb, ok := root.(*sumBlock); ok {
