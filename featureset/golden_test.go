@@ -92,7 +92,7 @@ func (n *thesisNet) eval(s *Set, pos *board.Position, buf []int) int32 {
 
 // TestThesisGoldenEvals evaluates the 13 thesis networks with this package's feature
 // indices and compares with golden-evals.jsonl (checked bit for bit against the thesis's
-// own engine). By default every 20th position (200th with -short or -race); NNUEKIT_GOLDEN_ALL=1 checks all 6,000.
+// own engine). By default every 60th position (200th with -short or -race); NNUEKIT_GOLDEN_ALL=1 checks all 6,000.
 func TestThesisGoldenEvals(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "thesis-models")
 	gf, err := os.Open(filepath.Join(dir, "golden-evals.jsonl"))
@@ -112,7 +112,7 @@ func TestThesisGoldenEvals(t *testing.T) {
 		nets[key] = n
 		sets[key] = MustParse(n.name)
 	}
-	step := 20
+	step := 60
 	if testing.Short() || raceEnabled {
 		step = 200
 	}

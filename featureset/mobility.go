@@ -16,13 +16,37 @@ import (
 //     disappears), the mover's king (re-read after the move) is not attacked;
 //   - a color with no king or more than one king has no targets at all.
 
-// mobCtx holds what the mobility of color c's pieces needs.
+// mobCtx holds what the mobility of color c's pieces needs. Legality ("really move the
+// piece and check the own king") is computed the way legal move generators do, which is
+// equivalent for these moves (no en passant, no castling): a non-king piece must resolve a
+// single check (checkMask) and stay on its pin line; a king target must not be attacked
+// once the king has left its square. mobility_slow_test.go keeps the literal
+// move-and-check version as the oracle.
 type mobCtx struct {
 	pos                  *board.Position
 	c                    board.Color
 	ksq                  board.Square
 	occ, own, enemy      board.Bitboard
 	eP, eN, eBQ, eRQ, eK board.Bitboard
+	checkMask            board.Bitboard // targets that resolve check (all when not in check)
+	pinned               board.Bitboard // own pieces pinned to the king
+}
+
+var (
+	betweenBB [64][64]board.Bitboard // squares strictly between two aligned squares
+	lineThru  [64][64]board.Bitboard // the whole line through two aligned squares
+)
+
+func init() {
+	for a := board.Square(0); a < 64; a++ {
+		for _, att := range [2]func(board.Square, board.Bitboard) board.Bitboard{board.RookAttacks, board.BishopAttacks} {
+			for bb := att(a, 0); bb != 0; {
+				b := bb.PopFirst()
+				betweenBB[a][b] = att(a, board.SquareBB(b)) & att(b, board.SquareBB(a))
+				lineThru[a][b] = att(a, 0)&att(b, 0) | board.SquareBB(a) | board.SquareBB(b)
+			}
+		}
+	}
 }
 
 // newMobCtx returns false when c has no king or more than one (then no piece of c has
@@ -42,6 +66,23 @@ func newMobCtx(pos *board.Position, c board.Color, x *mobCtx) bool {
 		eRQ: pos.Pieces(them, board.Rook) | pos.Pieces(them, board.Queen),
 		eK:  pos.Pieces(them, board.King),
 	}
+	k := x.ksq
+	checkers := board.KnightAttacks(k)&x.eN | board.KingAttacks(k)&x.eK |
+		board.PawnAttacks(c, k)&x.eP |
+		board.BishopAttacks(k, x.occ)&x.eBQ | board.RookAttacks(k, x.occ)&x.eRQ
+	switch {
+	case checkers == 0:
+		x.checkMask = ^board.Bitboard(0)
+	case checkers&(checkers-1) == 0:
+		s := checkers.First()
+		x.checkMask = betweenBB[k][s] | checkers
+	}
+	for snipers := board.RookAttacks(k, 0)&x.eRQ | board.BishopAttacks(k, 0)&x.eBQ; snipers != 0; {
+		s := snipers.PopFirst()
+		if b := betweenBB[k][s] & x.occ; b != 0 && b&(b-1) == 0 && b&x.own != 0 {
+			x.pinned |= b
+		}
+	}
 	return true
 }
 
@@ -53,8 +94,9 @@ func (x *mobCtx) attacked(k board.Square, o, keep board.Bitboard) bool {
 		board.BishopAttacks(k, o)&x.eBQ&keep != 0 || board.RookAttacks(k, o)&x.eRQ&keep != 0
 }
 
-// targets returns the mobility targets of the piece of role on from (real squares).
-func (x *mobCtx) targets(from board.Square, role board.Role) board.Bitboard {
+// pseudo returns the piece's attack set (pawns: captures of enemy pieces plus the single
+// push) minus own pieces.
+func (x *mobCtx) pseudo(from board.Square, role board.Role) board.Bitboard {
 	var t board.Bitboard
 	switch role {
 	case board.Pawn:
@@ -73,21 +115,29 @@ func (x *mobCtx) targets(from board.Square, role board.Role) board.Bitboard {
 	case board.Rook:
 		t = board.RookAttacks(from, x.occ)
 	case board.Queen:
-		t = board.BishopAttacks(from, x.occ) | board.RookAttacks(from, x.occ)
+		t = board.QueenAttacks(from, x.occ)
 	case board.King:
 		t = board.KingAttacks(from)
 	}
-	t &^= x.own
+	return t &^ x.own
+}
+
+// targets returns the mobility targets of the piece of role on from (real squares).
+func (x *mobCtx) targets(from board.Square, role board.Role) board.Bitboard {
+	t := x.pseudo(from, role)
+	if role != board.King {
+		t &= x.checkMask
+		if x.pinned.Has(from) {
+			t &= lineThru[x.ksq][from]
+		}
+		return t
+	}
 	var safe board.Bitboard
+	o := x.occ &^ board.SquareBB(from)
 	for cand := t; cand != 0; {
 		to := cand.PopFirst()
 		toBB := board.SquareBB(to)
-		o := x.occ&^board.SquareBB(from) | toBB
-		k := x.ksq
-		if role == board.King {
-			k = to
-		}
-		if !x.attacked(k, o, ^toBB) {
+		if !x.attacked(to, o|toBB, ^toBB) {
 			safe |= toBB
 		}
 	}
