@@ -102,7 +102,9 @@ func (s *Set) Describe(i int) string {
 }
 
 // Index is the inverse of Describe: it returns the feature index named by desc
-// (case-insensitive), or an error.
+// (case-insensitive), or an error. Describe does not print orientations, so in a sum of
+// one block under two orientations ("all+all@rotate") Index returns the first summand's
+// feature.
 func (s *Set) Index(desc string) (int, error) { return s.root.Lookup(desc) }
 
 // Equal reports whether s and o have the same features in the same order (aliases such as
