@@ -3,6 +3,7 @@ package featureset
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -175,9 +176,19 @@ func cancelSorted(a, b []int) (int, int) {
 
 // appendBits appends off + i for every set bit i of the bitset, ascending.
 func appendBits(dst []int, set []uint64, off int) []int {
+	n := 0
+	for _, x := range set {
+		n += bits.OnesCount64(x)
+	}
+	k := len(dst)
+	dst = slices.Grow(dst, n)[:k+n]
+	out := dst[k:]
+	j := 0
 	for w, x := range set {
-		for x != 0 {
-			dst = append(dst, off+w*64+bits.TrailingZeros64(x))
+		base := off + w*64
+		for x != 0 && j < len(out) {
+			out[j] = base + bits.TrailingZeros64(x)
+			j++
 			x &= x - 1
 		}
 	}

@@ -343,3 +343,27 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIndex: Index never panics on hostile descriptions, and what it accepts describes
+// back to an equivalent string.
+func FuzzIndex(f *testing.F) {
+	for _, s := range []string{"ALL[e4, pawn, own]", "KSQ[g1]×ALL[e4, pawn, own]", "PH[a, rook, own, pawn, own]",
+		"MC[knight 15+, their]", "ALL[", "×", "××ALL[]", "D1[b1-a2, knight, their]", ""} {
+		f.Add(s)
+	}
+	sets := []*Set{MustParse("all+ph+mc+d1"), MustParse("ka"), MustParse("ksq*(h+v)")}
+	f.Fuzz(func(t *testing.T, desc string) {
+		for _, s := range sets {
+			i, err := s.Index(desc)
+			if err != nil {
+				continue
+			}
+			if i < 0 || i >= s.Size() {
+				t.Fatalf("%s: Index(%q) = %d out of range", s, desc, i)
+			}
+			if j, err := s.Index(s.Describe(i)); err != nil || j != i {
+				t.Fatalf("%s: Describe(%d) does not map back", s, i)
+			}
+		}
+	})
+}
