@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/corentings/chess/v2/opening"
 
@@ -40,21 +41,36 @@ var defaultGameConfig = gameConfig{
 
 var errStopped = errors.New("stopped")
 
+var (
+	openingsOnce sync.Once
+	openingsList [][]board.Move
+	openingsErr  error
+)
+
 // loadOpenings returns every line of the lichess ECO list shipped with chess/v2/opening, as UCI
 // move lists.
 func loadOpenings() ([][]board.Move, error) {
+	openingsOnce.Do(func() { openingsList, openingsErr = readOpenings() })
+	return openingsList, openingsErr
+}
+
+func readOpenings() ([][]board.Move, error) {
 	book := opening.NewBookECO()
 	var lines [][]board.Move
 	for _, o := range book.Possible(nil) {
 		p := board.StartPosition()
 		var ms []board.Move
 		ok := true
-		// Opening.Game() of chess v2.3.2 returns no moves, so the SAN text is parsed here.
+		// Opening.Game() of chess v2.3.2 returns no moves, and PGN() returns the list's UCI
+		// column ("e2e4 e7e5 …"), so the text is parsed here: UCI first, SAN as a fallback.
 		for _, tok := range strings.Fields(o.PGN()) {
 			if strings.HasSuffix(tok, ".") || tok == "*" {
 				continue
 			}
-			m, err := board.ParseSAN(&p, tok)
+			m, err := board.ParseUCIMove(&p, tok)
+			if err != nil {
+				m, err = board.ParseSAN(&p, tok)
+			}
 			if err != nil {
 				ok = false
 				break

@@ -4,7 +4,8 @@
 //
 // Usage:
 //
-//	go run ./examples/datagen -out /work/data/train.txt -games 40000 -nodes 1000 -workers 2 -seed 1
+//	go run ./examples/datagen -out /work/data/train.txt -games 29500 -nodes 800 -workers 2 -seed 1
+//	go run ./examples/datagen -stats /work/data/train.txt
 //
 // Each game starts from a random line of the lichess ECO list (github.com/corentings/chess/v2/
 // opening) followed by 2–8 uniformly random legal plies (redrawn when the engine scores the start
@@ -67,7 +68,17 @@ func main() {
 	flag.IntVar(&o.hash, "hash", 16, "engine hash size in MiB per process")
 	flag.DurationVar(&o.progress, "progress", time.Second, "progress update interval (a new line every 30 updates when stderr is not a terminal)")
 	flag.BoolVar(&o.quiet, "quiet", false, "no progress output")
+	statsPath := flag.String("stats", "", "print statistics of an existing data file (games, positions, quiet positions, results, WDL fit) and exit")
 	flag.Parse()
+	if *statsPath != "" {
+		st, err := readStats(*statsPath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "datagen:", err)
+			os.Exit(1)
+		}
+		printStats(os.Stdout, *statsPath, st)
+		return
+	}
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "datagen: unexpected arguments:", flag.Args())
 		os.Exit(2)

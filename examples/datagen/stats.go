@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/nnuekit/nnuekit/quant/dataset"
+)
+
+// fileStats summarizes a data file: games, positions, positions passing the thesis filters,
+// results, and the WDL fit of thesis §5.2.1 on all positions and on the quiet ones.
+type fileStats struct {
+	games, positions, quiet int64
+	results                 [4]int64 // by dataset.Result
+	a, b, aQuiet, bQuiet    float64
+	fitErr, fitQuietErr     error
+	elapsed                 time.Duration
+}
+
+func readStats(path string) (fileStats, error) {
+	var st fileStats
+	f, err := os.Open(path)
+	if err != nil {
+		return st, err
+	}
+	defer f.Close()
+	start := time.Now()
+	r := dataset.NewReader(f)
+	var all, quiet dataset.WDLFitter
+	for {
+		g, err := r.NextLine()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return st, err
+		}
+		st.games++
+		st.positions += int64(len(g))
+		st.results[g[0].Result]++
+		for i := range g {
+			all.Add(&g[i])
+			if dataset.Quiet(&g[i]) {
+				st.quiet++
+				quiet.Add(&g[i])
+			}
+		}
+	}
+	st.a, st.b, st.fitErr = all.Fit()
+	st.aQuiet, st.bQuiet, st.fitQuietErr = quiet.Fit()
+	st.elapsed = time.Since(start)
+	return st, nil
+}
+
+func printStats(w io.Writer, path string, st fileStats) {
+	fmt.Fprintf(w, "%s: %d games, %d positions (%.1f per game), %d quiet (thesis filters: not in check, best move not a capture, |score| ≤ 5000)\n",
+		path, st.games, st.positions, float64(st.positions)/max(1, float64(st.games)), st.quiet)
+	fmt.Fprintf(w, "results: 1-0 %d, 1/2-1/2 %d, 0-1 %d, unknown %d\n",
+		st.results[dataset.WhiteWins], st.results[dataset.Draw], st.results[dataset.BlackWins], st.results[dataset.NoResult])
+	if st.fitErr == nil {
+		fmt.Fprintf(w, "WDL fit σ((score − a)/b), all positions with |score| ≤ %d: a = %.2f, b = %.2f (internal units)\n", dataset.WDLFitMaxScore, st.a, st.b)
+	} else {
+		fmt.Fprintf(w, "WDL fit (all positions): %v\n", st.fitErr)
+	}
+	if st.fitQuietErr == nil {
+		fmt.Fprintf(w, "WDL fit, quiet positions: a = %.2f, b = %.2f (internal units)\n", st.aQuiet, st.bQuiet)
+	} else {
+		fmt.Fprintf(w, "WDL fit (quiet positions): %v\n", st.fitQuietErr)
+	}
+	fmt.Fprintf(w, "read in %s (%.0f positions/s)\n", st.elapsed.Round(time.Millisecond), float64(st.positions)/st.elapsed.Seconds())
+}
