@@ -3,8 +3,22 @@ package simd
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
+
+// loop runs op b.N times (b.Loop) and reports the thread CPU time per op as cpu-ns/op.
+func loop(b *testing.B, op func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	for b.Loop() {
+		op()
+	}
+	if end := threadCPU(); start >= 0 && end >= 0 {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+	}
+}
 
 // The benchmarks run the kernels at the current level: compare
 //
@@ -33,9 +47,7 @@ func benchAcc(b *testing.B, k int, run func(dst, src []int16, ops [][]int16)) {
 				ops[j] = randInt16(n, -100, 100)
 			}
 			b.SetBytes(int64(2 * n * (k + 2)))
-			for b.Loop() {
-				run(dst, src, ops)
-			}
+			loop(b, func() { run(dst, src, ops) })
 		})
 	}
 }
@@ -75,9 +87,7 @@ func BenchmarkRefresh(b *testing.B) {
 				rows[i] = r.IntN(features)
 			}
 			b.SetBytes(int64(2 * n * (active + 2)))
-			for b.Loop() {
-				Refresh(dst, bias, weights, rows)
-			}
+			loop(b, func() { Refresh(dst, bias, weights, rows) })
 		})
 	}
 }
@@ -87,9 +97,7 @@ func BenchmarkClippedReLU16(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			src, dst := randInt16(n, -300, 300), AlignedUint8(n)
 			b.SetBytes(int64(3 * n))
-			for b.Loop() {
-				ClippedReLU16(dst, src)
-			}
+			loop(b, func() { ClippedReLU16(dst, src) })
 		})
 	}
 }
@@ -108,9 +116,7 @@ func BenchmarkClippedReLU32(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			src, dst := randInt32(n, -20000, 20000), AlignedUint8(n)
 			b.SetBytes(int64(5 * n))
-			for b.Loop() {
-				ClippedReLU32(dst, src, 6)
-			}
+			loop(b, func() { ClippedReLU32(dst, src, 6) })
 		})
 	}
 }
@@ -120,9 +126,7 @@ func BenchmarkSqrClippedReLU32(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			src, dst := randInt32(n, -20000, 20000), AlignedUint8(n)
 			b.SetBytes(int64(5 * n))
-			for b.Loop() {
-				SqrClippedReLU32(dst, src, 19)
-			}
+			loop(b, func() { SqrClippedReLU32(dst, src, 19) })
 		})
 	}
 }
@@ -132,9 +136,7 @@ func BenchmarkPairwiseMul(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			x, y, dst := randInt16(n, -300, 300), randInt16(n, -300, 300), AlignedUint8(n)
 			b.SetBytes(int64(5 * n))
-			for b.Loop() {
-				PairwiseMul(dst, x, y)
-			}
+			loop(b, func() { PairwiseMul(dst, x, y) })
 		})
 	}
 }
@@ -145,9 +147,7 @@ func BenchmarkSCReLUDot(b *testing.B) {
 			acc, w := randInt16(n, -100, 400), randInt16(n, -126, 126)
 			b.SetBytes(int64(4 * n))
 			var s int32
-			for b.Loop() {
-				s += SCReLUDot(acc, w, 255)
-			}
+			loop(b, func() { s += SCReLUDot(acc, w, 255) })
 			benchSink = s
 		})
 	}
@@ -172,9 +172,7 @@ func BenchmarkAffine(b *testing.B) {
 				w[i] = int8(r.IntN(256) - 128)
 			}
 			b.SetBytes(int64(nin*nout + nin + 8*nout))
-			for b.Loop() {
-				Affine(out, in, w, bias)
-			}
+			loop(b, func() { Affine(out, in, w, bias) })
 		})
 	}
 }

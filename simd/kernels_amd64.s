@@ -7,16 +7,17 @@
 // func addSubAVX2(dst *int16, src *int16, add *int16, sub *int16, n int)
 // Requires: AVX, AVX2
 TEXT ·addSubAVX2(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add+16(FP), DX
-	MOVQ sub+24(FP), BX
-	MOVQ n+32(FP), SI
-	SHLQ $0x01, SI
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add+16(FP), DX
+	MOVQ    sub+24(FP), BX
+	MOVQ    n+32(FP), SI
+	SHLQ    $0x01, SI
+	SUBQ    $0x00000080, SI
+	JB      addSubAVX2_loopU_end
+	PCALIGN $0x20
 
-addSubAVX2_loop4:
-	CMPQ    SI, $0x00000080
-	JB      addSubAVX2_loop1
+addSubAVX2_loopU:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -38,11 +39,15 @@ addSubAVX2_loop4:
 	ADDQ    $0x00000080, DX
 	ADDQ    $0x00000080, BX
 	SUBQ    $0x00000080, SI
-	JMP     addSubAVX2_loop4
+	JAE     addSubAVX2_loopU
+
+addSubAVX2_loopU_end:
+	ADDQ    $0x00000080, SI
+	SUBQ    $0x00000020, SI
+	JB      addSubAVX2_loop1_end
+	PCALIGN $0x20
 
 addSubAVX2_loop1:
-	CMPQ    SI, $0x00000020
-	JB      addSubAVX2_half
 	VMOVDQU (CX), Y0
 	VPADDW  (DX), Y0, Y0
 	VPSUBW  (BX), Y0, Y0
@@ -52,26 +57,28 @@ addSubAVX2_loop1:
 	ADDQ    $0x00000020, DX
 	ADDQ    $0x00000020, BX
 	SUBQ    $0x00000020, SI
-	JMP     addSubAVX2_loop1
+	JAE     addSubAVX2_loop1
 
-addSubAVX2_half:
+addSubAVX2_loop1_end:
+	ADDQ $0x00000020, SI
 	VZEROUPPER
 	RET
 
 // func addSubSubAVX2(dst *int16, src *int16, add *int16, sub1 *int16, sub2 *int16, n int)
 // Requires: AVX, AVX2
 TEXT ·addSubSubAVX2(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add+16(FP), DX
-	MOVQ sub1+24(FP), BX
-	MOVQ sub2+32(FP), SI
-	MOVQ n+40(FP), DI
-	SHLQ $0x01, DI
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add+16(FP), DX
+	MOVQ    sub1+24(FP), BX
+	MOVQ    sub2+32(FP), SI
+	MOVQ    n+40(FP), DI
+	SHLQ    $0x01, DI
+	SUBQ    $0x00000080, DI
+	JB      addSubSubAVX2_loopU_end
+	PCALIGN $0x20
 
-addSubSubAVX2_loop4:
-	CMPQ    DI, $0x00000080
-	JB      addSubSubAVX2_loop1
+addSubSubAVX2_loopU:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -98,11 +105,15 @@ addSubSubAVX2_loop4:
 	ADDQ    $0x00000080, BX
 	ADDQ    $0x00000080, SI
 	SUBQ    $0x00000080, DI
-	JMP     addSubSubAVX2_loop4
+	JAE     addSubSubAVX2_loopU
+
+addSubSubAVX2_loopU_end:
+	ADDQ    $0x00000080, DI
+	SUBQ    $0x00000020, DI
+	JB      addSubSubAVX2_loop1_end
+	PCALIGN $0x20
 
 addSubSubAVX2_loop1:
-	CMPQ    DI, $0x00000020
-	JB      addSubSubAVX2_half
 	VMOVDQU (CX), Y0
 	VPADDW  (DX), Y0, Y0
 	VPSUBW  (BX), Y0, Y0
@@ -114,27 +125,29 @@ addSubSubAVX2_loop1:
 	ADDQ    $0x00000020, BX
 	ADDQ    $0x00000020, SI
 	SUBQ    $0x00000020, DI
-	JMP     addSubSubAVX2_loop1
+	JAE     addSubSubAVX2_loop1
 
-addSubSubAVX2_half:
+addSubSubAVX2_loop1_end:
+	ADDQ $0x00000020, DI
 	VZEROUPPER
 	RET
 
 // func addAddSubSubAVX2(dst *int16, src *int16, add1 *int16, add2 *int16, sub1 *int16, sub2 *int16, n int)
 // Requires: AVX, AVX2
 TEXT ·addAddSubSubAVX2(SB), NOSPLIT, $0-56
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add1+16(FP), DX
-	MOVQ add2+24(FP), BX
-	MOVQ sub1+32(FP), SI
-	MOVQ sub2+40(FP), DI
-	MOVQ n+48(FP), R8
-	SHLQ $0x01, R8
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add1+16(FP), DX
+	MOVQ    add2+24(FP), BX
+	MOVQ    sub1+32(FP), SI
+	MOVQ    sub2+40(FP), DI
+	MOVQ    n+48(FP), R8
+	SHLQ    $0x01, R8
+	SUBQ    $0x00000080, R8
+	JB      addAddSubSubAVX2_loopU_end
+	PCALIGN $0x20
 
-addAddSubSubAVX2_loop4:
-	CMPQ    R8, $0x00000080
-	JB      addAddSubSubAVX2_loop1
+addAddSubSubAVX2_loopU:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -166,11 +179,15 @@ addAddSubSubAVX2_loop4:
 	ADDQ    $0x00000080, SI
 	ADDQ    $0x00000080, DI
 	SUBQ    $0x00000080, R8
-	JMP     addAddSubSubAVX2_loop4
+	JAE     addAddSubSubAVX2_loopU
+
+addAddSubSubAVX2_loopU_end:
+	ADDQ    $0x00000080, R8
+	SUBQ    $0x00000020, R8
+	JB      addAddSubSubAVX2_loop1_end
+	PCALIGN $0x20
 
 addAddSubSubAVX2_loop1:
-	CMPQ    R8, $0x00000020
-	JB      addAddSubSubAVX2_half
 	VMOVDQU (CX), Y0
 	VPADDW  (DX), Y0, Y0
 	VPADDW  (BX), Y0, Y0
@@ -184,24 +201,26 @@ addAddSubSubAVX2_loop1:
 	ADDQ    $0x00000020, SI
 	ADDQ    $0x00000020, DI
 	SUBQ    $0x00000020, R8
-	JMP     addAddSubSubAVX2_loop1
+	JAE     addAddSubSubAVX2_loop1
 
-addAddSubSubAVX2_half:
+addAddSubSubAVX2_loop1_end:
+	ADDQ $0x00000020, R8
 	VZEROUPPER
 	RET
 
 // func addAVX2(dst *int16, src *int16, add *int16, n int)
 // Requires: AVX, AVX2
 TEXT ·addAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add+16(FP), DX
-	MOVQ n+24(FP), BX
-	SHLQ $0x01, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add+16(FP), DX
+	MOVQ    n+24(FP), BX
+	SHLQ    $0x01, BX
+	SUBQ    $0x00000080, BX
+	JB      addAVX2_loopU_end
+	PCALIGN $0x20
 
-addAVX2_loop4:
-	CMPQ    BX, $0x00000080
-	JB      addAVX2_loop1
+addAVX2_loopU:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -218,11 +237,15 @@ addAVX2_loop4:
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, BX
-	JMP     addAVX2_loop4
+	JAE     addAVX2_loopU
+
+addAVX2_loopU_end:
+	ADDQ    $0x00000080, BX
+	SUBQ    $0x00000020, BX
+	JB      addAVX2_loop1_end
+	PCALIGN $0x20
 
 addAVX2_loop1:
-	CMPQ    BX, $0x00000020
-	JB      addAVX2_half
 	VMOVDQU (CX), Y0
 	VPADDW  (DX), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -230,24 +253,26 @@ addAVX2_loop1:
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000020, BX
-	JMP     addAVX2_loop1
+	JAE     addAVX2_loop1
 
-addAVX2_half:
+addAVX2_loop1_end:
+	ADDQ $0x00000020, BX
 	VZEROUPPER
 	RET
 
 // func subAVX2(dst *int16, src *int16, sub *int16, n int)
 // Requires: AVX, AVX2
 TEXT ·subAVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ sub+16(FP), DX
-	MOVQ n+24(FP), BX
-	SHLQ $0x01, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    sub+16(FP), DX
+	MOVQ    n+24(FP), BX
+	SHLQ    $0x01, BX
+	SUBQ    $0x00000080, BX
+	JB      subAVX2_loopU_end
+	PCALIGN $0x20
 
-subAVX2_loop4:
-	CMPQ    BX, $0x00000080
-	JB      subAVX2_loop1
+subAVX2_loopU:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
@@ -264,11 +289,15 @@ subAVX2_loop4:
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
 	SUBQ    $0x00000080, BX
-	JMP     subAVX2_loop4
+	JAE     subAVX2_loopU
+
+subAVX2_loopU_end:
+	ADDQ    $0x00000080, BX
+	SUBQ    $0x00000020, BX
+	JB      subAVX2_loop1_end
+	PCALIGN $0x20
 
 subAVX2_loop1:
-	CMPQ    BX, $0x00000020
-	JB      subAVX2_half
 	VMOVDQU (CX), Y0
 	VPSUBW  (DX), Y0, Y0
 	VMOVDQU Y0, (AX)
@@ -276,9 +305,10 @@ subAVX2_loop1:
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
 	SUBQ    $0x00000020, BX
-	JMP     subAVX2_loop1
+	JAE     subAVX2_loop1
 
-subAVX2_half:
+subAVX2_loop1_end:
+	ADDQ $0x00000020, BX
 	VZEROUPPER
 	RET
 
@@ -307,6 +337,7 @@ refreshAVX2_tile8x32:
 	VMOVDQU 224(CX), Y7
 	MOVQ    BX, R9
 	MOVQ    SI, R10
+	PCALIGN $0x20
 
 refreshAVX2_tile8x32_rows:
 	TESTQ  R10, R10
@@ -349,6 +380,7 @@ refreshAVX2_next8x32:
 	VMOVDQU 96(CX), Y3
 	MOVQ    BX, R9
 	MOVQ    SI, R10
+	PCALIGN $0x20
 
 refreshAVX2_tile4x32_rows:
 	TESTQ  R10, R10
@@ -380,6 +412,7 @@ refreshAVX2_next4x32:
 	VMOVDQU 32(CX), Y1
 	MOVQ    BX, R9
 	MOVQ    SI, R10
+	PCALIGN $0x20
 
 refreshAVX2_tile2x32_rows:
 	TESTQ  R10, R10
@@ -405,6 +438,7 @@ refreshAVX2_next2x32:
 	JB      refreshAVX2_next1x32
 	VMOVDQU (CX), Y0
 	MOVQ    SI, SI
+	PCALIGN $0x20
 
 refreshAVX2_tile1x32_rows:
 	TESTQ  SI, SI
@@ -430,14 +464,15 @@ refreshAVX2_next1x32:
 // func clippedReLU16AVX2(dst *uint8, src *int16, n int)
 // Requires: AVX, AVX2
 TEXT ·clippedReLU16AVX2(SB), NOSPLIT, $0-24
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  n+16(FP), DX
-	VPXOR Y0, Y0, Y0
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VPXOR   Y0, Y0, Y0
+	SUBQ    $0x00000040, DX
+	JB      clippedReLU16AVX2_loop2_end
+	PCALIGN $0x20
 
-clippedReLU16AVX2_loopU:
-	CMPQ      DX, $0x00000040
-	JB        clippedReLU16AVX2_loop1
+clippedReLU16AVX2_loop2:
 	VMOVDQU   (CX), Y1
 	VMOVDQU   32(CX), Y2
 	VPACKSSWB Y2, Y1, Y1
@@ -453,11 +488,15 @@ clippedReLU16AVX2_loopU:
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000080, CX
 	SUBQ      $0x00000040, DX
-	JMP       clippedReLU16AVX2_loopU
+	JAE       clippedReLU16AVX2_loop2
+
+clippedReLU16AVX2_loop2_end:
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000020, DX
+	JB      clippedReLU16AVX2_loop1_end
+	PCALIGN $0x20
 
 clippedReLU16AVX2_loop1:
-	CMPQ      DX, $0x00000020
-	JB        clippedReLU16AVX2_tail
 	VMOVDQU   (CX), Y1
 	VMOVDQU   32(CX), Y2
 	VPACKSSWB Y2, Y1, Y1
@@ -467,9 +506,10 @@ clippedReLU16AVX2_loop1:
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000040, CX
 	SUBQ      $0x00000020, DX
-	JMP       clippedReLU16AVX2_loop1
+	JAE       clippedReLU16AVX2_loop1
 
-clippedReLU16AVX2_tail:
+clippedReLU16AVX2_loop1_end:
+	ADDQ $0x00000020, DX
 	VZEROUPPER
 	RET
 
@@ -483,32 +523,11 @@ TEXT ·clippedReLU32AVX2(SB), NOSPLIT, $0-32
 	MOVQ    BX, X0
 	VMOVDQU permD256<>+0(SB), Y1
 	VPXOR   Y2, Y2, Y2
-
-clippedReLU32AVX2_loopU:
-	CMPQ      DX, $0x00000020
-	JB        clippedReLU32AVX2_loop1
-	VMOVDQU   (CX), Y3
-	VPSRAD    X0, Y3, Y3
-	VMOVDQU   32(CX), Y4
-	VPSRAD    X0, Y4, Y4
-	VMOVDQU   64(CX), Y5
-	VPSRAD    X0, Y5, Y5
-	VMOVDQU   96(CX), Y6
-	VPSRAD    X0, Y6, Y6
-	VPACKSSDW Y4, Y3, Y3
-	VPACKSSDW Y6, Y5, Y5
-	VPACKSSWB Y5, Y3, Y3
-	VPMAXSB   Y2, Y3, Y3
-	VPERMD    Y3, Y1, Y3
-	VMOVDQU   Y3, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000080, CX
-	SUBQ      $0x00000020, DX
-	JMP       clippedReLU32AVX2_loopU
+	SUBQ    $0x00000020, DX
+	JB      clippedReLU32AVX2_loop1_end
+	PCALIGN $0x20
 
 clippedReLU32AVX2_loop1:
-	CMPQ      DX, $0x00000020
-	JB        clippedReLU32AVX2_tail
 	VMOVDQU   (CX), Y3
 	VPSRAD    X0, Y3, Y3
 	VMOVDQU   32(CX), Y4
@@ -526,9 +545,10 @@ clippedReLU32AVX2_loop1:
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000080, CX
 	SUBQ      $0x00000020, DX
-	JMP       clippedReLU32AVX2_loop1
+	JAE       clippedReLU32AVX2_loop1
 
-clippedReLU32AVX2_tail:
+clippedReLU32AVX2_loop1_end:
+	ADDQ $0x00000020, DX
 	VZEROUPPER
 	RET
 
@@ -583,72 +603,11 @@ TEXT ·sqrClippedReLU32AVX2(SB), NOSPLIT, $0-32
 	VPXOR        Y2, Y2, Y2
 	MOVQ         BX, X3
 	VPBROADCASTQ X3, Y3
-
-sqrClippedReLU32AVX2_loopU:
-	CMPQ      DX, $0x00000020
-	JB        sqrClippedReLU32AVX2_loop1
-	VMOVDQU   (CX), Y4
-	VPMULDQ   Y4, Y4, Y5
-	VPSRLQ    $0x20, Y4, Y4
-	VPMULDQ   Y4, Y4, Y4
-	VPSRLQ    X0, Y5, Y5
-	VPSRLQ    X0, Y4, Y4
-	VPCMPGTQ  Y3, Y5, Y6
-	VPBLENDVB Y6, Y3, Y5, Y5
-	VPCMPGTQ  Y3, Y4, Y6
-	VPBLENDVB Y6, Y3, Y4, Y4
-	VPSLLQ    $0x20, Y4, Y4
-	VPOR      Y4, Y5, Y5
-	VMOVDQU   32(CX), Y4
-	VPMULDQ   Y4, Y4, Y6
-	VPSRLQ    $0x20, Y4, Y4
-	VPMULDQ   Y4, Y4, Y4
-	VPSRLQ    X0, Y6, Y6
-	VPSRLQ    X0, Y4, Y4
-	VPCMPGTQ  Y3, Y6, Y7
-	VPBLENDVB Y7, Y3, Y6, Y6
-	VPCMPGTQ  Y3, Y4, Y7
-	VPBLENDVB Y7, Y3, Y4, Y4
-	VPSLLQ    $0x20, Y4, Y4
-	VPOR      Y4, Y6, Y6
-	VMOVDQU   64(CX), Y4
-	VPMULDQ   Y4, Y4, Y7
-	VPSRLQ    $0x20, Y4, Y4
-	VPMULDQ   Y4, Y4, Y4
-	VPSRLQ    X0, Y7, Y7
-	VPSRLQ    X0, Y4, Y4
-	VPCMPGTQ  Y3, Y7, Y8
-	VPBLENDVB Y8, Y3, Y7, Y7
-	VPCMPGTQ  Y3, Y4, Y8
-	VPBLENDVB Y8, Y3, Y4, Y4
-	VPSLLQ    $0x20, Y4, Y4
-	VPOR      Y4, Y7, Y7
-	VMOVDQU   96(CX), Y4
-	VPMULDQ   Y4, Y4, Y8
-	VPSRLQ    $0x20, Y4, Y4
-	VPMULDQ   Y4, Y4, Y4
-	VPSRLQ    X0, Y8, Y8
-	VPSRLQ    X0, Y4, Y4
-	VPCMPGTQ  Y3, Y8, Y9
-	VPBLENDVB Y9, Y3, Y8, Y8
-	VPCMPGTQ  Y3, Y4, Y9
-	VPBLENDVB Y9, Y3, Y4, Y4
-	VPSLLQ    $0x20, Y4, Y4
-	VPOR      Y4, Y8, Y8
-	VPACKSSDW Y6, Y5, Y5
-	VPACKSSDW Y8, Y7, Y7
-	VPACKSSWB Y7, Y5, Y5
-	VPMAXSB   Y2, Y5, Y5
-	VPERMD    Y5, Y1, Y5
-	VMOVDQU   Y5, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000080, CX
-	SUBQ      $0x00000020, DX
-	JMP       sqrClippedReLU32AVX2_loopU
+	SUBQ         $0x00000020, DX
+	JB           sqrClippedReLU32AVX2_loop1_end
+	PCALIGN      $0x20
 
 sqrClippedReLU32AVX2_loop1:
-	CMPQ      DX, $0x00000020
-	JB        sqrClippedReLU32AVX2_tail
 	VMOVDQU   (CX), Y4
 	VPMULDQ   Y4, Y4, Y5
 	VPSRLQ    $0x20, Y4, Y4
@@ -706,9 +665,10 @@ sqrClippedReLU32AVX2_loop1:
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000080, CX
 	SUBQ      $0x00000020, DX
-	JMP       sqrClippedReLU32AVX2_loop1
+	JAE       sqrClippedReLU32AVX2_loop1
 
-sqrClippedReLU32AVX2_tail:
+sqrClippedReLU32AVX2_loop1_end:
+	ADDQ $0x00000020, DX
 	VZEROUPPER
 	RET
 
@@ -722,38 +682,11 @@ TEXT ·pairwiseMulAVX2(SB), NOSPLIT, $0-32
 	VPXOR    Y0, Y0, Y0
 	VPCMPEQW Y1, Y1, Y1
 	VPSRLW   $0x09, Y1, Y1
-
-pairwiseMulAVX2_loopU:
-	CMPQ      BX, $0x00000020
-	JB        pairwiseMulAVX2_loop1
-	VMOVDQU   (CX), Y2
-	VMOVDQU   (DX), Y3
-	VPMAXSW   Y0, Y2, Y2
-	VPMINSW   Y1, Y2, Y2
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMULLW   Y3, Y2, Y2
-	VPSRLW    $0x07, Y2, Y2
-	VMOVDQU   32(CX), Y3
-	VMOVDQU   32(DX), Y4
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMULLW   Y4, Y3, Y3
-	VPSRLW    $0x07, Y3, Y3
-	VPACKUSWB Y3, Y2, Y2
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y2, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000020, BX
-	JMP       pairwiseMulAVX2_loopU
+	SUBQ     $0x00000020, BX
+	JB       pairwiseMulAVX2_loop1_end
+	PCALIGN  $0x20
 
 pairwiseMulAVX2_loop1:
-	CMPQ      BX, $0x00000020
-	JB        pairwiseMulAVX2_tail
 	VMOVDQU   (CX), Y2
 	VMOVDQU   (DX), Y3
 	VPMAXSW   Y0, Y2, Y2
@@ -777,9 +710,10 @@ pairwiseMulAVX2_loop1:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000020, BX
-	JMP       pairwiseMulAVX2_loop1
+	JAE       pairwiseMulAVX2_loop1
 
-pairwiseMulAVX2_tail:
+pairwiseMulAVX2_loop1_end:
+	ADDQ $0x00000020, BX
 	VZEROUPPER
 	RET
 
@@ -795,10 +729,11 @@ TEXT ·screluDotAVX2(SB), NOSPLIT, $0-36
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
 	VPXOR        Y3, Y3, Y3
+	SUBQ         $0x00000020, DX
+	JB           screluDotAVX2_loop2_end
+	PCALIGN      $0x20
 
-screluDotAVX2_loopU:
-	CMPQ     DX, $0x00000020
-	JB       screluDotAVX2_loop1
+screluDotAVX2_loop2:
 	VMOVDQU  (AX), Y4
 	VPMAXSW  Y1, Y4, Y4
 	VPMINSW  Y0, Y4, Y4
@@ -814,11 +749,15 @@ screluDotAVX2_loopU:
 	ADDQ     $0x00000040, AX
 	ADDQ     $0x00000040, CX
 	SUBQ     $0x00000020, DX
-	JMP      screluDotAVX2_loopU
+	JAE      screluDotAVX2_loop2
+
+screluDotAVX2_loop2_end:
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000010, DX
+	JB      screluDotAVX2_loop1_end
+	PCALIGN $0x20
 
 screluDotAVX2_loop1:
-	CMPQ     DX, $0x00000010
-	JB       screluDotAVX2_tail
 	VMOVDQU  (AX), Y4
 	VPMAXSW  Y1, Y4, Y4
 	VPMINSW  Y0, Y4, Y4
@@ -828,9 +767,10 @@ screluDotAVX2_loop1:
 	ADDQ     $0x00000020, AX
 	ADDQ     $0x00000020, CX
 	SUBQ     $0x00000010, DX
-	JMP      screluDotAVX2_loop1
+	JAE      screluDotAVX2_loop1
 
-screluDotAVX2_tail:
+screluDotAVX2_loop1_end:
+	ADDQ         $0x00000010, DX
 	VPADDD       Y3, Y2, Y2
 	VEXTRACTI128 $0x01, Y2, X0
 	VPADDD       X2, X0, X0
@@ -846,20 +786,25 @@ screluDotAVX2_tail:
 // func addSubAVX512(dst *int16, src *int16, add *int16, sub *int16, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·addSubAVX512(SB), NOSPLIT, $0-40
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add+16(FP), DX
-	MOVQ sub+24(FP), BX
-	MOVQ n+32(FP), SI
-	SHLQ $0x01, SI
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add+16(FP), DX
+	MOVQ    sub+24(FP), BX
+	MOVQ    n+32(FP), SI
+	SHLQ    $0x01, SI
+	SUBQ    $0x00000200, SI
+	JB      addSubAVX512_loopU_end
+	PCALIGN $0x20
 
-addSubAVX512_loop4:
-	CMPQ      SI, $0x00000100
-	JB        addSubAVX512_loop1
+addSubAVX512_loopU:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
 	VPADDW    (DX), Z0, Z0
 	VPSUBW    (BX), Z0, Z0
 	VMOVDQU64 Z0, (AX)
@@ -872,16 +817,32 @@ addSubAVX512_loop4:
 	VPADDW    192(DX), Z3, Z3
 	VPSUBW    192(BX), Z3, Z3
 	VMOVDQU64 Z3, 192(AX)
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	ADDQ      $0x00000100, BX
-	SUBQ      $0x00000100, SI
-	JMP       addSubAVX512_loop4
+	VPADDW    256(DX), Z4, Z4
+	VPSUBW    256(BX), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)
+	VPADDW    320(DX), Z5, Z5
+	VPSUBW    320(BX), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)
+	VPADDW    384(DX), Z6, Z6
+	VPSUBW    384(BX), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)
+	VPADDW    448(DX), Z7, Z7
+	VPSUBW    448(BX), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	ADDQ      $0x00000200, BX
+	SUBQ      $0x00000200, SI
+	JAE       addSubAVX512_loopU
+
+addSubAVX512_loopU_end:
+	ADDQ    $0x00000200, SI
+	SUBQ    $0x00000040, SI
+	JB      addSubAVX512_loop1_end
+	PCALIGN $0x20
 
 addSubAVX512_loop1:
-	CMPQ      SI, $0x00000040
-	JB        addSubAVX512_half
 	VMOVDQU64 (CX), Z0
 	VPADDW    (DX), Z0, Z0
 	VPSUBW    (BX), Z0, Z0
@@ -891,9 +852,10 @@ addSubAVX512_loop1:
 	ADDQ      $0x00000040, DX
 	ADDQ      $0x00000040, BX
 	SUBQ      $0x00000040, SI
-	JMP       addSubAVX512_loop1
+	JAE       addSubAVX512_loop1
 
-addSubAVX512_half:
+addSubAVX512_loop1_end:
+	ADDQ      $0x00000040, SI
 	TESTQ     SI, SI
 	JZ        addSubAVX512_done
 	VMOVDQU64 (CX), Y0
@@ -904,7 +866,6 @@ addSubAVX512_half:
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, DX
 	ADDQ      $0x00000020, BX
-	SUBQ      $0x00000020, SI
 
 addSubAVX512_done:
 	VZEROUPPER
@@ -913,21 +874,26 @@ addSubAVX512_done:
 // func addSubSubAVX512(dst *int16, src *int16, add *int16, sub1 *int16, sub2 *int16, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·addSubSubAVX512(SB), NOSPLIT, $0-48
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add+16(FP), DX
-	MOVQ sub1+24(FP), BX
-	MOVQ sub2+32(FP), SI
-	MOVQ n+40(FP), DI
-	SHLQ $0x01, DI
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add+16(FP), DX
+	MOVQ    sub1+24(FP), BX
+	MOVQ    sub2+32(FP), SI
+	MOVQ    n+40(FP), DI
+	SHLQ    $0x01, DI
+	SUBQ    $0x00000200, DI
+	JB      addSubSubAVX512_loopU_end
+	PCALIGN $0x20
 
-addSubSubAVX512_loop4:
-	CMPQ      DI, $0x00000100
-	JB        addSubSubAVX512_loop1
+addSubSubAVX512_loopU:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
 	VPADDW    (DX), Z0, Z0
 	VPSUBW    (BX), Z0, Z0
 	VPSUBW    (SI), Z0, Z0
@@ -944,17 +910,37 @@ addSubSubAVX512_loop4:
 	VPSUBW    192(BX), Z3, Z3
 	VPSUBW    192(SI), Z3, Z3
 	VMOVDQU64 Z3, 192(AX)
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	ADDQ      $0x00000100, BX
-	ADDQ      $0x00000100, SI
-	SUBQ      $0x00000100, DI
-	JMP       addSubSubAVX512_loop4
+	VPADDW    256(DX), Z4, Z4
+	VPSUBW    256(BX), Z4, Z4
+	VPSUBW    256(SI), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)
+	VPADDW    320(DX), Z5, Z5
+	VPSUBW    320(BX), Z5, Z5
+	VPSUBW    320(SI), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)
+	VPADDW    384(DX), Z6, Z6
+	VPSUBW    384(BX), Z6, Z6
+	VPSUBW    384(SI), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)
+	VPADDW    448(DX), Z7, Z7
+	VPSUBW    448(BX), Z7, Z7
+	VPSUBW    448(SI), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	ADDQ      $0x00000200, BX
+	ADDQ      $0x00000200, SI
+	SUBQ      $0x00000200, DI
+	JAE       addSubSubAVX512_loopU
+
+addSubSubAVX512_loopU_end:
+	ADDQ    $0x00000200, DI
+	SUBQ    $0x00000040, DI
+	JB      addSubSubAVX512_loop1_end
+	PCALIGN $0x20
 
 addSubSubAVX512_loop1:
-	CMPQ      DI, $0x00000040
-	JB        addSubSubAVX512_half
 	VMOVDQU64 (CX), Z0
 	VPADDW    (DX), Z0, Z0
 	VPSUBW    (BX), Z0, Z0
@@ -966,9 +952,10 @@ addSubSubAVX512_loop1:
 	ADDQ      $0x00000040, BX
 	ADDQ      $0x00000040, SI
 	SUBQ      $0x00000040, DI
-	JMP       addSubSubAVX512_loop1
+	JAE       addSubSubAVX512_loop1
 
-addSubSubAVX512_half:
+addSubSubAVX512_loop1_end:
+	ADDQ      $0x00000040, DI
 	TESTQ     DI, DI
 	JZ        addSubSubAVX512_done
 	VMOVDQU64 (CX), Y0
@@ -981,7 +968,6 @@ addSubSubAVX512_half:
 	ADDQ      $0x00000020, DX
 	ADDQ      $0x00000020, BX
 	ADDQ      $0x00000020, SI
-	SUBQ      $0x00000020, DI
 
 addSubSubAVX512_done:
 	VZEROUPPER
@@ -990,22 +976,27 @@ addSubSubAVX512_done:
 // func addAddSubSubAVX512(dst *int16, src *int16, add1 *int16, add2 *int16, sub1 *int16, sub2 *int16, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·addAddSubSubAVX512(SB), NOSPLIT, $0-56
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add1+16(FP), DX
-	MOVQ add2+24(FP), BX
-	MOVQ sub1+32(FP), SI
-	MOVQ sub2+40(FP), DI
-	MOVQ n+48(FP), R8
-	SHLQ $0x01, R8
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add1+16(FP), DX
+	MOVQ    add2+24(FP), BX
+	MOVQ    sub1+32(FP), SI
+	MOVQ    sub2+40(FP), DI
+	MOVQ    n+48(FP), R8
+	SHLQ    $0x01, R8
+	SUBQ    $0x00000200, R8
+	JB      addAddSubSubAVX512_loopU_end
+	PCALIGN $0x20
 
-addAddSubSubAVX512_loop4:
-	CMPQ      R8, $0x00000100
-	JB        addAddSubSubAVX512_loop1
+addAddSubSubAVX512_loopU:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
 	VPADDW    (DX), Z0, Z0
 	VPADDW    (BX), Z0, Z0
 	VPSUBW    (SI), Z0, Z0
@@ -1026,18 +1017,42 @@ addAddSubSubAVX512_loop4:
 	VPSUBW    192(SI), Z3, Z3
 	VPSUBW    192(DI), Z3, Z3
 	VMOVDQU64 Z3, 192(AX)
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	ADDQ      $0x00000100, BX
-	ADDQ      $0x00000100, SI
-	ADDQ      $0x00000100, DI
-	SUBQ      $0x00000100, R8
-	JMP       addAddSubSubAVX512_loop4
+	VPADDW    256(DX), Z4, Z4
+	VPADDW    256(BX), Z4, Z4
+	VPSUBW    256(SI), Z4, Z4
+	VPSUBW    256(DI), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)
+	VPADDW    320(DX), Z5, Z5
+	VPADDW    320(BX), Z5, Z5
+	VPSUBW    320(SI), Z5, Z5
+	VPSUBW    320(DI), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)
+	VPADDW    384(DX), Z6, Z6
+	VPADDW    384(BX), Z6, Z6
+	VPSUBW    384(SI), Z6, Z6
+	VPSUBW    384(DI), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)
+	VPADDW    448(DX), Z7, Z7
+	VPADDW    448(BX), Z7, Z7
+	VPSUBW    448(SI), Z7, Z7
+	VPSUBW    448(DI), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	ADDQ      $0x00000200, BX
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000200, R8
+	JAE       addAddSubSubAVX512_loopU
+
+addAddSubSubAVX512_loopU_end:
+	ADDQ    $0x00000200, R8
+	SUBQ    $0x00000040, R8
+	JB      addAddSubSubAVX512_loop1_end
+	PCALIGN $0x20
 
 addAddSubSubAVX512_loop1:
-	CMPQ      R8, $0x00000040
-	JB        addAddSubSubAVX512_half
 	VMOVDQU64 (CX), Z0
 	VPADDW    (DX), Z0, Z0
 	VPADDW    (BX), Z0, Z0
@@ -1051,9 +1066,10 @@ addAddSubSubAVX512_loop1:
 	ADDQ      $0x00000040, SI
 	ADDQ      $0x00000040, DI
 	SUBQ      $0x00000040, R8
-	JMP       addAddSubSubAVX512_loop1
+	JAE       addAddSubSubAVX512_loop1
 
-addAddSubSubAVX512_half:
+addAddSubSubAVX512_loop1_end:
+	ADDQ      $0x00000040, R8
 	TESTQ     R8, R8
 	JZ        addAddSubSubAVX512_done
 	VMOVDQU64 (CX), Y0
@@ -1068,7 +1084,6 @@ addAddSubSubAVX512_half:
 	ADDQ      $0x00000020, BX
 	ADDQ      $0x00000020, SI
 	ADDQ      $0x00000020, DI
-	SUBQ      $0x00000020, R8
 
 addAddSubSubAVX512_done:
 	VZEROUPPER
@@ -1077,19 +1092,24 @@ addAddSubSubAVX512_done:
 // func addAVX512(dst *int16, src *int16, add *int16, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·addAVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ add+16(FP), DX
-	MOVQ n+24(FP), BX
-	SHLQ $0x01, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    add+16(FP), DX
+	MOVQ    n+24(FP), BX
+	SHLQ    $0x01, BX
+	SUBQ    $0x00000200, BX
+	JB      addAVX512_loopU_end
+	PCALIGN $0x20
 
-addAVX512_loop4:
-	CMPQ      BX, $0x00000100
-	JB        addAVX512_loop1
+addAVX512_loopU:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
 	VPADDW    (DX), Z0, Z0
 	VMOVDQU64 Z0, (AX)
 	VPADDW    64(DX), Z1, Z1
@@ -1098,15 +1118,27 @@ addAVX512_loop4:
 	VMOVDQU64 Z2, 128(AX)
 	VPADDW    192(DX), Z3, Z3
 	VMOVDQU64 Z3, 192(AX)
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000100, BX
-	JMP       addAVX512_loop4
+	VPADDW    256(DX), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)
+	VPADDW    320(DX), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)
+	VPADDW    384(DX), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)
+	VPADDW    448(DX), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	SUBQ      $0x00000200, BX
+	JAE       addAVX512_loopU
+
+addAVX512_loopU_end:
+	ADDQ    $0x00000200, BX
+	SUBQ    $0x00000040, BX
+	JB      addAVX512_loop1_end
+	PCALIGN $0x20
 
 addAVX512_loop1:
-	CMPQ      BX, $0x00000040
-	JB        addAVX512_half
 	VMOVDQU64 (CX), Z0
 	VPADDW    (DX), Z0, Z0
 	VMOVDQU64 Z0, (AX)
@@ -1114,9 +1146,10 @@ addAVX512_loop1:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000040, BX
-	JMP       addAVX512_loop1
+	JAE       addAVX512_loop1
 
-addAVX512_half:
+addAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
 	TESTQ     BX, BX
 	JZ        addAVX512_done
 	VMOVDQU64 (CX), Y0
@@ -1125,7 +1158,6 @@ addAVX512_half:
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, BX
 
 addAVX512_done:
 	VZEROUPPER
@@ -1134,19 +1166,24 @@ addAVX512_done:
 // func subAVX512(dst *int16, src *int16, sub *int16, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·subAVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ sub+16(FP), DX
-	MOVQ n+24(FP), BX
-	SHLQ $0x01, BX
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    sub+16(FP), DX
+	MOVQ    n+24(FP), BX
+	SHLQ    $0x01, BX
+	SUBQ    $0x00000200, BX
+	JB      subAVX512_loopU_end
+	PCALIGN $0x20
 
-subAVX512_loop4:
-	CMPQ      BX, $0x00000100
-	JB        subAVX512_loop1
+subAVX512_loopU:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
 	VPSUBW    (DX), Z0, Z0
 	VMOVDQU64 Z0, (AX)
 	VPSUBW    64(DX), Z1, Z1
@@ -1155,15 +1192,27 @@ subAVX512_loop4:
 	VMOVDQU64 Z2, 128(AX)
 	VPSUBW    192(DX), Z3, Z3
 	VMOVDQU64 Z3, 192(AX)
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000100, BX
-	JMP       subAVX512_loop4
+	VPSUBW    256(DX), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)
+	VPSUBW    320(DX), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)
+	VPSUBW    384(DX), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)
+	VPSUBW    448(DX), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	SUBQ      $0x00000200, BX
+	JAE       subAVX512_loopU
+
+subAVX512_loopU_end:
+	ADDQ    $0x00000200, BX
+	SUBQ    $0x00000040, BX
+	JB      subAVX512_loop1_end
+	PCALIGN $0x20
 
 subAVX512_loop1:
-	CMPQ      BX, $0x00000040
-	JB        subAVX512_half
 	VMOVDQU64 (CX), Z0
 	VPSUBW    (DX), Z0, Z0
 	VMOVDQU64 Z0, (AX)
@@ -1171,9 +1220,10 @@ subAVX512_loop1:
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX
 	SUBQ      $0x00000040, BX
-	JMP       subAVX512_loop1
+	JAE       subAVX512_loop1
 
-subAVX512_half:
+subAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
 	TESTQ     BX, BX
 	JZ        subAVX512_done
 	VMOVDQU64 (CX), Y0
@@ -1182,7 +1232,6 @@ subAVX512_half:
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, BX
 
 subAVX512_done:
 	VZEROUPPER
@@ -1221,6 +1270,7 @@ refreshAVX512_tile16x64:
 	VMOVDQU64 960(CX), Z15
 	MOVQ      BX, R9
 	MOVQ      SI, R10
+	PCALIGN   $0x20
 
 refreshAVX512_tile16x64_rows:
 	TESTQ  R10, R10
@@ -1283,6 +1333,7 @@ refreshAVX512_next16x64:
 	VMOVDQU64 448(CX), Z7
 	MOVQ      BX, R9
 	MOVQ      SI, R10
+	PCALIGN   $0x20
 
 refreshAVX512_tile8x64_rows:
 	TESTQ  R10, R10
@@ -1324,6 +1375,7 @@ refreshAVX512_next8x64:
 	VMOVDQU64 192(CX), Z3
 	MOVQ      BX, R9
 	MOVQ      SI, R10
+	PCALIGN   $0x20
 
 refreshAVX512_tile4x64_rows:
 	TESTQ  R10, R10
@@ -1355,6 +1407,7 @@ refreshAVX512_next4x64:
 	VMOVDQU64 64(CX), Z1
 	MOVQ      BX, R9
 	MOVQ      SI, R10
+	PCALIGN   $0x20
 
 refreshAVX512_tile2x64_rows:
 	TESTQ  R10, R10
@@ -1381,6 +1434,7 @@ refreshAVX512_next2x64:
 	VMOVDQU64 (CX), Z0
 	MOVQ      BX, R9
 	MOVQ      SI, R10
+	PCALIGN   $0x20
 
 refreshAVX512_tile1x64_rows:
 	TESTQ  R10, R10
@@ -1404,6 +1458,7 @@ refreshAVX512_next1x64:
 	JB        refreshAVX512_next1x32
 	VMOVDQU64 (CX), Y0
 	MOVQ      SI, SI
+	PCALIGN   $0x20
 
 refreshAVX512_tile1x32_rows:
 	TESTQ  SI, SI
@@ -1434,10 +1489,11 @@ TEXT ·clippedReLU16AVX512(SB), NOSPLIT, $0-24
 	MOVQ      n+16(FP), DX
 	VMOVDQU64 permQ512<>+0(SB), Z0
 	VPXORD    Z1, Z1, Z1
+	SUBQ      $0x00000080, DX
+	JB        clippedReLU16AVX512_loop2_end
+	PCALIGN   $0x20
 
-clippedReLU16AVX512_loopU:
-	CMPQ      DX, $0x00000080
-	JB        clippedReLU16AVX512_loop1
+clippedReLU16AVX512_loop2:
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VPACKSSWB Z3, Z2, Z2
@@ -1453,11 +1509,15 @@ clippedReLU16AVX512_loopU:
 	ADDQ      $0x00000080, AX
 	ADDQ      $0x00000100, CX
 	SUBQ      $0x00000080, DX
-	JMP       clippedReLU16AVX512_loopU
+	JAE       clippedReLU16AVX512_loop2
+
+clippedReLU16AVX512_loop2_end:
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000040, DX
+	JB      clippedReLU16AVX512_loop1_end
+	PCALIGN $0x20
 
 clippedReLU16AVX512_loop1:
-	CMPQ      DX, $0x00000040
-	JB        clippedReLU16AVX512_tail
 	VMOVDQU64 (CX), Z2
 	VMOVDQU64 64(CX), Z3
 	VPACKSSWB Z3, Z2, Z2
@@ -1467,9 +1527,10 @@ clippedReLU16AVX512_loop1:
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000080, CX
 	SUBQ      $0x00000040, DX
-	JMP       clippedReLU16AVX512_loop1
+	JAE       clippedReLU16AVX512_loop1
 
-clippedReLU16AVX512_tail:
+clippedReLU16AVX512_loop1_end:
+	ADDQ      $0x00000040, DX
 	TESTQ     DX, DX
 	JZ        clippedReLU16AVX512_done
 	VMOVDQU64 (CX), Y0
@@ -1494,32 +1555,11 @@ TEXT ·clippedReLU32AVX512(SB), NOSPLIT, $0-32
 	VMOVDQU64 permD512<>+0(SB), Z1
 	VMOVDQU64 permD256<>+0(SB), Y2
 	VPXORD    Z3, Z3, Z3
-
-clippedReLU32AVX512_loopU:
-	CMPQ      DX, $0x00000040
-	JB        clippedReLU32AVX512_loop1
-	VMOVDQU64 (CX), Z4
-	VPSRAD    X0, Z4, Z4
-	VMOVDQU64 64(CX), Z5
-	VPSRAD    X0, Z5, Z5
-	VMOVDQU64 128(CX), Z6
-	VPSRAD    X0, Z6, Z6
-	VMOVDQU64 192(CX), Z7
-	VPSRAD    X0, Z7, Z7
-	VPACKSSDW Z5, Z4, Z4
-	VPACKSSDW Z7, Z6, Z6
-	VPACKSSWB Z6, Z4, Z4
-	VPMAXSB   Z3, Z4, Z4
-	VPERMD    Z4, Z1, Z4
-	VMOVDQU64 Z4, (AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000100, CX
 	SUBQ      $0x00000040, DX
-	JMP       clippedReLU32AVX512_loopU
+	JB        clippedReLU32AVX512_loop1_end
+	PCALIGN   $0x20
 
 clippedReLU32AVX512_loop1:
-	CMPQ      DX, $0x00000040
-	JB        clippedReLU32AVX512_tail
 	VMOVDQU64 (CX), Z4
 	VPSRAD    X0, Z4, Z4
 	VMOVDQU64 64(CX), Z5
@@ -1537,9 +1577,10 @@ clippedReLU32AVX512_loop1:
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000100, CX
 	SUBQ      $0x00000040, DX
-	JMP       clippedReLU32AVX512_loop1
+	JAE       clippedReLU32AVX512_loop1
 
-clippedReLU32AVX512_tail:
+clippedReLU32AVX512_loop1_end:
+	ADDQ      $0x00000040, DX
 	TESTQ     DX, DX
 	JZ        clippedReLU32AVX512_done
 	VMOVDQU64 (CX), Y1
@@ -1571,10 +1612,11 @@ TEXT ·sqrClippedReLU32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         BX, X0
 	MOVQ         $0x0000007f, BX
 	VPBROADCASTQ BX, Z1
+	SUBQ         $0x00000010, DX
+	JB           sqrClippedReLU32AVX512_loop2_end
+	PCALIGN      $0x20
 
-sqrClippedReLU32AVX512_loopU:
-	CMPQ      DX, $0x00000010
-	JB        sqrClippedReLU32AVX512_loop1
+sqrClippedReLU32AVX512_loop2:
 	VPMOVSXDQ (CX), Z2
 	VPMULDQ   Z2, Z2, Z2
 	VPSRLQ    X0, Z2, Z2
@@ -1588,11 +1630,15 @@ sqrClippedReLU32AVX512_loopU:
 	ADDQ      $0x00000010, AX
 	ADDQ      $0x00000040, CX
 	SUBQ      $0x00000010, DX
-	JMP       sqrClippedReLU32AVX512_loopU
+	JAE       sqrClippedReLU32AVX512_loop2
+
+sqrClippedReLU32AVX512_loop2_end:
+	ADDQ    $0x00000010, DX
+	SUBQ    $0x00000008, DX
+	JB      sqrClippedReLU32AVX512_loop1_end
+	PCALIGN $0x20
 
 sqrClippedReLU32AVX512_loop1:
-	CMPQ      DX, $0x00000008
-	JB        sqrClippedReLU32AVX512_tail
 	VPMOVSXDQ (CX), Z2
 	VPMULDQ   Z2, Z2, Z2
 	VPSRLQ    X0, Z2, Z2
@@ -1601,9 +1647,10 @@ sqrClippedReLU32AVX512_loop1:
 	ADDQ      $0x00000008, AX
 	ADDQ      $0x00000020, CX
 	SUBQ      $0x00000008, DX
-	JMP       sqrClippedReLU32AVX512_loop1
+	JAE       sqrClippedReLU32AVX512_loop1
 
-sqrClippedReLU32AVX512_tail:
+sqrClippedReLU32AVX512_loop1_end:
+	ADDQ $0x00000008, DX
 	VZEROUPPER
 	RET
 
@@ -1618,38 +1665,11 @@ TEXT ·pairwiseMulAVX512(SB), NOSPLIT, $0-32
 	VPXORD     Z1, Z1, Z1
 	VPTERNLOGD $0xff, Z2, Z2, Z2
 	VPSRLW     $0x09, Z2, Z2
-
-pairwiseMulAVX512_loopU:
-	CMPQ      BX, $0x00000040
-	JB        pairwiseMulAVX512_loop1
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (DX), Z4
-	VPMAXSW   Z1, Z3, Z3
-	VPMINSW   Z2, Z3, Z3
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMULLW   Z4, Z3, Z3
-	VPSRLW    $0x07, Z3, Z3
-	VMOVDQU64 64(CX), Z4
-	VMOVDQU64 64(DX), Z5
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMULLW   Z5, Z4, Z4
-	VPSRLW    $0x07, Z4, Z4
-	VPACKUSWB Z4, Z3, Z3
-	VPERMQ    Z3, Z0, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	SUBQ      $0x00000040, BX
-	JMP       pairwiseMulAVX512_loopU
+	SUBQ       $0x00000040, BX
+	JB         pairwiseMulAVX512_loop1_end
+	PCALIGN    $0x20
 
 pairwiseMulAVX512_loop1:
-	CMPQ      BX, $0x00000040
-	JB        pairwiseMulAVX512_tail
 	VMOVDQU64 (CX), Z3
 	VMOVDQU64 (DX), Z4
 	VPMAXSW   Z1, Z3, Z3
@@ -1673,9 +1693,10 @@ pairwiseMulAVX512_loop1:
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, DX
 	SUBQ      $0x00000040, BX
-	JMP       pairwiseMulAVX512_loop1
+	JAE       pairwiseMulAVX512_loop1
 
-pairwiseMulAVX512_tail:
+pairwiseMulAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
 	TESTQ     BX, BX
 	JZ        pairwiseMulAVX512_done
 	VMOVDQU64 (CX), Y0
@@ -1714,10 +1735,11 @@ TEXT ·screluDotAVX512(SB), NOSPLIT, $0-36
 	VPXORD       Z1, Z1, Z1
 	VPXORD       Z2, Z2, Z2
 	VPXORD       Z3, Z3, Z3
+	SUBQ         $0x00000040, DX
+	JB           screluDotAVX512_loop2_end
+	PCALIGN      $0x20
 
-screluDotAVX512_loopU:
-	CMPQ      DX, $0x00000040
-	JB        screluDotAVX512_loop1
+screluDotAVX512_loop2:
 	VMOVDQU64 (AX), Z4
 	VPMAXSW   Z1, Z4, Z4
 	VPMINSW   Z0, Z4, Z4
@@ -1733,11 +1755,15 @@ screluDotAVX512_loopU:
 	ADDQ      $0x00000080, AX
 	ADDQ      $0x00000080, CX
 	SUBQ      $0x00000040, DX
-	JMP       screluDotAVX512_loopU
+	JAE       screluDotAVX512_loop2
+
+screluDotAVX512_loop2_end:
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000020, DX
+	JB      screluDotAVX512_loop1_end
+	PCALIGN $0x20
 
 screluDotAVX512_loop1:
-	CMPQ      DX, $0x00000020
-	JB        screluDotAVX512_tail
 	VMOVDQU64 (AX), Z4
 	VPMAXSW   Z1, Z4, Z4
 	VPMINSW   Z0, Z4, Z4
@@ -1747,9 +1773,10 @@ screluDotAVX512_loop1:
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000040, CX
 	SUBQ      $0x00000020, DX
-	JMP       screluDotAVX512_loop1
+	JAE       screluDotAVX512_loop1
 
-screluDotAVX512_tail:
+screluDotAVX512_loop1_end:
+	ADDQ      $0x00000020, DX
 	TESTQ     DX, DX
 	JZ        screluDotAVX512_sum
 	VMOVDQU64 (AX), Y4
@@ -1788,15 +1815,16 @@ TEXT ·affineAVX2(SB), NOSPLIT, $0-48
 	VPCMPEQW Y0, Y0, Y0
 	VPSRLW   $0x0f, Y0, Y0
 
-affineAVX2_group:
-	CMPQ  DI, $0x04
-	JB    affineAVX2_single
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	MOVQ  CX, R9
-	MOVQ  SI, R10
+affineAVX2_group4:
+	CMPQ    DI, $0x04
+	JB      affineAVX2_after4
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	MOVQ    CX, R9
+	MOVQ    SI, R10
+	PCALIGN $0x20
 
 affineAVX2_cols4:
 	VMOVDQU      (R9), Y5
@@ -1833,14 +1861,16 @@ affineAVX2_cols4:
 	ADDQ         $0x10, AX
 	ADDQ         $0x10, BX
 	SUBQ         $0x04, DI
-	JMP          affineAVX2_group
+	JMP          affineAVX2_group4
 
+affineAVX2_after4:
 affineAVX2_single:
-	TESTQ DI, DI
-	JZ    affineAVX2_done
-	VPXOR Y1, Y1, Y1
-	MOVQ  CX, R8
-	MOVQ  SI, R9
+	TESTQ   DI, DI
+	JZ      affineAVX2_done
+	VPXOR   Y1, Y1, Y1
+	MOVQ    CX, R8
+	MOVQ    SI, R9
+	PCALIGN $0x20
 
 affineAVX2_cols1:
 	VMOVDQU      (R8), Y2
@@ -1882,121 +1912,262 @@ TEXT ·affineAVX512(SB), NOSPLIT, $0-48
 	MOVL         $0x00010001, R9
 	VPBROADCASTD R9, Z0
 
-affineAVX512_group:
-	CMPQ       DI, $0x04
-	JB         affineAVX512_single
+affineAVX512_group8:
+	CMPQ       DI, $0x08
+	JB         affineAVX512_after8
 	VPXORD     Z1, Z1, Z1
 	VPXORD     Z2, Z2, Z2
 	VPXORD     Z3, Z3, Z3
 	VPXORD     Z4, Z4, Z4
+	VPXORD     Z5, Z5, Z5
+	VPXORD     Z6, Z6, Z6
+	VPXORD     Z7, Z7, Z7
+	VPXORD     Z8, Z8, Z8
+	MOVQ       DX, R9
+	LEAQ       (DX)(SI*4), DX
+	MOVQ       CX, R10
+	MOVQ       SI, R11
+	TESTQ      $0x00000020, R11
+	JZ         affineAVX512_cols8_full
+	VMOVDQU64  (R10), Y9
+	VMOVDQU64  (R9), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z1, Z1
+	VMOVDQU64  (R9)(SI*1), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z2, Z2
+	VMOVDQU64  (R9)(SI*2), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z3, Z3
+	VMOVDQU64  (R9)(R8*1), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z4, Z4
+	VMOVDQU64  (DX), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z5, Z5
+	VMOVDQU64  (DX)(SI*1), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z6, Z6
+	VMOVDQU64  (DX)(SI*2), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z7, Z7
+	VMOVDQU64  (DX)(R8*1), Y10
+	VPMADDUBSW Z10, Z9, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z8, Z8
+	ADDQ       $0x20, R9
+	ADDQ       $0x20, DX
+	ADDQ       $0x20, R10
+	SUBQ       $0x20, R11
+	JZ         affineAVX512_cols8_end
+	PCALIGN    $0x20
+
+affineAVX512_cols8_full:
+affineAVX512_cols8:
+	VMOVDQU64  (R10), Z11
+	VPMADDUBSW (R9), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z1, Z1
+	VPMADDUBSW (R9)(SI*1), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z2, Z2
+	VPMADDUBSW (R9)(SI*2), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z3, Z3
+	VPMADDUBSW (R9)(R8*1), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z4, Z4
+	VPMADDUBSW (DX), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z5, Z5
+	VPMADDUBSW (DX)(SI*1), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z6, Z6
+	VPMADDUBSW (DX)(SI*2), Z11, Z17
+	VPMADDWD   Z0, Z17, Z17
+	VPADDD     Z17, Z7, Z7
+	VPMADDUBSW (DX)(R8*1), Z11, Z11
+	VPMADDWD   Z0, Z11, Z11
+	VPADDD     Z11, Z8, Z8
+	ADDQ       $0x40, R9
+	ADDQ       $0x40, DX
+	ADDQ       $0x40, R10
+	SUBQ       $0x40, R11
+	JNZ        affineAVX512_cols8
+
+affineAVX512_cols8_end:
+	VEXTRACTI64X4 $0x01, Z1, Y9
+	VPADDD        Y9, Y1, Y1
+	VEXTRACTI64X4 $0x01, Z2, Y9
+	VPADDD        Y9, Y2, Y2
+	VEXTRACTI64X4 $0x01, Z3, Y9
+	VPADDD        Y9, Y3, Y3
+	VEXTRACTI64X4 $0x01, Z4, Y9
+	VPADDD        Y9, Y4, Y4
+	VPUNPCKLDQ    Y2, Y1, Y9
+	VPUNPCKHDQ    Y2, Y1, Y10
+	VPADDD        Y10, Y9, Y9
+	VPUNPCKLDQ    Y4, Y3, Y11
+	VPUNPCKHDQ    Y4, Y3, Y17
+	VPADDD        Y17, Y11, Y11
+	VPUNPCKLQDQ   Y11, Y9, Y10
+	VPUNPCKHQDQ   Y11, Y9, Y17
+	VPADDD        Y17, Y10, Y10
+	VEXTRACTI32X4 $0x01, Y10, X9
+	VPADDD        X10, X9, X9
+	VPADDD        (BX), X9, X9
+	VMOVDQU64     X9, (AX)
+	VEXTRACTI64X4 $0x01, Z5, Y9
+	VPADDD        Y9, Y5, Y5
+	VEXTRACTI64X4 $0x01, Z6, Y9
+	VPADDD        Y9, Y6, Y6
+	VEXTRACTI64X4 $0x01, Z7, Y9
+	VPADDD        Y9, Y7, Y7
+	VEXTRACTI64X4 $0x01, Z8, Y9
+	VPADDD        Y9, Y8, Y8
+	VPUNPCKLDQ    Y6, Y5, Y9
+	VPUNPCKHDQ    Y6, Y5, Y10
+	VPADDD        Y10, Y9, Y9
+	VPUNPCKLDQ    Y8, Y7, Y11
+	VPUNPCKHDQ    Y8, Y7, Y17
+	VPADDD        Y17, Y11, Y11
+	VPUNPCKLQDQ   Y11, Y9, Y10
+	VPUNPCKHQDQ   Y11, Y9, Y17
+	VPADDD        Y17, Y10, Y10
+	VEXTRACTI32X4 $0x01, Y10, X9
+	VPADDD        X10, X9, X9
+	VPADDD        16(BX), X9, X9
+	VMOVDQU64     X9, 16(AX)
+	LEAQ          (DX)(R8*1), DX
+	ADDQ          $0x20, AX
+	ADDQ          $0x20, BX
+	SUBQ          $0x08, DI
+	JMP           affineAVX512_group8
+
+affineAVX512_after8:
+	CMPQ       DI, $0x04
+	JB         affineAVX512_after4
+	VPXORD     Z12, Z12, Z12
+	VPXORD     Z13, Z13, Z13
+	VPXORD     Z14, Z14, Z14
+	VPXORD     Z15, Z15, Z15
 	MOVQ       CX, R9
 	MOVQ       SI, R10
 	TESTQ      $0x00000020, R10
 	JZ         affineAVX512_cols4_full
-	VMOVDQU64  (R9), Y5
-	VMOVDQU64  (DX), Y6
-	VPMADDUBSW Z6, Z5, Z7
-	VPMADDWD   Z0, Z7, Z7
-	VPADDD     Z7, Z1, Z1
-	VMOVDQU64  (DX)(SI*1), Y6
-	VPMADDUBSW Z6, Z5, Z7
-	VPMADDWD   Z0, Z7, Z7
-	VPADDD     Z7, Z2, Z2
-	VMOVDQU64  (DX)(SI*2), Y6
-	VPMADDUBSW Z6, Z5, Z7
-	VPMADDWD   Z0, Z7, Z7
-	VPADDD     Z7, Z3, Z3
-	VMOVDQU64  (DX)(R8*1), Y6
-	VPMADDUBSW Z6, Z5, Z7
-	VPMADDWD   Z0, Z7, Z7
-	VPADDD     Z7, Z4, Z4
+	VMOVDQU64  (R9), Y9
+	VMOVDQU64  (DX), Y10
+	VPMADDUBSW Z10, Z9, Z1
+	VPMADDWD   Z0, Z1, Z1
+	VPADDD     Z1, Z12, Z12
+	VMOVDQU64  (DX)(SI*1), Y10
+	VPMADDUBSW Z10, Z9, Z1
+	VPMADDWD   Z0, Z1, Z1
+	VPADDD     Z1, Z13, Z13
+	VMOVDQU64  (DX)(SI*2), Y10
+	VPMADDUBSW Z10, Z9, Z1
+	VPMADDWD   Z0, Z1, Z1
+	VPADDD     Z1, Z14, Z14
+	VMOVDQU64  (DX)(R8*1), Y10
+	VPMADDUBSW Z10, Z9, Z1
+	VPMADDWD   Z0, Z1, Z1
+	VPADDD     Z1, Z15, Z15
 	ADDQ       $0x20, DX
 	ADDQ       $0x20, R9
 	SUBQ       $0x20, R10
 	JZ         affineAVX512_cols4_end
+	PCALIGN    $0x20
 
 affineAVX512_cols4_full:
 affineAVX512_cols4:
-	VMOVDQU64  (R9), Z7
-	VPMADDUBSW (DX), Z7, Z9
-	VPMADDWD   Z0, Z9, Z9
-	VPADDD     Z9, Z1, Z1
-	VPMADDUBSW (DX)(SI*1), Z7, Z9
-	VPMADDWD   Z0, Z9, Z9
-	VPADDD     Z9, Z2, Z2
-	VPMADDUBSW (DX)(SI*2), Z7, Z9
-	VPMADDWD   Z0, Z9, Z9
-	VPADDD     Z9, Z3, Z3
-	VPMADDUBSW (DX)(R8*1), Z7, Z7
-	VPMADDWD   Z0, Z7, Z7
-	VPADDD     Z7, Z4, Z4
+	VMOVDQU64  (R9), Z1
+	VPMADDUBSW (DX), Z1, Z2
+	VPMADDWD   Z0, Z2, Z2
+	VPADDD     Z2, Z12, Z12
+	VPMADDUBSW (DX)(SI*1), Z1, Z2
+	VPMADDWD   Z0, Z2, Z2
+	VPADDD     Z2, Z13, Z13
+	VPMADDUBSW (DX)(SI*2), Z1, Z2
+	VPMADDWD   Z0, Z2, Z2
+	VPADDD     Z2, Z14, Z14
+	VPMADDUBSW (DX)(R8*1), Z1, Z1
+	VPMADDWD   Z0, Z1, Z1
+	VPADDD     Z1, Z15, Z15
 	ADDQ       $0x40, DX
 	ADDQ       $0x40, R9
 	SUBQ       $0x40, R10
 	JNZ        affineAVX512_cols4
 
 affineAVX512_cols4_end:
-	VEXTRACTI64X4 $0x01, Z1, Y5
-	VPADDD        Y5, Y1, Y1
-	VEXTRACTI64X4 $0x01, Z2, Y5
-	VPADDD        Y5, Y2, Y2
-	VEXTRACTI64X4 $0x01, Z3, Y5
-	VPADDD        Y5, Y3, Y3
-	VEXTRACTI64X4 $0x01, Z4, Y5
-	VPADDD        Y5, Y4, Y4
-	VPUNPCKLDQ    Y2, Y1, Y5
-	VPUNPCKHDQ    Y2, Y1, Y6
-	VPADDD        Y6, Y5, Y5
-	VPUNPCKLDQ    Y4, Y3, Y7
-	VPUNPCKHDQ    Y4, Y3, Y9
-	VPADDD        Y9, Y7, Y7
-	VPUNPCKLQDQ   Y7, Y5, Y6
-	VPUNPCKHQDQ   Y7, Y5, Y9
-	VPADDD        Y9, Y6, Y6
-	VEXTRACTI32X4 $0x01, Y6, X5
-	VPADDD        X6, X5, X5
-	VPADDD        (BX), X5, X5
-	VMOVDQU64     X5, (AX)
+	VEXTRACTI64X4 $0x01, Z12, Y1
+	VPADDD        Y1, Y12, Y12
+	VEXTRACTI64X4 $0x01, Z13, Y1
+	VPADDD        Y1, Y13, Y13
+	VEXTRACTI64X4 $0x01, Z14, Y1
+	VPADDD        Y1, Y14, Y14
+	VEXTRACTI64X4 $0x01, Z15, Y1
+	VPADDD        Y1, Y15, Y15
+	VPUNPCKLDQ    Y13, Y12, Y1
+	VPUNPCKHDQ    Y13, Y12, Y2
+	VPADDD        Y2, Y1, Y1
+	VPUNPCKLDQ    Y15, Y14, Y3
+	VPUNPCKHDQ    Y15, Y14, Y4
+	VPADDD        Y4, Y3, Y3
+	VPUNPCKLQDQ   Y3, Y1, Y2
+	VPUNPCKHQDQ   Y3, Y1, Y4
+	VPADDD        Y4, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X1
+	VPADDD        X2, X1, X1
+	VPADDD        (BX), X1, X1
+	VMOVDQU64     X1, (AX)
 	LEAQ          (DX)(R8*1), DX
 	ADDQ          $0x10, AX
 	ADDQ          $0x10, BX
 	SUBQ          $0x04, DI
-	JMP           affineAVX512_group
 
+affineAVX512_after4:
 affineAVX512_single:
 	TESTQ      DI, DI
 	JZ         affineAVX512_done
-	VPXORD     Z8, Z8, Z8
+	VPXORD     Z16, Z16, Z16
 	MOVQ       CX, R8
 	MOVQ       SI, R9
 	TESTQ      $0x00000020, R9
 	JZ         affineAVX512_cols1_full
-	VMOVDQU64  (R8), Y5
-	VMOVDQU64  (DX), Y6
-	VPMADDUBSW Z6, Z5, Z1
+	VMOVDQU64  (R8), Y9
+	VMOVDQU64  (DX), Y10
+	VPMADDUBSW Z10, Z9, Z1
 	VPMADDWD   Z0, Z1, Z1
-	VPADDD     Z1, Z8, Z8
+	VPADDD     Z1, Z16, Z16
 	ADDQ       $0x20, DX
 	ADDQ       $0x20, R8
 	SUBQ       $0x20, R9
 	JZ         affineAVX512_cols1_end
+	PCALIGN    $0x20
 
 affineAVX512_cols1_full:
 affineAVX512_cols1:
 	VMOVDQU64  (R8), Z1
 	VPMADDUBSW (DX), Z1, Z1
 	VPMADDWD   Z0, Z1, Z1
-	VPADDD     Z1, Z8, Z8
+	VPADDD     Z1, Z16, Z16
 	ADDQ       $0x40, DX
 	ADDQ       $0x40, R8
 	SUBQ       $0x40, R9
 	JNZ        affineAVX512_cols1
 
 affineAVX512_cols1_end:
-	VEXTRACTI64X4 $0x01, Z8, Y1
-	VPADDD        Y1, Y8, Y8
-	VEXTRACTI32X4 $0x01, Y8, X1
-	VPADDD        X8, X1, X1
+	VEXTRACTI64X4 $0x01, Z16, Y1
+	VPADDD        Y1, Y16, Y16
+	VEXTRACTI32X4 $0x01, Y16, X1
+	VPADDD        X16, X1, X1
 	VPSHUFD       $0x4e, X1, X2
 	VPADDD        X2, X1, X1
 	VPSHUFD       $0xb1, X1, X2
@@ -2024,101 +2195,210 @@ TEXT ·affineVNNI(SB), NOSPLIT, $0-48
 	MOVQ nout+40(FP), DI
 	LEAQ (SI)(SI*2), R8
 
-affineVNNI_group:
-	CMPQ      DI, $0x04
-	JB        affineVNNI_single
+affineVNNI_group8:
+	CMPQ      DI, $0x08
+	JB        affineVNNI_after8
 	VPXORD    Z0, Z0, Z0
 	VPXORD    Z1, Z1, Z1
 	VPXORD    Z2, Z2, Z2
 	VPXORD    Z3, Z3, Z3
+	VPXORD    Z4, Z4, Z4
+	VPXORD    Z5, Z5, Z5
+	VPXORD    Z6, Z6, Z6
+	VPXORD    Z7, Z7, Z7
+	MOVQ      DX, R9
+	LEAQ      (DX)(SI*4), DX
+	MOVQ      CX, R10
+	MOVQ      SI, R11
+	TESTQ     $0x00000020, R11
+	JZ        affineVNNI_cols8_full
+	VMOVDQU64 (R10), Y8
+	VMOVDQU64 (R9), Y9
+	VPDPBUSD  Z9, Z8, Z0
+	VMOVDQU64 (R9)(SI*1), Y9
+	VPDPBUSD  Z9, Z8, Z1
+	VMOVDQU64 (R9)(SI*2), Y9
+	VPDPBUSD  Z9, Z8, Z2
+	VMOVDQU64 (R9)(R8*1), Y9
+	VPDPBUSD  Z9, Z8, Z3
+	VMOVDQU64 (DX), Y9
+	VPDPBUSD  Z9, Z8, Z4
+	VMOVDQU64 (DX)(SI*1), Y9
+	VPDPBUSD  Z9, Z8, Z5
+	VMOVDQU64 (DX)(SI*2), Y9
+	VPDPBUSD  Z9, Z8, Z6
+	VMOVDQU64 (DX)(R8*1), Y9
+	VPDPBUSD  Z9, Z8, Z7
+	ADDQ      $0x20, R9
+	ADDQ      $0x20, DX
+	ADDQ      $0x20, R10
+	SUBQ      $0x20, R11
+	JZ        affineVNNI_cols8_end
+	PCALIGN   $0x20
+
+affineVNNI_cols8_full:
+affineVNNI_cols8:
+	VMOVDQU64 (R10), Z10
+	VPDPBUSD  (R9), Z10, Z0
+	VPDPBUSD  (R9)(SI*1), Z10, Z1
+	VPDPBUSD  (R9)(SI*2), Z10, Z2
+	VPDPBUSD  (R9)(R8*1), Z10, Z3
+	VPDPBUSD  (DX), Z10, Z4
+	VPDPBUSD  (DX)(SI*1), Z10, Z5
+	VPDPBUSD  (DX)(SI*2), Z10, Z6
+	VPDPBUSD  (DX)(R8*1), Z10, Z7
+	ADDQ      $0x40, R9
+	ADDQ      $0x40, DX
+	ADDQ      $0x40, R10
+	SUBQ      $0x40, R11
+	JNZ       affineVNNI_cols8
+
+affineVNNI_cols8_end:
+	VEXTRACTI64X4 $0x01, Z0, Y8
+	VPADDD        Y8, Y0, Y0
+	VEXTRACTI64X4 $0x01, Z1, Y8
+	VPADDD        Y8, Y1, Y1
+	VEXTRACTI64X4 $0x01, Z2, Y8
+	VPADDD        Y8, Y2, Y2
+	VEXTRACTI64X4 $0x01, Z3, Y8
+	VPADDD        Y8, Y3, Y3
+	VPUNPCKLDQ    Y1, Y0, Y8
+	VPUNPCKHDQ    Y1, Y0, Y9
+	VPADDD        Y9, Y8, Y8
+	VPUNPCKLDQ    Y3, Y2, Y10
+	VPUNPCKHDQ    Y3, Y2, Y16
+	VPADDD        Y16, Y10, Y10
+	VPUNPCKLQDQ   Y10, Y8, Y9
+	VPUNPCKHQDQ   Y10, Y8, Y16
+	VPADDD        Y16, Y9, Y9
+	VEXTRACTI32X4 $0x01, Y9, X8
+	VPADDD        X9, X8, X8
+	VPADDD        (BX), X8, X8
+	VMOVDQU64     X8, (AX)
+	VEXTRACTI64X4 $0x01, Z4, Y8
+	VPADDD        Y8, Y4, Y4
+	VEXTRACTI64X4 $0x01, Z5, Y8
+	VPADDD        Y8, Y5, Y5
+	VEXTRACTI64X4 $0x01, Z6, Y8
+	VPADDD        Y8, Y6, Y6
+	VEXTRACTI64X4 $0x01, Z7, Y8
+	VPADDD        Y8, Y7, Y7
+	VPUNPCKLDQ    Y5, Y4, Y8
+	VPUNPCKHDQ    Y5, Y4, Y9
+	VPADDD        Y9, Y8, Y8
+	VPUNPCKLDQ    Y7, Y6, Y10
+	VPUNPCKHDQ    Y7, Y6, Y16
+	VPADDD        Y16, Y10, Y10
+	VPUNPCKLQDQ   Y10, Y8, Y9
+	VPUNPCKHQDQ   Y10, Y8, Y16
+	VPADDD        Y16, Y9, Y9
+	VEXTRACTI32X4 $0x01, Y9, X8
+	VPADDD        X9, X8, X8
+	VPADDD        16(BX), X8, X8
+	VMOVDQU64     X8, 16(AX)
+	LEAQ          (DX)(R8*1), DX
+	ADDQ          $0x20, AX
+	ADDQ          $0x20, BX
+	SUBQ          $0x08, DI
+	JMP           affineVNNI_group8
+
+affineVNNI_after8:
+	CMPQ      DI, $0x04
+	JB        affineVNNI_after4
+	VPXORD    Z11, Z11, Z11
+	VPXORD    Z12, Z12, Z12
+	VPXORD    Z13, Z13, Z13
+	VPXORD    Z14, Z14, Z14
 	MOVQ      CX, R9
 	MOVQ      SI, R10
 	TESTQ     $0x00000020, R10
 	JZ        affineVNNI_cols4_full
-	VMOVDQU64 (R9), Y4
-	VMOVDQU64 (DX), Y5
-	VPDPBUSD  Z5, Z4, Z0
-	VMOVDQU64 (DX)(SI*1), Y5
-	VPDPBUSD  Z5, Z4, Z1
-	VMOVDQU64 (DX)(SI*2), Y5
-	VPDPBUSD  Z5, Z4, Z2
-	VMOVDQU64 (DX)(R8*1), Y5
-	VPDPBUSD  Z5, Z4, Z3
+	VMOVDQU64 (R9), Y8
+	VMOVDQU64 (DX), Y9
+	VPDPBUSD  Z9, Z8, Z11
+	VMOVDQU64 (DX)(SI*1), Y9
+	VPDPBUSD  Z9, Z8, Z12
+	VMOVDQU64 (DX)(SI*2), Y9
+	VPDPBUSD  Z9, Z8, Z13
+	VMOVDQU64 (DX)(R8*1), Y9
+	VPDPBUSD  Z9, Z8, Z14
 	ADDQ      $0x20, DX
 	ADDQ      $0x20, R9
 	SUBQ      $0x20, R10
 	JZ        affineVNNI_cols4_end
+	PCALIGN   $0x20
 
 affineVNNI_cols4_full:
 affineVNNI_cols4:
-	VMOVDQU64 (R9), Z6
-	VPDPBUSD  (DX), Z6, Z0
-	VPDPBUSD  (DX)(SI*1), Z6, Z1
-	VPDPBUSD  (DX)(SI*2), Z6, Z2
-	VPDPBUSD  (DX)(R8*1), Z6, Z3
+	VMOVDQU64 (R9), Z0
+	VPDPBUSD  (DX), Z0, Z11
+	VPDPBUSD  (DX)(SI*1), Z0, Z12
+	VPDPBUSD  (DX)(SI*2), Z0, Z13
+	VPDPBUSD  (DX)(R8*1), Z0, Z14
 	ADDQ      $0x40, DX
 	ADDQ      $0x40, R9
 	SUBQ      $0x40, R10
 	JNZ       affineVNNI_cols4
 
 affineVNNI_cols4_end:
-	VEXTRACTI64X4 $0x01, Z0, Y4
-	VPADDD        Y4, Y0, Y0
-	VEXTRACTI64X4 $0x01, Z1, Y4
-	VPADDD        Y4, Y1, Y1
-	VEXTRACTI64X4 $0x01, Z2, Y4
-	VPADDD        Y4, Y2, Y2
-	VEXTRACTI64X4 $0x01, Z3, Y4
-	VPADDD        Y4, Y3, Y3
-	VPUNPCKLDQ    Y1, Y0, Y4
-	VPUNPCKHDQ    Y1, Y0, Y5
-	VPADDD        Y5, Y4, Y4
-	VPUNPCKLDQ    Y3, Y2, Y6
-	VPUNPCKHDQ    Y3, Y2, Y8
-	VPADDD        Y8, Y6, Y6
-	VPUNPCKLQDQ   Y6, Y4, Y5
-	VPUNPCKHQDQ   Y6, Y4, Y8
-	VPADDD        Y8, Y5, Y5
-	VEXTRACTI32X4 $0x01, Y5, X4
-	VPADDD        X5, X4, X4
-	VPADDD        (BX), X4, X4
-	VMOVDQU64     X4, (AX)
+	VEXTRACTI64X4 $0x01, Z11, Y0
+	VPADDD        Y0, Y11, Y11
+	VEXTRACTI64X4 $0x01, Z12, Y0
+	VPADDD        Y0, Y12, Y12
+	VEXTRACTI64X4 $0x01, Z13, Y0
+	VPADDD        Y0, Y13, Y13
+	VEXTRACTI64X4 $0x01, Z14, Y0
+	VPADDD        Y0, Y14, Y14
+	VPUNPCKLDQ    Y12, Y11, Y0
+	VPUNPCKHDQ    Y12, Y11, Y1
+	VPADDD        Y1, Y0, Y0
+	VPUNPCKLDQ    Y14, Y13, Y2
+	VPUNPCKHDQ    Y14, Y13, Y3
+	VPADDD        Y3, Y2, Y2
+	VPUNPCKLQDQ   Y2, Y0, Y1
+	VPUNPCKHQDQ   Y2, Y0, Y3
+	VPADDD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X0
+	VPADDD        X1, X0, X0
+	VPADDD        (BX), X0, X0
+	VMOVDQU64     X0, (AX)
 	LEAQ          (DX)(R8*1), DX
 	ADDQ          $0x10, AX
 	ADDQ          $0x10, BX
 	SUBQ          $0x04, DI
-	JMP           affineVNNI_group
 
+affineVNNI_after4:
 affineVNNI_single:
 	TESTQ     DI, DI
 	JZ        affineVNNI_done
-	VPXORD    Z7, Z7, Z7
+	VPXORD    Z15, Z15, Z15
 	MOVQ      CX, R8
 	MOVQ      SI, R9
 	TESTQ     $0x00000020, R9
 	JZ        affineVNNI_cols1_full
-	VMOVDQU64 (R8), Y4
-	VMOVDQU64 (DX), Y5
-	VPDPBUSD  Z5, Z4, Z7
+	VMOVDQU64 (R8), Y8
+	VMOVDQU64 (DX), Y9
+	VPDPBUSD  Z9, Z8, Z15
 	ADDQ      $0x20, DX
 	ADDQ      $0x20, R8
 	SUBQ      $0x20, R9
 	JZ        affineVNNI_cols1_end
+	PCALIGN   $0x20
 
 affineVNNI_cols1_full:
 affineVNNI_cols1:
 	VMOVDQU64 (R8), Z0
-	VPDPBUSD  (DX), Z0, Z7
+	VPDPBUSD  (DX), Z0, Z15
 	ADDQ      $0x40, DX
 	ADDQ      $0x40, R8
 	SUBQ      $0x40, R9
 	JNZ       affineVNNI_cols1
 
 affineVNNI_cols1_end:
-	VEXTRACTI64X4 $0x01, Z7, Y0
-	VPADDD        Y0, Y7, Y7
-	VEXTRACTI32X4 $0x01, Y7, X0
-	VPADDD        X7, X0, X0
+	VEXTRACTI64X4 $0x01, Z15, Y0
+	VPADDD        Y0, Y15, Y15
+	VEXTRACTI32X4 $0x01, Y15, X0
+	VPADDD        X15, X0, X0
 	VPSHUFD       $0x4e, X0, X1
 	VPADDD        X1, X0, X0
 	VPSHUFD       $0xb1, X0, X1

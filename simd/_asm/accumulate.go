@@ -63,21 +63,27 @@ func accumulate(s isa, name string, nadd, nsub int) {
 		for _, p := range params {
 			ADDQ(U32(unroll*w), ptr[p])
 		}
-		SUBQ(U32(unroll*w), n)
 	}
 
-	const unroll = 4
-	Label(fn + "_loop4")
-	CMPQ(n, U32(unroll*s.bytes))
-	JB(LabelRef(fn + "_loop1"))
-	body(s.bytes, s.vec, s.mov, unroll)
-	JMP(LabelRef(fn + "_loop4"))
-
-	Label(fn + "_loop1")
-	CMPQ(n, U32(s.bytes))
-	JB(LabelRef(fn + "_half"))
-	body(s.bytes, s.vec, s.mov, 1)
-	JMP(LabelRef(fn + "_loop1"))
+	// Bottom-tested loops: n holds the bytes left minus one block while the loop runs.
+	unroll := 4
+	if s.wide {
+		unroll = 8
+	}
+	blockLoop := func(lbl string, regs int) {
+		step := regs * s.bytes
+		SUBQ(U32(step), n)
+		JB(LabelRef(lbl + "_end"))
+		alignLoop()
+		Label(lbl)
+		body(s.bytes, s.vec, s.mov, regs)
+		SUBQ(U32(step), n)
+		JAE(LabelRef(lbl))
+		Label(lbl + "_end")
+		ADDQ(U32(step), n)
+	}
+	blockLoop(fn+"_loopU", unroll)
+	blockLoop(fn+"_loop1", 1)
 
 	Label(fn + "_half")
 	if s.wide {
@@ -156,6 +162,7 @@ func refresh(s isa) {
 		MOVQ(nrows, cnt)
 		rowLoop := lbl + "_rows"
 		rowDone := lbl + "_store"
+		alignLoop()
 		Label(rowLoop)
 		TESTQ(cnt, cnt)
 		JZ(LabelRef(rowDone))

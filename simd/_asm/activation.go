@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -36,23 +38,25 @@ func tables() {
 // loops emits the usual block structure: while n ≥ unroll·per run body for each u <
 // unroll and advance; then while n ≥ per run body(0) and advance. n counts elements.
 func loops(fn string, n reg.GPVirtual, per, unroll int, body func(u int), advance func(blocks int)) {
-	Label(fn + "_loopU")
-	CMPQ(n, U32(per*unroll))
-	JB(LabelRef(fn + "_loop1"))
-	for u := 0; u < unroll; u++ {
-		body(u)
+	ks := []int{unroll}
+	if unroll > 1 {
+		ks = append(ks, 1)
 	}
-	advance(unroll)
-	SUBQ(U32(per*unroll), n)
-	JMP(LabelRef(fn + "_loopU"))
-	Label(fn + "_loop1")
-	CMPQ(n, U32(per))
-	JB(LabelRef(fn + "_tail"))
-	body(0)
-	advance(1)
-	SUBQ(U32(per), n)
-	JMP(LabelRef(fn + "_loop1"))
-	Label(fn + "_tail")
+	for _, k := range ks {
+		lbl := fmt.Sprintf("%s_loop%d", fn, k)
+		SUBQ(U32(per*k), n)
+		JB(LabelRef(lbl + "_end"))
+		alignLoop()
+		Label(lbl)
+		for u := 0; u < k; u++ {
+			body(u)
+		}
+		advance(k)
+		SUBQ(U32(per*k), n)
+		JAE(LabelRef(lbl))
+		Label(lbl + "_end")
+		ADDQ(U32(per*k), n)
+	}
 }
 
 // permQ returns the register holding the qword fix-up table for 512-bit packs (nil for

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
 
 // The affine kernels compute out[j] = bias[j] + Σ_i in[i]·W[j·nin + i] for row-major int8
-// weights. Rows are taken four at a time so each input vector is loaded once per four
-// rows; a remaining row (out widths 1, 2, 3 mod 4) is done alone.
+// weights. Rows are taken in groups (four for AVX2; eight, then four, for AVX-512, whose
+// 32 registers hold eight accumulators and enough independent VPDPBUSD chains to cover its
+// latency) so each input vector is loaded once per group; remaining rows (out widths 1, 2,
+// 3 mod 4) are done one at a time.
 //
 // Exactness: VPMADDUBSW multiplies unsigned input bytes by signed weight bytes and adds
 // adjacent pairs with int16 saturation. With inputs ≤ 127 a pair sum lies in
@@ -58,8 +62,47 @@ func affineParams() affineRegs {
 	return r
 }
 
-// rowMem addresses row r (0..3) of a group at the current column pointer p.
-func (a affineRegs) rowMem(p reg.GPVirtual, r int, disp int) Mem {
+// cols is the column position inside a group of rows: p points into the group's first
+// row, p4 (groups of eight) into its fifth.
+type cols struct{ p, p4 reg.GPVirtual }
+
+// newCols starts a group at the weight pointer a.w.
+func (a affineRegs) newCols(rows int) cols {
+	c := cols{p: GP64()}
+	MOVQ(a.w, c.p)
+	if rows > 4 {
+		c.p4 = GP64()
+		LEAQ(Mem{Base: a.w, Index: a.nin, Scale: 4}, c.p4)
+	}
+	return c
+}
+
+func (c cols) advance(bytes int) {
+	ADDQ(U8(bytes), c.p)
+	if c.p4 != nil {
+		ADDQ(U8(bytes), c.p4)
+	}
+}
+
+// next sets a.w to the first row after a group of rows whose first-row pointer has
+// reached the end of that row.
+func (a affineRegs) next(c cols, rows int) {
+	switch rows {
+	case 1:
+		MOVQ(c.p, a.w)
+	case 4:
+		LEAQ(Mem{Base: c.p, Index: a.n3, Scale: 1}, a.w)
+	case 8:
+		LEAQ(Mem{Base: c.p4, Index: a.n3, Scale: 1}, a.w)
+	}
+}
+
+// rowMem addresses row r (0..7) of a group at the current column position.
+func (a affineRegs) rowMem(c cols, r int, disp int) Mem {
+	p := c.p
+	if r >= 4 {
+		p, r = c.p4, r-4
+	}
 	switch r {
 	case 0:
 		return Mem{Base: p, Disp: disp}
@@ -86,16 +129,17 @@ func affineAVX2() {
 	VPCMPEQW(ones, ones, ones)
 	VPSRLW(U8(15), ones, ones)
 
-	group := func(rows int, lbl string) (p reg.GPVirtual, accs []reg.VecVirtual) {
+	group := func(rows int, lbl string) (p cols, accs []reg.VecVirtual) {
 		accs = make([]reg.VecVirtual, rows)
 		for r := range accs {
 			accs[r] = YMM()
 			VPXOR(accs[r], accs[r], accs[r])
 		}
-		p, q, c := GP64(), GP64(), GP64()
-		MOVQ(a.w, p)
+		p = a.newCols(rows)
+		q, c := GP64(), GP64()
 		MOVQ(a.in, q)
 		MOVQ(a.nin, c)
+		alignLoop()
 		Label(lbl)
 		x := YMM()
 		VMOVDQU(Mem{Base: q}, x)
@@ -105,35 +149,45 @@ func affineAVX2() {
 			VPMADDWD(ones, t, t)
 			VPADDD(t, accs[r], accs[r])
 		}
-		ADDQ(U8(32), p)
+		p.advance(32)
 		ADDQ(U8(32), q)
 		SUBQ(U8(32), c)
 		JNZ(LabelRef(lbl))
 		return p, accs
 	}
-	affineDriver(s, fn, a, group)
+	affineDriver(s, fn, a, []int{4}, group)
 }
 
-// affineDriver emits the loop over groups of four rows and then single rows. group emits
-// the column loop for that many rows and returns the column pointer (at the end of the
-// first row) and the accumulators.
-func affineDriver(s isa, fn string, a affineRegs, group func(rows int, lbl string) (reg.GPVirtual, []reg.VecVirtual)) {
-	Label(fn + "_group")
-	CMPQ(a.nout, U8(4))
-	JB(LabelRef(fn + "_single"))
-	p, accs := group(4, fn+"_cols4")
-	var y [4]reg.VecVirtual
-	for r := range y {
-		y[r] = fold(s, accs[r])
+// affineDriver emits the loop over groups of rows (the first size in sizes repeats, each
+// smaller one runs at most once) and then single rows. group emits the column loop for
+// that many rows and returns the column position (at the end of the group's first row)
+// and the accumulators.
+func affineDriver(s isa, fn string, a affineRegs, sizes []int, group func(rows int, lbl string) (cols, []reg.VecVirtual)) {
+	for i, rows := range sizes {
+		lbl := fmt.Sprintf("%s_group%d", fn, rows)
+		skip := fmt.Sprintf("%s_after%d", fn, rows)
+		Label(lbl)
+		CMPQ(a.nout, U8(rows))
+		JB(LabelRef(skip))
+		p, accs := group(rows, fmt.Sprintf("%s_cols%d", fn, rows))
+		for g := 0; g < rows; g += 4 {
+			var y [4]reg.VecVirtual
+			for r := range y {
+				y[r] = fold(s, accs[g+r])
+			}
+			x := reduce4(s, y)
+			VPADDD(Mem{Base: a.bias, Disp: 4 * g}, x, x)
+			s.mov(x, Mem{Base: a.out, Disp: 4 * g})
+		}
+		a.next(p, rows)
+		ADDQ(U8(4*rows), a.out)
+		ADDQ(U8(4*rows), a.bias)
+		SUBQ(U8(rows), a.nout)
+		if i == 0 {
+			JMP(LabelRef(lbl))
+		}
+		Label(skip)
 	}
-	x := reduce4(s, y)
-	VPADDD(Mem{Base: a.bias}, x, x)
-	s.mov(x, Mem{Base: a.out})
-	LEAQ(Mem{Base: p, Index: a.n3, Scale: 1}, a.w)
-	ADDQ(U8(16), a.out)
-	ADDQ(U8(16), a.bias)
-	SUBQ(U8(4), a.nout)
-	JMP(LabelRef(fn + "_group"))
 
 	Label(fn + "_single")
 	TESTQ(a.nout, a.nout)
@@ -144,7 +198,7 @@ func affineDriver(s isa, fn string, a affineRegs, group func(rows int, lbl strin
 	VMOVD(h, r)
 	ADDL(Mem{Base: a.bias}, r)
 	MOVL(r, Mem{Base: a.out})
-	MOVQ(p1, a.w)
+	a.next(p1, 1)
 	ADDQ(U8(4), a.out)
 	ADDQ(U8(4), a.bias)
 	DECQ(a.nout)
@@ -198,14 +252,14 @@ func affineAVX512(vnni bool) {
 		VPMADDWD(ones, t, t)
 		VPADDD(t, acc, acc)
 	}
-	group := func(rows int, lbl string) (p reg.GPVirtual, accs []reg.VecVirtual) {
+	group := func(rows int, lbl string) (p cols, accs []reg.VecVirtual) {
 		accs = make([]reg.VecVirtual, rows)
 		for r := range accs {
 			accs[r] = ZMM()
 			VPXORD(accs[r], accs[r], accs[r])
 		}
-		p, q, c := GP64(), GP64(), GP64()
-		MOVQ(a.w, p)
+		p = a.newCols(rows)
+		q, c := GP64(), GP64()
 		MOVQ(a.in, q)
 		MOVQ(a.nin, c)
 		TESTQ(U32(32), c)
@@ -217,10 +271,11 @@ func affineAVX512(vnni bool) {
 			VMOVDQU64(a.rowMem(p, r, 0), half(wv))
 			madd(wv, x, accs[r])
 		}
-		ADDQ(U8(32), p)
+		p.advance(32)
 		ADDQ(U8(32), q)
 		SUBQ(U8(32), c)
 		JZ(LabelRef(lbl + "_end"))
+		alignLoop()
 		Label(lbl + "_full")
 		Label(lbl)
 		x2 := ZMM()
@@ -228,12 +283,12 @@ func affineAVX512(vnni bool) {
 		for r := range accs {
 			madd(a.rowMem(p, r, 0), x2, accs[r])
 		}
-		ADDQ(U8(64), p)
+		p.advance(64)
 		ADDQ(U8(64), q)
 		SUBQ(U8(64), c)
 		JNZ(LabelRef(lbl))
 		Label(lbl + "_end")
 		return p, accs
 	}
-	affineDriver(s, fn, a, group)
+	affineDriver(s, fn, a, []int{8, 4}, group)
 }
