@@ -121,7 +121,7 @@ func ParseLine(line string, lineNo int, dst []Sample) ([]Sample, error) {
 			f, c = next()
 			played := prevBest
 			if f != "" {
-				m, err := board.ParseUCIMove(&pos, f)
+				m, err := parseMove(&pos, f)
 				if err != nil {
 					return fail(field, c, f, err)
 				}
@@ -136,7 +136,7 @@ func ParseLine(line string, lineNo int, dst []Sample) ([]Sample, error) {
 			return fail(field, c, f, fmt.Errorf("%w: score must be an integer in [−%d, %d]", ErrSyntax, MaxScore, MaxScore))
 		}
 		f, c = next()
-		best, err := board.ParseUCIMove(&pos, f)
+		best, err := parseMove(&pos, f)
 		if err != nil {
 			return fail(field, c, f, err)
 		}
