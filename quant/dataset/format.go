@@ -166,7 +166,15 @@ type Reader struct {
 	i     int
 	err   error
 	bufLn []byte
+
+	partialTail bool
 }
+
+// IgnorePartialLastLine makes the Reader drop a last line that has no terminating '\n' instead of
+// parsing it, for files another process is still appending to (examples/datagen writes whole
+// lines, but a reader can catch a write in progress). Off by default: a complete file may end
+// without a newline.
+func (r *Reader) IgnorePartialLastLine(ignore bool) { r.partialTail = ignore }
 
 // NewReader returns a Reader reading from r.
 func NewReader(r io.Reader) *Reader {
@@ -191,6 +199,9 @@ func (r *Reader) readLine() (string, error) {
 			continue
 		}
 		if err == io.EOF && len(r.bufLn) > 0 {
+			if r.partialTail {
+				return "", io.EOF
+			}
 			r.line++
 			return string(r.bufLn), nil
 		}

@@ -169,6 +169,24 @@ func TestReader(t *testing.T) {
 	}
 }
 
+func TestReaderPartialLastLine(t *testing.T) {
+	in := startFEN + ",1,e2e4\n" + startFEN + ",2,d2d4,,-3"
+	for _, ignore := range []bool{false, true} {
+		r := NewReader(strings.NewReader(in))
+		r.IgnorePartialLastLine(ignore)
+		n := 0
+		for r.Next() {
+			n++
+		}
+		if ignore && (n != 1 || r.Err() != nil) {
+			t.Errorf("ignore: n = %d, err = %v", n, r.Err())
+		}
+		if !ignore && (n != 1 || !errors.Is(r.Err(), ErrSyntax)) {
+			t.Errorf("strict: n = %d, err = %v", n, r.Err())
+		}
+	}
+}
+
 func TestReaderLineTooLong(t *testing.T) {
 	long := strings.Repeat("x", MaxLineBytes+10)
 	r := NewReader(strings.NewReader(startFEN + ",1,e2e4\n" + long + "\n" + startFEN + ",1,e2e4\n"))
