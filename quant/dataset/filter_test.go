@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"pgregory.net/rapid"
+
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
 )
@@ -247,4 +249,50 @@ func TestFitWDL(t *testing.T) {
 	if _, _, err := FitWDL([]Sample{{Pos: p, Score: -10, Result: BlackWins}, {Pos: p, Score: 10, Result: WhiteWins}}); err == nil {
 		t.Error("FitWDL on separated data succeeded")
 	}
+}
+
+// TestEncoderProperty: on random positions and several feature sets, index lists equal
+// featureset.Set.Active from the side to move's and the other side's perspective, and the bitsets
+// hold exactly those bits.
+func TestEncoderProperty(t *testing.T) {
+	sets := []*featureset.Set{featureset.MustParse("all"), featureset.MustParse("h+v"), featureset.MustParse("all+ph+pv"), featureset.MustParse("all+mb")}
+	rapid.Check(t, func(t *rapid.T) {
+		set := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
+		var samples []Sample
+		p := board.StartPosition()
+		n := rapid.IntRange(1, 80).Draw(t, "plies")
+		for range n {
+			ms := p.LegalMoves()
+			if len(ms) == 0 {
+				break
+			}
+			samples = append(samples, Sample{Pos: p, Score: int32(rapid.IntRange(-3000, 3000).Draw(t, "score")), Best: ms[0]})
+			p, _ = p.Play(ms[rapid.IntRange(0, len(ms)-1).Draw(t, "move")])
+		}
+		enc, _ := NewEncoder(set, true)
+		b := enc.Encode(samples, nil)
+		if b.N != len(samples) || b.Words != (set.Size()+63)/64 || len(b.Bits) != 2*b.N*b.Words {
+			t.Fatalf("shape N %d words %d bits %d", b.N, b.Words, len(b.Bits))
+		}
+		for i := range samples {
+			stm := samples[i].Pos.SideToMove()
+			if b.STM[i] != stm || b.Score[i] != float32(samples[i].Score) || b.Result[i] != -1 {
+				t.Fatalf("targets of sample %d", i)
+			}
+			for pp, persp := range []board.Color{stm, stm ^ 1} {
+				want := set.Active(&samples[i].Pos, persp, nil)
+				got := b.Active(i, pp)
+				bits := make([]uint64, b.Words)
+				for k, idx := range want {
+					if int(got[k]) != idx {
+						t.Fatalf("sample %d persp %d: index %d is %d, want %d", i, pp, k, got[k], idx)
+					}
+					bits[idx>>6] |= 1 << (idx & 63)
+				}
+				if len(got) != len(want) || !equalInts(bits, b.BitsOf(i, pp)) {
+					t.Fatalf("sample %d persp %d: indices or bits differ", i, pp)
+				}
+			}
+		}
+	})
 }
