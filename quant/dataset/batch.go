@@ -24,9 +24,12 @@ type Batch struct {
 	// N is the number of samples; Features the feature set's Size; Words = ⌈Features/64⌉.
 	N, Features, Words int
 
+	// Indices[p] holds the active feature indices of all samples from perspective p (0 side to
+	// move, 1 other side), sample after sample; Offsets[p] (length N+1) delimits them.
 	Indices [2][]int32
 	Offsets [2][]int32
-	Bits    []uint64
+	// Bits holds 2·N·Words packed bitset words (empty unless the Encoder makes bitsets).
+	Bits []uint64
 
 	// Score is each sample's score from the side to move's point of view (internal units, the
 	// thesis's score-space); Result the game result from the side to move's point of view (1 win,

@@ -40,6 +40,7 @@ type ParseError struct {
 	Err    error
 }
 
+// Error formats the error as `dataset: line L, field F (column C) "text": cause`.
 func (e *ParseError) Error() string {
 	return fmt.Sprintf("dataset: line %d, field %d (column %d) %q: %v", e.Line, e.Field, e.Column, e.Text, e.Err)
 }
