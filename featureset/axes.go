@@ -60,13 +60,6 @@ type lineBlock struct {
 	stride int  // 12, or 10 without kings
 }
 
-// All returns the ALL block (thesis §3.3.1): 768 features, index (file·8 + rank)·12 +
-// role·2 + color — file-major, as the thesis code and its published networks use
-// (the text's SQUARES order is not specified; see doc/featuresets.md).
-func All(o Orientation) Block {
-	return &lineBlock{newLeaf("all", "ALL", o, Flip, SquaresFileMajor, Roles, Colors), lineSquare, false, 12}
-}
-
 // H returns the H block (thesis §6.2, Table 1): (FILES × ROLES × COLORS), 96 features,
 // index file·12 + role·2 + color.
 func H(o Orientation) Block {
@@ -89,13 +82,6 @@ func D1(o Orientation) Block {
 // index (file + 7 − rank)·12 + role·2 + color.
 func D2(o Orientation) Block {
 	return &lineBlock{newLeaf("d2", "D2", o, Flip, Diags2, Roles, Colors), lineDiag2, false, 12}
-}
-
-// NonKing returns the NK block: ALL without the kings, (SQUARES(file-major) ×
-// ROLES-NK × COLORS), 640 features, index (file·8 + rank)·10 + role·2 + color — the piece
-// half of KP (thesis §3.3.2, draft 004 §2.4.3 KING-PIECE). Layout chosen to match ALL.
-func NonKing(o Orientation) Block {
-	return &lineBlock{newLeaf("nk", "NK", o, Flip, SquaresFileMajor, NonKingRoles, Colors), lineSquare, true, 10}
 }
 
 // MaxActive is 32 (30 without kings): one feature per piece at most.

@@ -34,6 +34,9 @@ func TestDeadCounts(t *testing.T) {
 // No dead feature is ever active, in the 6,000 real positions and both perspectives.
 func TestDeadNeverActive(t *testing.T) {
 	positions := epdAll(t)
+	if raceEnabled || testing.Short() {
+		positions = positions[:600]
+	}
 	for _, s := range propSets {
 		dead := map[int]string{}
 		for _, d := range s.DeadFeatures() {

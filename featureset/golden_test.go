@@ -94,6 +94,9 @@ func (n *thesisNet) eval(s *Set, pos *board.Position, buf []int) int32 {
 // indices and compares with golden-evals.jsonl (checked bit for bit against the thesis's
 // own engine). By default every 60th position (200th with -short or -race); NNUEKIT_GOLDEN_ALL=1 checks all 6,000.
 func TestThesisGoldenEvals(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-goroutine arithmetic, slow under -race; runs without -race")
+	}
 	dir := filepath.Join(sharedDir(t), "thesis-models")
 	gf, err := os.Open(filepath.Join(dir, "golden-evals.jsonl"))
 	if err != nil {

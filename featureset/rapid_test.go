@@ -139,29 +139,61 @@ func checkDiff(t *rapid.T, s *Set, before, after *board.Position, d *board.Dirty
 	}
 }
 
-// TestRandomGames plays random legal games (from the start position or a position of
-// ../shared/data/positions.epd) and checks every set's invariants at every step.
+// TestRandomGames is a rapid state machine over legal games (from the start position or
+// a position of ../shared/data/positions.epd): actions play a random legal move (checking
+// every set's Diff against the generic difference and the identities), take moves back
+// (checking the reverse difference), or jump to a new start; after every action the
+// Active invariants (range, order, MaxActive, Black view = White view of the flipped or
+// rotated board) are checked for every set.
 func TestRandomGames(t *testing.T) {
 	starts := []board.Position{board.StartPosition()}
 	starts = append(starts, epdSample(t, 200)...)
 	rapid.Check(t, func(t *rapid.T) {
-		pos := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]
-		plies := rapid.IntRange(1, 24).Draw(t, "plies")
 		sets := propSets
-		var moves []board.Move
-		for ply := 0; ply < plies; ply++ {
-			moves = pos.AppendLegalMoves(moves[:0])
-			if len(moves) == 0 {
-				break
-			}
-			m := moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")]
-			next, d := pos.Play(m)
-			for _, s := range sets {
-				checkActive(t, s, &pos)
-				checkDiff(t, s, &pos, &next, &d)
-			}
-			pos = next
+		if raceEnabled || testing.Short() {
+			sets = []*Set{rapid.SampledFrom(propSets).Draw(t, "set")}
 		}
+		history := []board.Position{starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]}
+		var moves []board.Move
+		t.Repeat(map[string]func(*rapid.T){
+			"play": func(t *rapid.T) {
+				pos := history[len(history)-1]
+				moves = pos.AppendLegalMoves(moves[:0])
+				if len(moves) == 0 {
+					t.Skip("no legal move")
+				}
+				m := moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")]
+				next, d := pos.Play(m)
+				for _, s := range sets {
+					checkDiff(t, s, &pos, &next, &d)
+				}
+				history = append(history, next)
+			},
+			"back": func(t *rapid.T) {
+				if len(history) < 2 {
+					t.Skip("at the start")
+				}
+				after, before := &history[len(history)-1], &history[len(history)-2]
+				for _, s := range sets {
+					for _, persp := range []board.Color{board.White, board.Black} {
+						a1, r1 := s.DiffGeneric(before, after, persp, nil, nil)
+						a2, r2 := s.DiffGeneric(after, before, persp, nil, nil)
+						if !slices.Equal(a1, r2) || !slices.Equal(r1, a2) {
+							t.Fatalf("%s: taking a move back is not the inverse difference", s)
+						}
+					}
+				}
+				history = history[:len(history)-1]
+			},
+			"restart": func(t *rapid.T) {
+				history = []board.Position{starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]}
+			},
+			"": func(t *rapid.T) {
+				for _, s := range sets {
+					checkActive(t, s, &history[len(history)-1])
+				}
+			},
+		})
 	})
 }
 
