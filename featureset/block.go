@@ -81,7 +81,7 @@ func (l *leaf) Size() int                { return l.size }
 func (l *leaf) Dims() []Dimension        { return l.dims }
 func (l *leaf) Orientation() Orientation { return l.orient }
 func (l *leaf) kingRefresh(d *board.DirtyPieces, p board.Color) bool {
-	return l.orient.KingDependent() && d.KingMoved(p)
+	return l.orient.KingDependent() && (d == nil || d.KingMoved(p))
 }
 
 // Describe returns "LABEL[e1, e2, …]" with the labels of the tuple's elements.

@@ -71,7 +71,7 @@ func (b *kingBlock) MaxActive() int { return 1 }
 
 // RequiresRefresh: the active bucket changes only when the own king moves.
 func (b *kingBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {
-	return d.KingMoved(p)
+	return d == nil || d.KingMoved(p)
 }
 
 func (b *kingBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {

@@ -86,8 +86,12 @@ func (s *Set) DiffGeneric(before, after *board.Position, persp board.Color, adde
 // RequiresRefresh reports whether, for the move described by dirty, persp's accumulator
 // must (or had better) be recomputed from Active instead of updated from Diff: true for
 // KING-ALL, KP and king-bucket blocks when persp's own king moved (castling included), and
-// for blocks whose orientation depends on the own king (FlipMirror) then.
+// for blocks whose orientation depends on the own king (FlipMirror) then. A nil dirty
+// (unknown change) requires a refresh.
 func (s *Set) RequiresRefresh(dirty *board.DirtyPieces, persp board.Color) bool {
+	if dirty == nil {
+		return true
+	}
 	return s.root.RequiresRefresh(dirty, persp)
 }
 

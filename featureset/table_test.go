@@ -121,3 +121,21 @@ func TestMobilityThesisCases(t *testing.T) {
 		}
 	}
 }
+
+// A nil DirtyPieces is an unknown change: Diff falls back to the generic difference and
+// RequiresRefresh says yes.
+func TestNilDirty(t *testing.T) {
+	before := board.StartPosition()
+	after, _ := before.Play(board.NewMove(board.NewSquare(4, 1), board.NewSquare(4, 3)))
+	for _, spec := range []string{"all+ph+pv+mb", "ka", "kp@hm", "ksq*(h+v)"} {
+		s := MustParse(spec)
+		if !s.RequiresRefresh(nil, board.White) {
+			t.Errorf("%s: RequiresRefresh(nil) = false", spec)
+		}
+		a, r := s.Diff(&before, &after, nil, board.Black, nil, nil)
+		ga, gr := s.DiffGeneric(&before, &after, board.Black, nil, nil)
+		if !slices.Equal(sorted(a), ga) || !slices.Equal(sorted(r), gr) {
+			t.Errorf("%s: nil-dirty Diff differs from generic", spec)
+		}
+	}
+}
