@@ -8,9 +8,9 @@ import (
 )
 
 // Hand-checked indices (thesis-models/README.md formulas).
+const kpk = "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"
+
 func TestActiveTable(t *testing.T) {
-	sq := func(s string) board.Square { x, _ := board.ParseSquare(s); return x }
-	_ = sq
 	tests := []struct {
 		spec  string
 		fen   string
@@ -50,6 +50,22 @@ func TestActiveTable(t *testing.T) {
 		{"ka", startFEN, board.Black, []int{4*768 + 394}, 32, nil},
 		// KP: king square · 640 + (file·8+rank)·10 + role·2 + color; e2 pawn own = 330.
 		{"kp", startFEN, board.White, []int{4*640 + 330}, 30, nil},
+		// K+P vs K: white Ke1, Pe4; black Ke8. Black's view flips: own K e1, their P e5, their K e8.
+		{"h", kpk, board.Black, []int{49, 58, 59}, 3, nil},
+		{"v", kpk, board.Black, []int{10, 4*12 + 1, 7*12 + 11}, 3, nil},
+		{"d1", kpk, board.Black, []int{4*12 + 10, 8*12 + 1, 11*12 + 11}, 3, nil},
+		{"d2", kpk, board.Black, []int{11*12 + 10, 7*12 + 1, 4*12 + 11}, 3, nil},
+		// file e: (K own, P their) = 4·144 + 5·24 + 1·12 = 708; (P their, K their) = 576 + 10.
+		{"ph", kpk, board.Black, []int{708, 586}, 2, nil},
+		{"pv", kpk, board.Black, nil, 0, nil},
+		// MB, White's view: pawn push e5 (36·12); white king d1 f1 d2 e2 f2 (sq·12 + 10);
+		// black king d8 f8 d7 e7 f7 (sq·12 + 11).
+		{"mb", kpk, board.White, []int{432, 46, 70, 142, 154, 166, 719, 743, 623, 635, 647}, 11, nil},
+		// MC: own pawn count 1 → 2, their pawns 0 → 1, kings 5 → (94+5)·2 + c.
+		{"mc", kpk, board.White, []int{1, 2, 18, 19, 50, 51, 84, 85, 136, 137, 198, 199}, 12, nil},
+		{"ka", kpk, board.Black, []int{4*768 + 394, 4*768 + 433, 4*768 + 479}, 3, nil},
+		// KP: NK index of e4 pawn own = (4·8+3)·10 = 350.
+		{"kp", kpk, board.White, []int{4*640 + 350}, 1, nil},
 		// Sums place blocks in written order: hv+h → H at 768.
 		{"hv+h", startFEN, board.White, []int{396, 768 + 0, 768 + 7}, 32 + 32, nil},
 	}
