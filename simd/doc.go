@@ -7,5 +7,13 @@
 // and the environment variable NNUEKIT_SIMD (generic, avx2, avx512, avx512vnni) caps it.
 // Building with -tags purego, or for a platform other than amd64, uses only the Go kernels.
 //
+// On amd64 the AVX2 and AVX-512 kernels are assembly generated with avo by the separate
+// module in simd/_asm (cd simd/_asm && go generate); the Go wrappers check every slice
+// length before the assembly runs and finish lengths that are not a whole number of vectors
+// in Go, so the kernels accept any alignment and any length the Go kernels accept.
+// AlignedInt16 and friends allocate 64-byte-aligned buffers, which keep 512-bit loads from
+// splitting cache lines. See doc/simd.md for the design and the exactness argument per
+// kernel.
+//
 // The package knows nothing about chess; package nnue calls it (DESIGN.md: simd is a leaf).
 package simd
