@@ -77,6 +77,13 @@ func TestStatsStartPosition(t *testing.T) {
 			t.Errorf("row %d: got %+v, want %+v", k, g, w)
 		}
 	}
+	// The start position is symmetric: both perspectives see the same numbers.
+	w, b := st.TablePerspective(board.White), st.TablePerspective(board.Black)
+	for k := range w {
+		if w[k] != b[k] || !near(w[k].Added, rows[k].Added) {
+			t.Errorf("row %d: white %+v black %+v", k, w[k], b[k])
+		}
+	}
 	if rows[3].Active != 12 {
 		t.Errorf("mc active %v, want 12", rows[3].Active)
 	}

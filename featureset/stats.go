@@ -95,7 +95,12 @@ type StatsRow struct {
 
 // Table returns the A.5 table: one row per top-level block, averaged over both
 // perspectives. Empty Stats give zero rows' averages.
-func (st *Stats) Table() []StatsRow {
+func (st *Stats) Table() []StatsRow { return st.table(-1) }
+
+// TablePerspective is Table for one perspective only.
+func (st *Stats) TablePerspective(c board.Color) []StatsRow { return st.table(int(c)) }
+
+func (st *Stats) table(c int) []StatsRow {
 	var rows []StatsRow
 	div := func(x int64, n int64) float64 {
 		if n == 0 {
@@ -103,14 +108,24 @@ func (st *Stats) Table() []StatsRow {
 		}
 		return float64(x) / float64(n)
 	}
+	sum := func(x [2]int64) (int64, int64) {
+		if c < 0 {
+			return x[0] + x[1], 2
+		}
+		return x[c], 1
+	}
 	for _, b := range st.blocks {
+		a, k := sum(b.Active)
+		ad, _ := sum(b.Added)
+		re, _ := sum(b.Removed)
+		rf, _ := sum(b.Refresh)
 		rows = append(rows, StatsRow{
 			Name:        b.Name,
 			Size:        b.Size,
-			Active:      div(b.Active[0]+b.Active[1], 2*st.Positions),
-			Added:       div(b.Added[0]+b.Added[1], 2*st.Moves),
-			Removed:     div(b.Removed[0]+b.Removed[1], 2*st.Moves),
-			RefreshRate: div(b.Refresh[0]+b.Refresh[1], 2*st.Moves),
+			Active:      div(a, k*st.Positions),
+			Added:       div(ad, k*st.Moves),
+			Removed:     div(re, k*st.Moves),
+			RefreshRate: div(rf, k*st.Moves),
 		})
 	}
 	return rows

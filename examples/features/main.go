@@ -5,9 +5,11 @@
 //
 //	go run ./examples/features -set SET (-fen FEN | -epd FILE) [-json]
 //	go run ./examples/features -list
+//	go run ./examples/features -set SET -dead
 //
 // SET is a feature-set spec as featureset.Parse accepts ("all", "all+ph+pv", "hv+d1+d2",
-// "ka", "ksq*(all+h)", "all@rotate", …); -list prints the block names.
+// "ka", "ksq*(all+h)", "all@rotate", …); -list prints the block names; -dead lists the
+// set's dead features (featureset.Set.DeadFeatures: index, description, rule).
 //
 // Human-readable output (default): for each position, the set, then for White and Black
 // the number of active features and one line per feature, "index Describe(index)".
@@ -41,6 +43,7 @@ type options struct {
 	epd  string
 	json bool
 	list bool
+	dead bool
 }
 
 func main() {
@@ -50,6 +53,7 @@ func main() {
 	flag.StringVar(&o.epd, "epd", "", "file with one FEN/EPD position per line")
 	flag.BoolVar(&o.json, "json", false, `one JSON object per position: {"set","size","white","black"} (+"fen" with -epd)`)
 	flag.BoolVar(&o.list, "list", false, "list the block names and exit")
+	flag.BoolVar(&o.dead, "dead", false, "list the set's dead features (never active in a legal position) and exit")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
@@ -88,6 +92,14 @@ func run(o options, w io.Writer) error {
 	set, err := featureset.Parse(o.set)
 	if err != nil {
 		return err
+	}
+	if o.dead {
+		d := set.DeadFeatures()
+		fmt.Fprintf(w, "set %s: %d of %d features dead by rule\n", set, len(d), set.Size())
+		for _, f := range d {
+			fmt.Fprintf(w, "  %6d %-40s %s\n", f.Index, set.Describe(f.Index), f.Reason)
+		}
+		return nil
 	}
 	if o.fen != "" && o.epd != "" {
 		return errors.New("give -fen or -epd, not both")

@@ -99,3 +99,15 @@ func TestErrors(t *testing.T) {
 }
 
 const startLine = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+func TestDead(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(options{set: "all+v", dead: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"set all+v: 36 of 864 features dead by rule", "ALL[a1, pawn, own]", "V[8, pawn, their]", "pawn on rank 1 or 8"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q in\n%s", want, out.String())
+		}
+	}
+}

@@ -22,6 +22,7 @@
 //
 //	{"set": "...", "positions": N, "moves": M, "blocks": [{"name": "all", "size": 768,
 //	  "active": x, "added": x, "removed": x, "refresh_rate": x,
+//	  "white": {"active": x, "added": x, "removed": x}, "black": {…} (one perspective each),
 //	  "thesis": {"active": x, "added": x, "removed": x} (when published),
 //	  "thesis_tool": {"active": x, "added": x, "removed": x} (with -thesis-tool)}, …]}
 //
@@ -101,6 +102,8 @@ type row struct {
 	Added       float64 `json:"added"`
 	Removed     float64 `json:"removed"`
 	RefreshRate float64 `json:"refresh_rate"`
+	White       triple  `json:"white"`
+	Black       triple  `json:"black"`
 	Thesis      *triple `json:"thesis,omitempty"`
 	ThesisTool  *triple `json:"thesis_tool,omitempty"`
 }
@@ -169,8 +172,10 @@ func run(o options, w io.Writer, progress io.Writer) error {
 	}
 	bar.done()
 	rep := report{Set: set.String(), Positions: st.Positions, Moves: st.Moves}
+	wt, bt := st.TablePerspective(board.White), st.TablePerspective(board.Black)
 	for k, r := range st.Table() {
-		x := row{Name: r.Name, Size: r.Size, Active: r.Active, Added: r.Added, Removed: r.Removed, RefreshRate: r.RefreshRate}
+		x := row{Name: r.Name, Size: r.Size, Active: r.Active, Added: r.Added, Removed: r.Removed, RefreshRate: r.RefreshRate,
+			White: triple{wt[k].Active, wt[k].Added, wt[k].Removed}, Black: triple{bt[k].Active, bt[k].Added, bt[k].Removed}}
 		name := r.Name
 		if name == "hv" {
 			name = "all"
