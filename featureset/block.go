@@ -77,8 +77,11 @@ func (l *leaf) Name() string {
 // key is the canonical structural name: aliases resolved, orientation always written.
 func (l *leaf) key() string { return l.name + "@" + l.orient.String() }
 
-func (l *leaf) Size() int                { return l.size }
-func (l *leaf) Dims() []Dimension        { return l.dims }
+func (l *leaf) Size() int         { return l.size }
+func (l *leaf) Dims() []Dimension { return l.dims }
+
+// Orientation returns the leaf block's orientation; every leaf block of this package
+// implements interface{ Orientation() Orientation }.
 func (l *leaf) Orientation() Orientation { return l.orient }
 func (l *leaf) kingRefresh(d *board.DirtyPieces, p board.Color) bool {
 	return l.orient.KingDependent() && (d == nil || d.KingMoved(p))

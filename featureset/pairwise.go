@@ -28,8 +28,8 @@ func PV(o Orientation) Block {
 	return &pairBlock{newLeaf("pv", "PV", o, Flip, Ranks, Roles, PairColors, Roles, PairColors), lineRank}
 }
 
-// MaxActive is 24: a line with n pieces has n−1 pairs, and the 32 pieces lie on at least
-// 8 … well, at most 32 − (lines used) pairs; 31 is a safe bound.
+// MaxActive is 31: a line holding n pieces has n−1 pairs, so at most 32 − (lines used)
+// pairs in all.
 func (b *pairBlock) MaxActive() int { return 31 }
 
 func (b *pairBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {

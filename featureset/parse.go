@@ -69,6 +69,7 @@ type ParseError struct {
 	Msg  string
 }
 
+// Error returns "featureset: bad spec <spec> at offset <pos>: <msg>".
 func (e *ParseError) Error() string {
 	return fmt.Sprintf("featureset: bad spec %q at offset %d: %s", e.Spec, e.Pos, e.Msg)
 }
