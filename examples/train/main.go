@@ -1,0 +1,279 @@
+// Command train trains an NNUE network on samples in the thesis's text formats
+// (quant/dataset: "FEN,score,best" and the compact per-game continuation) and exports it
+// quantized, in nnuekit's native format and (thesis architecture) the thesis .nn format.
+//
+// Usage:
+//
+//	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
+//	    [-loss score|pqr] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
+//	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume]
+//
+// The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
+// move, |score| ≤ 5000, plus -skip random skipping); the last -val of them (a fraction < 1 or a
+// count) are held out for the validation loss. Outputs, all named after -out:
+//
+//	OUT.ckpt        checkpoint, written after every epoch and on Ctrl-C (SIGINT/SIGTERM);
+//	                -resume continues from it (same -data and filter flags)
+//	OUT.nnue        the quantized network, native format (nnue.Load reads it)
+//	OUT.nn          the thesis .nn file (thesis architecture only)
+//	OUT-loss.png    training and validation loss per epoch
+//	OUT-history.csv epoch,train_loss,val_loss,lr,seconds,samples
+//
+// and, on standard output, progress lines, the clipping report and the quantization error in
+// WDL space against the float model over up to 10,000 validation positions (thesis §4.5.1).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/quant/dataset"
+	"github.com/nnuekit/nnuekit/quant/train"
+)
+
+type options struct {
+	data, set, arch, loss, out, val string
+	l1, l2, buckets, epochs, batch  int
+	workers, max                    int
+	lr, decay, skip                 float64
+	seed                            uint64
+	resume                          bool
+	errorPositions                  int
+	pawnValue                       int
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.data, "data", "", "training samples (thesis text formats; see quant/dataset)")
+	flag.StringVar(&o.set, "set", "all", "feature set (featureset.Parse syntax, e.g. all, h+v, all+ph+pv)")
+	flag.StringVar(&o.arch, "arch", "thesis", "architecture: thesis ((F→L1)×2→L2→1) or cpw (F→N→1 SCReLU, output buckets)")
+	flag.StringVar(&o.loss, "loss", "score", "loss: score (WDL-space |W(y)−W(f)|^2.6) or pqr (thesis §5.3)")
+	flag.IntVar(&o.l1, "l1", 256, "accumulator width L1 (cpw: N); a multiple of 32")
+	flag.IntVar(&o.l2, "l2", 32, "hidden layer width L2 (thesis architecture)")
+	flag.IntVar(&o.buckets, "buckets", 8, "output buckets by piece count (cpw architecture)")
+	flag.IntVar(&o.epochs, "epochs", 10, "epochs (total, also when resuming)")
+	flag.IntVar(&o.batch, "batch", 16384, "batch size")
+	flag.Float64Var(&o.lr, "lr", 5e-4, "Adam learning rate of the first epoch")
+	flag.Float64Var(&o.decay, "decay", 0.99, "learning-rate factor per epoch")
+	flag.StringVar(&o.val, "val", "0.02", "validation samples: a fraction of the data (< 1) or a count")
+	flag.IntVar(&o.max, "max", 0, "use at most this many samples (0: all)")
+	flag.Float64Var(&o.skip, "skip", 0, "random skip rate of the thesis filter, in [0, 1)")
+	flag.IntVar(&o.workers, "workers", 0, "worker goroutines (0: number of CPUs)")
+	flag.Uint64Var(&o.seed, "seed", 1, "seed of weights, shuffles, PQR moves and skipping")
+	flag.StringVar(&o.out, "out", "net", "output prefix")
+	flag.BoolVar(&o.resume, "resume", false, "continue from OUT.ckpt")
+	flag.IntVar(&o.errorPositions, "error-positions", 10000, "validation positions for the quantization-error report")
+	flag.IntVar(&o.pawnValue, "pawn-value", 0, "output units per pawn stored in the native file (0: format default 100; 361 for Stockfish 15.1 internal units)")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "train: unexpected arguments %q\n", flag.Args())
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "train:", err)
+		os.Exit(1)
+	}
+}
+
+// loaded is the encoded data plus the last positions (the validation tail) for the
+// quantization-error report.
+type loaded struct {
+	data *train.Data
+	tail []board.Position // ring buffer of the last positions added, oldest at next
+	next int
+	read int // samples read before filtering
+}
+
+func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, log io.Writer) (*loaded, error) {
+	f, err := os.Open(o.data)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := dataset.NewReader(f)
+	filt := dataset.ThesisFilter(o.skip, o.seed)
+	enc := train.NewEncoder(set, loss, o.seed)
+	l := &loaded{}
+	ring := max(o.errorPositions, 0)
+	start, last := time.Now(), time.Now()
+	for r.Next() {
+		if o.max > 0 && enc.Len() >= o.max {
+			break
+		}
+		s := r.Sample()
+		l.read++
+		if !filt.Keep(s) {
+			continue
+		}
+		if err := enc.Add(&s.Pos, float64(s.Score), s.Best); err != nil {
+			if errors.Is(err, train.ErrNoAlternative) {
+				continue
+			}
+			return nil, fmt.Errorf("%s:%d: %w", o.data, s.Line, err)
+		}
+		if ring > 0 {
+			if len(l.tail) < ring {
+				l.tail = append(l.tail, s.Pos)
+			} else {
+				l.tail[l.next] = s.Pos
+				l.next = (l.next + 1) % ring
+			}
+		}
+		if now := time.Now(); now.Sub(last) > 10*time.Second {
+			last = now
+			fmt.Fprintf(log, "reading %s: %d samples kept of %d (%.0f/s)\n", o.data, enc.Len(), l.read, float64(l.read)/now.Sub(start).Seconds())
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	l.data = enc.Data()
+	fmt.Fprintf(log, "read %s: %d samples kept of %d in %.1fs\n", o.data, l.data.Len(), l.read, time.Since(start).Seconds())
+	return l, nil
+}
+
+// lastPositions returns the last n positions added, oldest first.
+func (l *loaded) lastPositions(n int) []board.Position {
+	ordered := append(append([]board.Position(nil), l.tail[l.next:]...), l.tail[:l.next]...)
+	return ordered[max(len(ordered)-n, 0):]
+}
+
+func valCount(spec string, n int) (int, error) {
+	v, err := strconv.ParseFloat(spec, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("-val %q: want a fraction in (0, 1) or a count", spec)
+	}
+	if v < 1 {
+		return int(v * float64(n)), nil
+	}
+	return int(v), nil
+}
+
+func run(ctx context.Context, o options, log io.Writer) error {
+	if o.data == "" {
+		return errors.New("-data is required")
+	}
+	arch, err := train.ParseArch(o.arch)
+	if err != nil {
+		return err
+	}
+	loss, err := train.ParseLoss(o.loss)
+	if err != nil {
+		return err
+	}
+	if !(o.skip >= 0 && o.skip < 1) {
+		return fmt.Errorf("-skip %v outside [0, 1)", o.skip)
+	}
+	set, err := featureset.Parse(o.set)
+	if err != nil {
+		return err
+	}
+	ckpt := o.out + ".ckpt"
+	var tr *train.Trainer
+	if o.resume {
+		if tr, err = train.Load(ckpt); err != nil {
+			return err
+		}
+		c := tr.Config()
+		if c.Arch != arch || c.Loss != loss {
+			fmt.Fprintf(log, "resuming %s: architecture %v, loss %v from the checkpoint\n", ckpt, c.Arch, c.Loss)
+			arch, loss = c.Arch, c.Loss
+		}
+		if err := tr.SetEpochs(o.epochs); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "resuming %s after %d epochs\n", ckpt, tr.Epoch())
+	} else {
+		cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
+			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt}
+		if tr, err = train.New(o.set, set.Size(), cfg); err != nil {
+			return err
+		}
+	}
+	tr.Log = log
+	l, err := load(ctx, o, set, loss, log)
+	if err != nil {
+		return err
+	}
+	nval, err := valCount(o.val, l.data.Len())
+	if err != nil {
+		return err
+	}
+	trainData, valData := l.data, (*train.Data)(nil)
+	if nval > 0 {
+		if trainData, valData, err = l.data.Split(nval); err != nil {
+			return err
+		}
+	}
+	c := tr.Config()
+	fmt.Fprintf(log, "training %s %v L1=%d L2=%d loss=%v: %d training, %d validation samples; batch %d, lr %g ×%g/epoch, %d workers\n",
+		o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), nval, c.BatchSize, c.LR, c.Decay, c.Workers)
+	start := time.Now()
+	if err := tr.Train(ctx, trainData, valData); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "trained in %s\n", time.Since(start).Round(time.Second))
+	h := tr.History()
+	if err := writeHistory(o.out+"-history.csv", h); err != nil {
+		return err
+	}
+	if err := train.PlotLoss(o.out+"-loss.png", fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len()), train.HistoryCurves(h)); err != nil {
+		return err
+	}
+	ex, err := tr.Export(l.lastPositions(min(nval, o.errorPositions)))
+	if err != nil {
+		return err
+	}
+	if o.pawnValue > 0 {
+		desc := fmt.Sprintf("nnuekit examples/train: %s %v L1=%d L2=%d loss=%v, %d samples of %s, %d epochs",
+			o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), o.data, len(h))
+		if err := ex.SetPawnValue(int32(o.pawnValue), desc); err != nil {
+			return err
+		}
+	}
+	thesisPath := ""
+	if c.Arch == train.ArchThesis {
+		thesisPath = o.out + ".nn"
+	}
+	if err := ex.WriteFiles(o.out+".nnue", thesisPath); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "wrote %s.nnue %s\nclipped values: %d\n", o.out, thesisPath, ex.Clip.TotalClipped())
+	if ex.Clip.TotalClipped() > 0 {
+		fmt.Fprint(log, ex.Clip)
+	}
+	if ex.Error != nil {
+		fmt.Fprintf(log, "quantization error over %d validation positions:\n", ex.Error.N)
+		if err := ex.Error.WriteMarkdown(log); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeHistory(path string, h []train.EpochStats) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f, "epoch,train_loss,val_loss,lr,seconds,samples")
+	for _, e := range h {
+		fmt.Fprintf(f, "%d,%.8f,%.8f,%.6g,%.1f,%d\n", e.Epoch, e.TrainLoss, e.ValLoss, e.LR, e.Seconds, e.Samples)
+	}
+	return f.Close()
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/nnue"
+)
+
+// testdata/tiny.txt: the first games of a Stockfish self-play run of examples/datagen (compact
+// format with results).
+
+func TestSmokeThesis(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "net")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 32, l2: 8, buckets: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 1000}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	for _, want := range []string{"epoch 1/1", "val loss", "clipped values: 0", "within 0.03"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, log.String())
+		}
+	}
+	for _, f := range []string{".nnue", ".nn", ".ckpt", "-loss.png", "-history.csv"} {
+		if st, err := os.Stat(out + f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", out+f, err)
+		}
+	}
+	a, err := nnue.LoadFile(out + ".nn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := board.StartPosition()
+	if a.Evaluate(&p) != b.Evaluate(&p) {
+		t.Errorf("thesis file %d, native file %d", a.Evaluate(&p), b.Evaluate(&p))
+	}
+	// resume one more epoch
+	o.resume, o.epochs = true, 2
+	log.Reset()
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("resume: %v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "resuming") || !strings.Contains(log.String(), "epoch 2/2") {
+		t.Errorf("resume output:\n%s", log.String())
+	}
+}
+
+func TestSmokeCPWAndPQR(t *testing.T) {
+	dir := t.TempDir()
+	for _, o := range []options{
+		{arch: "cpw", loss: "score", l1: 32, buckets: 8},
+		{arch: "thesis", loss: "pqr", l1: 32, l2: 8},
+	} {
+		o.data, o.set, o.out, o.val = "testdata/tiny.txt", "all", filepath.Join(dir, o.arch+o.loss), "50"
+		o.epochs, o.batch, o.lr, o.decay, o.workers, o.seed, o.max = 1, 256, 1e-3, 0.99, 2, 1, 400
+		var log bytes.Buffer
+		if err := run(context.Background(), o, &log); err != nil {
+			t.Fatalf("%s/%s: %v\n%s", o.arch, o.loss, err, log.String())
+		}
+		if _, err := nnue.LoadFile(o.out + ".nnue"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, o := range []options{
+		{},
+		{data: "testdata/tiny.txt", arch: "resnet", loss: "score", set: "all"},
+		{data: "testdata/tiny.txt", arch: "thesis", loss: "mse", set: "all"},
+		{data: "testdata/tiny.txt", arch: "thesis", loss: "score", set: "nonsense"},
+		{data: "testdata/missing.txt", arch: "thesis", loss: "score", set: "all", l1: 32, l2: 8, epochs: 1, batch: 8, lr: 1, decay: 1, val: "0"},
+	} {
+		if err := run(context.Background(), o, &bytes.Buffer{}); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+// Loss selects the training method (thesis §5.2, §5.3).
+type Loss uint8
+
+const (
+	// LossScore is the score target in WDL space, mean |W(y) − W(f(x))|^Power (thesis §5.2.2).
+	LossScore Loss = iota
+	// LossPQR is the PQR triplet loss −log σ(r−q) − log σ(p+q) − log σ(−(p+q)) with
+	// p, q, r = 2W(f(·)) − 1 of the position P, the position Q after the data's best move, and
+	// a position R after a random other legal move (thesis §5.3.1).
+	LossPQR
+)
+
+// String returns "score" or "pqr".
+func (l Loss) String() string {
+	switch l {
+	case LossScore:
+		return "score"
+	case LossPQR:
+		return "pqr"
+	}
+	return fmt.Sprintf("Loss(%d)", uint8(l))
+}
+
+// ParseLoss parses "score" or "pqr".
+func ParseLoss(s string) (Loss, error) {
+	switch s {
+	case "score":
+		return LossScore, nil
+	case "pqr":
+		return LossPQR, nil
+	}
+	return 0, fmt.Errorf("train: unknown loss %q (want score or pqr)", s)
+}
+
+// positionsPer is how many positions one sample holds: 1 (P) or 3 (P, Q, R).
+func (l Loss) positionsPer() int {
+	if l == LossPQR {
+		return 3
+	}
+	return 1
+}
+
+// Data is an encoded training set held in memory: for every sample, the active features of
+// its position(s) from the side to move's and the other side's perspective (featureset.Set.Active,
+// binary semantics), the piece count (for output buckets), and the target score. A LossScore
+// sample has one position; a LossPQR sample three (P, Q, R). Features are int32 indices into
+// the set; memory is about 4·(active features) bytes per position.
+type Data struct {
+	// Set is the feature set the samples were encoded with; Features its size.
+	Set      *featureset.Set
+	Features int
+	// Loss is the training method the samples are encoded for.
+	Loss Loss
+
+	idx    []int32
+	off    []int64 // start of (sample·k + slot)·2 + perspective in idx; one extra end entry
+	pieces []uint8 // per (sample·k + slot)
+	score  []float32
+}
+
+// Len is the number of samples.
+func (d *Data) Len() int { return len(d.score) }
+
+// Score returns the target score of sample i (centipawns from P's side to move; unused by PQR).
+func (d *Data) Score(i int) float32 { return d.score[i] }
+
+// features returns the active features of slot k of sample i for perspective h (0 = side to move).
+func (d *Data) features(i, k, h int) []int32 {
+	j := (i*d.Loss.positionsPer()+k)*2 + h
+	return d.idx[d.off[j]:d.off[j+1]]
+}
+
+func (d *Data) piecesOf(i, k int) int { return int(d.pieces[i*d.Loss.positionsPer()+k]) }
+
+// Split returns the first len−n samples and the last n samples as two Data sharing storage
+// (the tail is held out for validation: consecutive samples come from the same game, so a
+// contiguous tail keeps games apart better than a random split). It returns an error if n is
+// not in [1, Len()).
+func (d *Data) Split(n int) (head, tail *Data, err error) {
+	if n < 1 || n >= d.Len() {
+		return nil, nil, fmt.Errorf("train: Split(%d) of %d samples: need 1 ≤ n < %d", n, d.Len(), d.Len())
+	}
+	cut := d.Len() - n
+	k := d.Loss.positionsPer()
+	head = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss,
+		idx: d.idx, off: d.off[:cut*k*2+1], pieces: d.pieces[:cut*k], score: d.score[:cut]}
+	tail = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss,
+		idx: d.idx, off: d.off[cut*k*2:], pieces: d.pieces[cut*k:], score: d.score[cut:]}
+	return head, tail, nil
+}
+
+// Encoder turns positions into a Data for one feature set and loss. It is not safe for
+// concurrent use.
+type Encoder struct {
+	d     *Data
+	rng   *rand.Rand
+	buf   []int
+	moves []board.Move
+}
+
+// ErrNoAlternative is returned by Encoder.Add for a PQR sample whose position has no legal move
+// other than the best move (no R exists); the caller skips the sample.
+var ErrNoAlternative = errors.New("train: no legal move other than the best move")
+
+// NewEncoder returns an encoder for set and loss. For LossPQR the random move of R is drawn from
+// a PCG generator seeded with seed, so encoding the same data twice gives the same triplets.
+func NewEncoder(set *featureset.Set, loss Loss, seed uint64) *Encoder {
+	return &Encoder{
+		d:   &Data{Set: set, Features: set.Size(), Loss: loss, off: []int64{0}},
+		rng: rand.New(rand.NewPCG(seed, 0x707172)),
+		buf: make([]int, 0, set.MaxActive()),
+	}
+}
+
+// Add appends one sample: the position pos with target score (centipawns from pos's side to
+// move) and, for LossPQR, the best move (UCI-like board.Move, must be legal in pos; ignored by
+// LossScore). It returns ErrNoAlternative when PQR has no second legal move and an error when
+// best is not legal; nothing is appended then.
+func (e *Encoder) Add(pos *board.Position, score float64, best board.Move) error {
+	if e.d.Loss == LossPQR {
+		e.moves = pos.AppendLegalMoves(e.moves[:0])
+		legal := false
+		for _, m := range e.moves {
+			if m == best {
+				legal = true
+			}
+		}
+		if !legal {
+			return fmt.Errorf("train: best move %v is not legal in %s", best, pos.FEN())
+		}
+		if len(e.moves) < 2 {
+			return ErrNoAlternative
+		}
+		r := e.moves[e.rng.IntN(len(e.moves)-1)]
+		if r == best {
+			r = e.moves[len(e.moves)-1]
+		}
+		q, _ := pos.Play(best)
+		rp, _ := pos.Play(r)
+		e.addPosition(pos)
+		e.addPosition(&q)
+		e.addPosition(&rp)
+	} else {
+		e.addPosition(pos)
+	}
+	e.d.score = append(e.d.score, float32(score))
+	return nil
+}
+
+func (e *Encoder) addPosition(pos *board.Position) {
+	stm := pos.SideToMove()
+	for _, c := range [2]board.Color{stm, stm.Other()} {
+		e.buf = e.d.Set.Active(pos, c, e.buf[:0])
+		for _, f := range e.buf {
+			e.d.idx = append(e.d.idx, int32(f))
+		}
+		e.d.off = append(e.d.off, int64(len(e.d.idx)))
+	}
+	e.d.pieces = append(e.d.pieces, uint8(pos.PieceCount()))
+}
+
+// Len is the number of samples added so far.
+func (e *Encoder) Len() int { return e.d.Len() }
+
+// Data returns the encoded samples. The Encoder must not be used afterwards.
+func (e *Encoder) Data() *Data { return e.d }

@@ -1,0 +1,390 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/nnue"
+	"github.com/nnuekit/nnuekit/quant"
+)
+
+// randomPositions plays n random games from the start position with a fixed seed and returns
+// one position from each after 4–40 plies (never checkmate/stalemate).
+func randomPositions(t testing.TB, n int, seed uint64) []board.Position {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	var out []board.Position
+	for len(out) < n {
+		p := board.StartPosition()
+		plies := 4 + r.IntN(37)
+		ok := true
+		for range plies {
+			ms := p.LegalMoves()
+			if len(ms) == 0 {
+				ok = false
+				break
+			}
+			p, _ = p.Play(ms[r.IntN(len(ms))])
+		}
+		if ok && len(p.LegalMoves()) >= 2 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// material is a learnable synthetic target: material balance in centipawns, side to move.
+func material(p *board.Position) float64 {
+	vals := [6]float64{100, 300, 320, 500, 900, 0}
+	s := 0.0
+	for r := board.Role(0); r < 6; r++ {
+		s += vals[r] * float64(p.Pieces(board.White, r).Count()-p.Pieces(board.Black, r).Count())
+	}
+	if p.SideToMove() == board.Black {
+		s = -s
+	}
+	return s
+}
+
+func encode(t testing.TB, set *featureset.Set, loss Loss, ps []board.Position) *Data {
+	t.Helper()
+	e := NewEncoder(set, loss, 7)
+	for i := range ps {
+		ms := ps[i].LegalMoves()
+		if err := e.Add(&ps[i], material(&ps[i]), ms[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e.Data()
+}
+
+func TestLossDerivatives(t *testing.T) {
+	w := quant.ThesisWDL
+	for _, c := range [][2]float64{{100, 50}, {-300, 20}, {0, 400}, {1200, -800}} {
+		_, g := scoreLoss(w, 2.6, c[0], c[1])
+		h := 1e-4
+		lp, _ := scoreLoss(w, 2.6, c[0], c[1]+h)
+		lm, _ := scoreLoss(w, 2.6, c[0], c[1]-h)
+		if fd := (lp - lm) / (2 * h); math.Abs(fd-g) > 1e-6*math.Max(1, math.Abs(fd)) {
+			t.Errorf("scoreLoss(%v): grad %g, finite difference %g", c, g, fd)
+		}
+	}
+	for _, c := range [][3]float64{{100, -50, 30}, {-300, 250, -400}, {0, 0, 0}, {900, 100, -20}} {
+		_, gp, gq, gr := pqrLoss(w, c[0], c[1], c[2])
+		for k, g := range [3]float64{gp, gq, gr} {
+			h := 1e-3
+			a, b := c, c
+			a[k] += h
+			b[k] -= h
+			la, _, _, _ := pqrLoss(w, a[0], a[1], a[2])
+			lb, _, _, _ := pqrLoss(w, b[0], b[1], b[2])
+			if fd := (la - lb) / (2 * h); math.Abs(fd-g) > 1e-8 {
+				t.Errorf("pqrLoss(%v) d/d%d: grad %g, finite difference %g", c, k, g, fd)
+			}
+		}
+	}
+	// hand-checked value: W(0)=σ(−1.28/297.21); equal outputs give p+q, and r=q
+	l, _, _, _ := pqrLoss(w, 0, 0, 0)
+	u := 2 * (2*w.Win(0) - 1)
+	want := math.Log(2) + logSigmoidNeg(u) + logSigmoidNeg(-u)
+	if math.Abs(l-want) > 1e-12 {
+		t.Errorf("pqrLoss(0,0,0) = %v, want %v", l, want)
+	}
+}
+
+// TestGradientCheck compares the backward pass of both architectures with central finite
+// differences of the forward pass, for every parameter of a small model that some sample uses.
+func TestGradientCheck(t *testing.T) {
+	set := featureset.MustParse("h+v")
+	ps := randomPositions(t, 6, 3)
+	d := encode(t, set, LossScore, ps)
+	for _, cfg := range []Config{
+		{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1},
+		{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1},
+	} {
+		t.Run(cfg.Arch.String(), func(t *testing.T) {
+			tr, err := New(set.String(), set.Size(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// move the biases so that activations sit inside (0, 1) often
+			for _, ts := range tr.ts {
+				if ts.name == "ft.bias" {
+					for j := range ts.data {
+						ts.data[j] = 0.5
+					}
+				}
+			}
+			w := tr.workers[0]
+			checked := 0
+			for i := range d.Len() {
+				stm, nstm, pc := d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0)
+				gr := newGrads(tr.ts)
+				tr.net.forward(w.sc[0], stm, nstm, pc)
+				if nearKink(w.sc[0]) {
+					continue // a finite difference across a ClippedReLU/SCReLU kink is meaningless
+				}
+				tr.net.backward(w.sc[0], stm, nstm, pc, 1, gr)
+				for ti, ts := range tr.ts {
+					for j := range ts.data {
+						if ts.sparse && !gr.touched[j/ts.cols] {
+							if gr.g[ti][j] != 0 {
+								t.Fatalf("%s[%d]: gradient %g on an untouched row", ts.name, j, gr.g[ti][j])
+							}
+							continue
+						}
+						old := ts.data[j]
+						h := float32(1e-3)
+						ts.data[j] = old + h
+						fp := tr.net.forward(w.sc[1], stm, nstm, pc)
+						ts.data[j] = old - h
+						fm := tr.net.forward(w.sc[1], stm, nstm, pc)
+						ts.data[j] = old
+						fd := (fp - fm) / (2 * float64(h))
+						g := float64(gr.g[ti][j])
+						if math.Abs(fd-g) > 2e-2*math.Max(1, math.Abs(g)) {
+							t.Errorf("sample %d %s[%d]: backward %g, finite difference %g", i, ts.name, j, g, fd)
+						}
+						checked++
+					}
+				}
+			}
+			if checked < 100 {
+				t.Fatalf("only %d parameters checked", checked)
+			}
+		})
+	}
+}
+
+func TestTrainingReducesLoss(t *testing.T) {
+	set := featureset.MustParse("all")
+	ps := randomPositions(t, 600, 5)
+	for _, c := range []struct {
+		cfg  Config
+		loss Loss
+	}{
+		{Config{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
+		{Config{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
+		{Config{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Loss: LossPQR}, LossPQR},
+	} {
+		t.Run(c.cfg.Arch.String()+"-"+c.loss.String(), func(t *testing.T) {
+			d := encode(t, set, c.loss, ps)
+			tr, err := New(set.String(), set.Size(), c.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, _ := tr.Loss(d)
+			floor := 0.0
+			if c.loss == LossPQR {
+				floor = 2 * math.Ln2 // the two equality terms: minimum at p + q = 0
+			}
+			if err := tr.Train(context.Background(), d, nil); err != nil {
+				t.Fatal(err)
+			}
+			after, _ := tr.Loss(d)
+			t.Logf("loss %.6f → %.6f", before, after)
+			if !(after-floor < 0.8*(before-floor)) {
+				t.Errorf("loss %.6f → %.6f: not reduced by 20%%", before, after)
+			}
+		})
+	}
+}
+
+func TestDeterministicAndResume(t *testing.T) {
+	set := featureset.MustParse("all")
+	d := encode(t, set, LossScore, randomPositions(t, 300, 9))
+	train, val, err := d.Split(50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{L1: 32, L2: 8, Epochs: 3, BatchSize: 40, LR: 1e-3, Workers: 2}
+	run := func() *Trainer {
+		tr, err := New("all", 768, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Train(context.Background(), train, val); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	a, b := run(), run()
+	for i := range a.ts {
+		if !equalF32(a.ts[i].data, b.ts[i].data) {
+			t.Fatalf("two runs differ in %s", a.ts[i].name)
+		}
+	}
+	// interrupted after 1 epoch + 2 batches, saved, resumed
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "ckpt")
+	c2 := cfg
+	c2.Checkpoint = cp
+	tr, _ := New("all", 768, c2)
+	ctx, cancel := context.WithCancel(context.Background())
+	tr.Log = &cancelAfter{n: 2, cancel: cancel} // progress lines trigger the cancel
+	tr.cfg.ProgressEvery = 1
+	if err := tr.Train(ctx, train, val); err != context.Canceled {
+		t.Fatalf("Train: %v, want context.Canceled", err)
+	}
+	r, err := Load(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.epoch == 0 && r.batch == 0 {
+		t.Fatal("checkpoint at the very start")
+	}
+	if err := r.Train(context.Background(), train, val); err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.ts {
+		if !equalF32(a.ts[i].data, r.ts[i].data) {
+			t.Fatalf("resumed run differs from an uninterrupted one in %s", a.ts[i].name)
+		}
+	}
+	h := r.History()
+	if len(h) != 3 || math.IsNaN(h[2].ValLoss) || h[2].ValLoss <= 0 {
+		t.Fatalf("history %+v", h)
+	}
+	if err := PlotLoss(filepath.Join(dir, "loss.png"), "test", HistoryCurves(h)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadCheckpoint(bytes.NewReader([]byte("garbage"))); err == nil {
+		t.Fatal("ReadCheckpoint accepted garbage")
+	}
+}
+
+type cancelAfter struct {
+	n      int
+	cancel func()
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.n--
+	if c.n == 0 {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func equalF32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestExportEndToEnd trains both architectures briefly, quantizes them, writes and reloads the
+// files through nnue, and checks that the loaded networks evaluate like the float models.
+func TestExportEndToEnd(t *testing.T) {
+	set := featureset.MustParse("all")
+	ps := randomPositions(t, 400, 11)
+	d := encode(t, set, LossScore, ps)
+	for _, cfg := range []Config{
+		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+	} {
+		t.Run(cfg.Arch.String(), func(t *testing.T) {
+			tr, _ := New("all", 768, cfg)
+			if err := tr.Train(context.Background(), d, nil); err != nil {
+				t.Fatal(err)
+			}
+			ex, err := tr.Export(ps[:200])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := ex.Clip.TotalClipped(); n != 0 {
+				t.Errorf("%d values clipped:\n%s", n, ex.Clip)
+			}
+			t.Logf("WDL error: mean %.5f max %.5f within 0.03 %.1f%%", ex.Error.Mean, ex.Error.Max, 100*ex.Error.Within)
+			if ex.Error.Within < 0.99 {
+				t.Errorf("only %.1f%% of quantization errors within 0.03", 100*ex.Error.Within)
+			}
+			dir := t.TempDir()
+			native := filepath.Join(dir, "n.nnue")
+			thesis := ""
+			if cfg.Arch == ArchThesis {
+				thesis = filepath.Join(dir, "n.nn")
+			}
+			if err := ex.WriteFiles(native, thesis); err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range []string{native, thesis} {
+				if path == "" {
+					continue
+				}
+				n, err := nnue.LoadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range 50 {
+					if a, b := n.Evaluate(&ps[i]), ex.Network.Evaluate(&ps[i]); a != b {
+						t.Fatalf("%s: position %d: reloaded %d, exported %d", path, i, a, b)
+					}
+				}
+			}
+			// the float model of Export agrees with the trainer's own forward pass
+			for i := range 20 {
+				got := tr.Eval(d, i)
+				var want float64
+				if cfg.Arch == ArchThesis {
+					m, _ := tr.FloatThesis()
+					want, _ = m.EvaluatePosition(set, &ps[i])
+				} else {
+					m, _ := tr.FloatCPW()
+					want, _ = m.EvaluatePosition(set, &ps[i])
+				}
+				if math.Abs(got-want) > 1e-2*math.Max(1, math.Abs(want)) {
+					t.Fatalf("position %d: trainer %v, exported float model %v", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// nearKink reports whether a pre-activation is within 0.02 of 0 or 1, where the activation's
+// derivative jumps and a finite difference with step 1e-3 per feature can cross the kink.
+func nearKink(s scratch) bool {
+	var vs [][]float32
+	switch sc := s.(type) {
+	case *thesisScratch:
+		vs = [][]float32{sc.acc[0], sc.acc[1], sc.z}
+	case *cpwScratch:
+		vs = [][]float32{sc.acc[0], sc.acc[1]}
+	}
+	for _, v := range vs {
+		for _, x := range v {
+			if math.Abs(float64(x)) < 0.02 || math.Abs(float64(x-1)) < 0.02 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// BenchmarkTrainStep measures one optimizer step of the default-network shape (ALL, 256×2→32→1)
+// on a batch of 4096 positions; samples/s = 4096 / (ns/op · 1e-9).
+func BenchmarkTrainStep(b *testing.B) {
+	set := featureset.MustParse("all")
+	d := encode(b, set, LossScore, randomPositions(b, 4096, 13))
+	tr, _ := New("all", 768, Config{L1: 256, L2: 32, BatchSize: 4096})
+	ids := make([]int32, d.Len())
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	b.ResetTimer()
+	for range b.N {
+		tr.trainStep(d, ids, 1e-3)
+	}
+	b.ReportMetric(float64(len(ids))*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}

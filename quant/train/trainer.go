@@ -1,0 +1,473 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/nnuekit/nnuekit/quant"
+)
+
+// Config holds the hyper-parameters of a training run. Zero fields take the defaults listed
+// (Defaults fills them in); the defaults are the thesis's (§6.1) unless noted.
+type Config struct {
+	// Arch is the network shape (default ArchThesis).
+	Arch Arch
+	// L1 is the width of one accumulator: the thesis L1 (default 256; the thesis used 512) or the
+	// CPW N (default 256). nnue requires a multiple of 32 to quantize the result.
+	L1 int
+	// L2 is the width of the thesis hidden layer (default 32); unused by ArchCPW.
+	L2 int
+	// Buckets is the number of CPW output buckets chosen by piece count (default 8); unused by
+	// ArchThesis.
+	Buckets int
+	// Loss is the training method (default LossScore).
+	Loss Loss
+	// Epochs is the number of passes over the training data (default 10).
+	Epochs int
+	// BatchSize is the number of samples per optimizer step (default 16384).
+	BatchSize int
+	// LR is the Adam learning rate of the first epoch (default 5e-4); epoch e uses LR·Decay^e.
+	LR float64
+	// Decay is the per-epoch learning-rate factor (default 0.99).
+	Decay float64
+	// Beta1, Beta2 and Eps are Adam's constants (defaults 0.9, 0.999, 1e-8).
+	Beta1, Beta2, Eps float64
+	// Workers is the number of goroutines that share each batch (default runtime.NumCPU()).
+	// Every worker takes a fixed contiguous shard and the shard gradients are summed in worker
+	// order, so a run is bit-for-bit reproducible for a given Workers (and Seed).
+	Workers int
+	// Seed seeds the initial weights and the per-epoch shuffles (default 1).
+	Seed uint64
+	// WDL is the score→win-rate mapping of the losses (default quant.ThesisWDL, a=1.28,
+	// b=297.21, thesis §5.2.1).
+	WDL quant.WDLModel
+	// Power is the exponent of the score loss |W(y) − W(f(x))|^Power (default 2.6, §5.2.2).
+	Power float64
+	// OutScale is the fixed factor S between the thesis model's last layer and its output in
+	// centipawns (output = S·(B3 + W3·h)); it keeps the trained output weights of order 1 and is
+	// folded into W3 and B3 on export (default 600, Stockfish's nnue2score). Unused by ArchCPW,
+	// whose output is scaled by CPW.Scale.
+	OutScale float64
+	// Thesis is the quantization scheme whose ranges the thesis model's weights are clipped to
+	// after every step (default quant.Thesis: hidden ±127/64, output ±127²/16, FT ±32767/127).
+	Thesis quant.ThesisScheme
+	// CPW is the scheme of the CPW model (default quant.CPW: QA=255, QB=64, SCALE=400); its
+	// output weights are clipped to ±OutputClip (2.0).
+	CPW quant.CPWScheme
+	// Checkpoint is the file written after every epoch and when Train is cancelled ("" = none).
+	Checkpoint string
+	// ProgressEvery is the interval between progress lines on the Trainer's Log (default 10 s).
+	ProgressEvery time.Duration
+}
+
+// Defaults returns c with every zero field set to its default.
+func (c Config) Defaults() Config {
+	set := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	setf := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	set(&c.L1, 256)
+	set(&c.L2, 32)
+	set(&c.Buckets, 8)
+	set(&c.Epochs, 10)
+	set(&c.BatchSize, 16384)
+	set(&c.Workers, runtime.NumCPU())
+	setf(&c.LR, 5e-4)
+	setf(&c.Decay, 0.99)
+	setf(&c.Beta1, 0.9)
+	setf(&c.Beta2, 0.999)
+	setf(&c.Eps, 1e-8)
+	setf(&c.Power, 2.6)
+	setf(&c.OutScale, 600)
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+	if c.WDL == (quant.WDLModel{}) {
+		c.WDL = quant.ThesisWDL
+	}
+	if c.Thesis == (quant.ThesisScheme{}) {
+		c.Thesis = quant.Thesis
+	}
+	if c.CPW == (quant.CPWScheme{}) {
+		c.CPW = quant.CPW
+	}
+	if c.ProgressEvery == 0 {
+		c.ProgressEvery = 10 * time.Second
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.Arch != ArchThesis && c.Arch != ArchCPW:
+		return fmt.Errorf("train: unknown architecture %v", c.Arch)
+	case c.Loss != LossScore && c.Loss != LossPQR:
+		return fmt.Errorf("train: unknown loss %v", c.Loss)
+	case c.L1 < 1 || c.L1 > 1<<14:
+		return fmt.Errorf("train: L1 %d outside [1, 16384]", c.L1)
+	case c.Arch == ArchThesis && (c.L2 < 1 || c.L2 > 1<<12):
+		return fmt.Errorf("train: L2 %d outside [1, 4096]", c.L2)
+	case c.Arch == ArchCPW && (c.Buckets < 1 || c.Buckets > 32):
+		return fmt.Errorf("train: %d output buckets outside [1, 32]", c.Buckets)
+	case c.Epochs < 1, c.BatchSize < 1, c.Workers < 1:
+		return fmt.Errorf("train: epochs %d, batch size %d and workers %d must be positive", c.Epochs, c.BatchSize, c.Workers)
+	case !(c.LR > 0) || !(c.Decay > 0) || !(c.WDL.B > 0) || !(c.Power > 0) || !(c.OutScale > 0):
+		return fmt.Errorf("train: LR %v, Decay %v, WDL b %v, Power %v and OutScale %v must be positive", c.LR, c.Decay, c.WDL.B, c.Power, c.OutScale)
+	}
+	if err := c.Thesis.Validate(); err != nil {
+		return err
+	}
+	return c.CPW.Validate()
+}
+
+// EpochStats records one finished epoch.
+type EpochStats struct {
+	Epoch     int     // 1-based
+	TrainLoss float64 // mean training loss over the epoch's batches (weights changing meanwhile)
+	ValLoss   float64 // loss on the validation data after the epoch (NaN without validation data)
+	LR        float64 // learning rate used
+	Seconds   float64 // wall time of the epoch, validation included
+	Samples   int64   // training samples seen
+}
+
+// Trainer trains one float model with Adam. Create it with New or Load; it is not safe for
+// concurrent use.
+type Trainer struct {
+	// Log receives progress lines (nil: none).
+	Log io.Writer
+
+	cfg        Config
+	featureSet string
+	features   int
+	net        net
+	ts         []*tensor
+	m, v       [][]float32 // Adam moments, per tensor
+	step       int64       // optimizer steps taken
+	epoch      int         // finished epochs
+	batch      int         // batches finished in the current epoch
+	partLoss   float64     // loss sum of the current epoch so far
+	partN      int64       // samples of the current epoch so far
+	partSecs   float64     // seconds spent in the current epoch before a checkpoint
+	history    []EpochStats
+	workers    []*worker
+}
+
+type worker struct {
+	gr *grads
+	sc [3]scratch
+}
+
+// New returns a trainer for a model over the feature set named featureSet (featureset.Parse
+// syntax, stored in the exported network) with features inputs, initialised from cfg.Seed with
+// PyTorch's default nn.Linear initialisation. It returns an error for invalid settings.
+func New(featureSet string, features int, cfg Config) (*Trainer, error) {
+	cfg = cfg.Defaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if features < 1 || features > 1<<24 {
+		return nil, fmt.Errorf("train: %d features outside [1, 2^24]", features)
+	}
+	t := &Trainer{cfg: cfg, featureSet: featureSet, features: features}
+	t.build()
+	return t, nil
+}
+
+func (t *Trainer) build() {
+	c := t.cfg
+	switch c.Arch {
+	case ArchThesis:
+		t.net = newThesisNet(t.features, c.L1, c.L2, c.OutScale, c.Thesis, c.Seed)
+	case ArchCPW:
+		t.net = newCPWNet(t.features, c.L1, c.Buckets, c.CPW, c.Seed)
+	}
+	t.ts = t.net.tensors()
+	t.m = make([][]float32, len(t.ts))
+	t.v = make([][]float32, len(t.ts))
+	for i, ts := range t.ts {
+		t.m[i] = make([]float32, len(ts.data))
+		t.v[i] = make([]float32, len(ts.data))
+	}
+	t.workers = make([]*worker, c.Workers)
+	for i := range t.workers {
+		w := &worker{gr: newGrads(t.ts)}
+		for k := range w.sc {
+			w.sc[k] = t.net.newScratch()
+		}
+		t.workers[i] = w
+	}
+}
+
+// Config returns the trainer's configuration with defaults applied.
+func (t *Trainer) Config() Config { return t.cfg }
+
+// Epoch returns the number of finished epochs.
+func (t *Trainer) Epoch() int { return t.epoch }
+
+// History returns the statistics of the finished epochs, oldest first.
+func (t *Trainer) History() []EpochStats { return append([]EpochStats(nil), t.history...) }
+
+// Eval returns the float model's output for sample i of d, slot 0 (P), in centipawns from its
+// side to move (ArchCPW: Scale-based centipawns).
+func (t *Trainer) Eval(d *Data, i int) float64 {
+	w := t.workers[0]
+	return t.net.forward(w.sc[0], d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0))
+}
+
+func (t *Trainer) checkData(d *Data) error {
+	if d == nil || d.Len() == 0 {
+		return fmt.Errorf("train: no samples")
+	}
+	if d.Features != t.features {
+		return fmt.Errorf("train: data has %d features, model %d", d.Features, t.features)
+	}
+	if d.Loss != t.cfg.Loss {
+		return fmt.Errorf("train: data encoded for loss %v, trainer uses %v", d.Loss, t.cfg.Loss)
+	}
+	return nil
+}
+
+// sampleLoss runs the forward and (if backward) backward pass of sample i on worker w and
+// returns its loss.
+func (t *Trainer) sampleLoss(w *worker, d *Data, i int, backward bool) float64 {
+	c := &t.cfg
+	if c.Loss == LossScore {
+		stm, nstm, pc := d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0)
+		out := t.net.forward(w.sc[0], stm, nstm, pc)
+		l, g := scoreLoss(c.WDL, c.Power, float64(d.score[i]), out)
+		if backward && g != 0 {
+			t.net.backward(w.sc[0], stm, nstm, pc, g, w.gr)
+		}
+		return l
+	}
+	var outs [3]float64
+	for k := range 3 {
+		outs[k] = t.net.forward(w.sc[k], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k))
+	}
+	l, gp, gq, gr := pqrLoss(c.WDL, outs[0], outs[1], outs[2])
+	if backward {
+		for k, g := range [3]float64{gp, gq, gr} {
+			t.net.backward(w.sc[k], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k), g, w.gr)
+		}
+	}
+	return l
+}
+
+// shards splits n items into len(t.workers) contiguous ranges.
+func (t *Trainer) shards(n int, fn func(w *worker, lo, hi int) float64) float64 {
+	nw := len(t.workers)
+	sums := make([]float64, nw)
+	var wg sync.WaitGroup
+	for k := range nw {
+		lo, hi := n*k/nw, n*(k+1)/nw
+		if lo == hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[k] = fn(t.workers[k], lo, hi)
+		}()
+	}
+	wg.Wait()
+	s := 0.0
+	for _, v := range sums {
+		s += v
+	}
+	return s
+}
+
+// Loss returns the mean loss of the current model over d (the validation loss), computed by
+// all workers. It returns an error if d does not match the model.
+func (t *Trainer) Loss(d *Data) (float64, error) {
+	if err := t.checkData(d); err != nil {
+		return 0, err
+	}
+	s := t.shards(d.Len(), func(w *worker, lo, hi int) float64 {
+		s := 0.0
+		for i := lo; i < hi; i++ {
+			s += t.sampleLoss(w, d, i, false)
+		}
+		return s
+	})
+	return s / float64(d.Len()), nil
+}
+
+// trainStep runs one optimizer step on the samples ids of d with learning rate lr and returns
+// the summed loss before the step.
+func (t *Trainer) trainStep(d *Data, ids []int32, lr float64) float64 {
+	loss := t.shards(len(ids), func(w *worker, lo, hi int) float64 {
+		s := 0.0
+		for _, i := range ids[lo:hi] {
+			s += t.sampleLoss(w, d, int(i), true)
+		}
+		return s
+	})
+	t.reduceAndUpdate(float32(1/float64(len(ids))), lr)
+	return loss
+}
+
+// reduceAndUpdate sums the worker gradients into worker 0 in worker order, scales them by
+// scale (1/batch), applies Adam, clips, and clears every gradient buffer.
+func (t *Trainer) reduceAndUpdate(scale float32, lr float64) {
+	c := &t.cfg
+	g0 := t.workers[0].gr
+	t.step++
+	b1, b2 := c.Beta1, c.Beta2
+	bc1 := 1 - math.Pow(b1, float64(t.step))
+	bc2 := 1 - math.Pow(b2, float64(t.step))
+	// Adam with bias correction folded into the step size (Kingma & Ba, §2).
+	alpha := float32(lr * math.Sqrt(bc2) / bc1)
+	eps := float32(c.Eps * math.Sqrt(bc2))
+	fb1, fb2 := float32(b1), float32(b2)
+	adam := func(p, g, m, v []float32, clip float32) {
+		for j := range p {
+			gj := g[j] * scale
+			mj := fb1*m[j] + (1-fb1)*gj
+			vj := fb2*v[j] + (1-fb2)*gj*gj
+			m[j], v[j] = mj, vj
+			x := p[j] - alpha*mj/(float32(math.Sqrt(float64(vj)))+eps)
+			if clip > 0 {
+				x = min(max(x, -clip), clip)
+			}
+			p[j] = x
+			g[j] = 0
+		}
+	}
+	for ti, ts := range t.ts {
+		if ts.sparse {
+			n := ts.cols
+			for _, w := range t.workers[1:] {
+				for _, r := range w.gr.rows {
+					src := w.gr.g[ti][int(r)*n : int(r)*n+n]
+					dst := g0.g[ti][int(r)*n : int(r)*n+n]
+					if !g0.touched[r] {
+						g0.touch(r)
+						copy(dst, src)
+					} else {
+						addTo(src, dst)
+					}
+					clear(src)
+					w.gr.touched[r] = false
+				}
+				w.gr.rows = w.gr.rows[:0]
+			}
+			// lazy (sparse) Adam: only rows with a gradient in this batch move
+			for _, r := range g0.rows {
+				lo, hi := int(r)*n, int(r)*n+n
+				adam(ts.data[lo:hi], g0.g[ti][lo:hi], t.m[ti][lo:hi], t.v[ti][lo:hi], ts.clip)
+				g0.touched[r] = false
+			}
+			g0.rows = g0.rows[:0]
+			continue
+		}
+		for _, w := range t.workers[1:] {
+			addTo(w.gr.g[ti], g0.g[ti])
+			clear(w.gr.g[ti])
+		}
+		adam(ts.data, g0.g[ti], t.m[ti], t.v[ti], ts.clip)
+	}
+}
+
+// lr returns the learning rate of epoch e (0-based).
+func (t *Trainer) lr(e int) float64 { return t.cfg.LR * math.Pow(t.cfg.Decay, float64(e)) }
+
+func (t *Trainer) logf(format string, args ...any) {
+	if t.Log != nil {
+		fmt.Fprintf(t.Log, format, args...)
+	}
+}
+
+// Train runs epochs until Config.Epochs are finished, continuing where a loaded checkpoint
+// stopped. Each epoch visits the training samples in a fresh random order (seeded by Seed and the
+// epoch), takes one Adam step per batch with learning rate LR·Decay^epoch, then computes the
+// validation loss on val (may be nil), appends an EpochStats and writes the checkpoint. When ctx
+// is cancelled Train finishes the current batch, writes the checkpoint (resumable mid-epoch) and
+// returns ctx.Err(). train must be the same data (same order) when resuming. Errors: data that
+// does not match the model, or a checkpoint write failure.
+func (t *Trainer) Train(ctx context.Context, train, val *Data) error {
+	if err := t.checkData(train); err != nil {
+		return err
+	}
+	if val != nil {
+		if err := t.checkData(val); err != nil {
+			return fmt.Errorf("validation data: %w", err)
+		}
+	}
+	c := &t.cfg
+	n := train.Len()
+	bs := min(c.BatchSize, n)
+	nb := (n + bs - 1) / bs
+	perm := make([]int32, n)
+	for t.epoch < c.Epochs {
+		e := t.epoch
+		r := rand.New(rand.NewPCG(c.Seed, uint64(e)+1))
+		for i := range perm {
+			perm[i] = int32(i)
+		}
+		r.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		lr := t.lr(e)
+		start := time.Now()
+		lastLog := start
+		seen0 := t.partN
+		for t.batch < nb {
+			if err := ctx.Err(); err != nil {
+				t.partSecs += time.Since(start).Seconds()
+				if c.Checkpoint != "" {
+					if serr := t.Save(c.Checkpoint); serr != nil {
+						return fmt.Errorf("train: cancelled, and the checkpoint failed: %w", serr)
+					}
+					t.logf("cancelled: checkpoint %s (epoch %d, batch %d/%d)\n", c.Checkpoint, e+1, t.batch, nb)
+				}
+				return err
+			}
+			ids := perm[t.batch*bs : min((t.batch+1)*bs, n)]
+			t.partLoss += t.trainStep(train, ids, lr)
+			t.partN += int64(len(ids))
+			t.batch++
+			if now := time.Now(); now.Sub(lastLog) >= c.ProgressEvery {
+				lastLog = now
+				rate := float64(t.partN-seen0) / now.Sub(start).Seconds()
+				t.logf("epoch %d/%d  batch %d/%d  loss %.6f  %.0f samples/s  eta %s\n", e+1, c.Epochs, t.batch, nb,
+					t.partLoss/float64(t.partN), rate, (time.Duration(float64(int64(n)-t.partN)/rate) * time.Second).Round(time.Second))
+			}
+		}
+		st := EpochStats{Epoch: e + 1, TrainLoss: t.partLoss / float64(t.partN), ValLoss: math.NaN(), LR: lr, Samples: t.partN}
+		if val != nil {
+			st.ValLoss, _ = t.Loss(val)
+		}
+		st.Seconds = t.partSecs + time.Since(start).Seconds()
+		t.history = append(t.history, st)
+		t.epoch++
+		t.batch, t.partLoss, t.partN, t.partSecs = 0, 0, 0, 0
+		t.logf("epoch %d/%d  train loss %.6f  val loss %.6f  lr %.3g  %.1fs\n", st.Epoch, c.Epochs, st.TrainLoss, st.ValLoss, st.LR, st.Seconds)
+		if c.Checkpoint != "" {
+			if err := t.Save(c.Checkpoint); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// SetEpochs changes the number of epochs a (resumed) trainer runs to (it must be positive), so
+// a finished run can be extended.
+func (t *Trainer) SetEpochs(n int) error {
+	if n < 1 {
+		return fmt.Errorf("train: %d epochs", n)
+	}
+	t.cfg.Epochs = n
+	return nil
+}
