@@ -40,9 +40,9 @@ func pqrLoss(w quant.WDLModel, fp, fq, fr float64) (loss, gp, gq, gr float64) {
 	p, q, r := 2*wp-1, 2*wq-1, 2*wr-1
 	u := p + q
 	loss = logSigmoidNeg(r-q) + logSigmoidNeg(u) + logSigmoidNeg(-u)
-	dr := sigmoid(r-q) - 1  // dL/dr
-	du := 2*sigmoid(u) - 1  // dL/du
-	dp, dq := du, du-dr     // dL/dp, dL/dq
+	dr := sigmoid(r-q) - 1                                               // dL/dr
+	du := 2*sigmoid(u) - 1                                               // dL/du
+	dp, dq := du, du-dr                                                  // dL/dp, dL/dq
 	deriv := func(wx float64) float64 { return 2 * wx * (1 - wx) / w.B } // d(2W−1)/df
 	return loss, dp * deriv(wp), dq * deriv(wq), dr * deriv(wr)
 }
