@@ -144,9 +144,9 @@ func TestStockfishSetsActive(t *testing.T) {
 // positions: when no refresh is required, Active(before) − removed + added = Active(after).
 func TestStockfishSetsDiff(t *testing.T) {
 	sets := []*Set{MustParse("halfkp"), MustParse("halfkav2_hm")}
-	n := 1500
+	n := 600
 	if testing.Short() {
-		n = 200
+		n = 100
 	}
 	for _, pos := range sfPositions(t, n) {
 		for _, m := range pos.LegalMoves() {
