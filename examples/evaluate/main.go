@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./examples/evaluate -net FILE (-fen FEN | -epd FILE) [-json]
+//	go run ./examples/evaluate [-net FILE] (-fen FEN | -epd FILE) [-json]
 //	go run ./examples/evaluate -net FILE -incremental (-moves "e2e4 e7e5 …" | -pgn FILE) [-fen FEN] [-json] [-verify]
 //
 // Each position is evaluated by a full accumulator refresh. With -incremental the program
@@ -51,7 +51,7 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.net, "net", "", "network file (nnuekit native, thesis .nn, …)")
+	flag.StringVar(&o.net, "net", "", "network file (nnuekit native, thesis .nn, …); default: the embedded nnue.Default()")
 	flag.StringVar(&o.fen, "fen", "", "evaluate this FEN (with -incremental: the start position)")
 	flag.StringVar(&o.epd, "epd", "", "evaluate every position of this EPD/FEN file (one per line)")
 	flag.StringVar(&o.pgn, "pgn", "", "with -incremental: play through every game of this PGN file")
@@ -78,7 +78,7 @@ func main() {
 // loadNetwork loads the network named by -net.
 func loadNetwork(path string) (*nnue.Network, error) {
 	if path == "" {
-		return nil, errors.New("no network: use -net FILE")
+		return nnue.Default() // the embedded default network (doc/default-network.md)
 	}
 	return nnue.LoadFile(path)
 }
