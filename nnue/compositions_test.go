@@ -196,7 +196,11 @@ func refCPW(n *Network, pos *board.Position) int32 {
 func testPositions(t testing.TB) []board.Position {
 	rng := rand.New(rand.NewPCG(5, 5))
 	var ps []board.Position
-	for g := 0; g < 20; g++ {
+	games := 20
+	if raceEnabled {
+		games = 4
+	}
+	for g := 0; g < games; g++ {
 		p := board.StartPosition()
 		for k := 0; k < 120; k++ {
 			ms := p.LegalMoves()

@@ -25,6 +25,9 @@ func TestGoldenThesisNets(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, name := range names {
+			if raceEnabled && name != "hv" && name != "all+ph+pv" && name != "all+mb" {
+				continue // the race detector makes loading every net slow
+			}
 			n := thesisNet(t, name)
 			e := n.NewEvaluator()
 			step := 1
