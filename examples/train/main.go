@@ -50,6 +50,7 @@ type options struct {
 	resume                          bool
 	errorPositions                  int
 	pawnValue                       int
+	final                           bool
 }
 
 func main() {
@@ -74,6 +75,7 @@ func main() {
 	flag.BoolVar(&o.resume, "resume", false, "continue from OUT.ckpt")
 	flag.IntVar(&o.errorPositions, "error-positions", 10000, "validation positions for the quantization-error report")
 	flag.IntVar(&o.pawnValue, "pawn-value", 0, "output units per pawn stored in the native file (0: format default 100; 361 for Stockfish 15.1 internal units)")
+	flag.BoolVar(&o.final, "final", false, "export the last epoch's parameters instead of those with the lowest validation loss")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "train: unexpected arguments %q\n", flag.Args())
@@ -200,7 +202,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		fmt.Fprintf(log, "resuming %s after %d epochs\n", ckpt, tr.Epoch())
 	} else {
 		cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
-			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt}
+			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final}
 		if tr, err = train.New(o.set, set.Size(), cfg); err != nil {
 			return err
 		}
@@ -234,6 +236,10 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	if err := train.PlotLoss(o.out+"-loss.png", fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len()), train.HistoryCurves(h)); err != nil {
 		return err
+	}
+	if !o.final && tr.UseBest() {
+		e, l := tr.Best()
+		fmt.Fprintf(log, "exporting epoch %d (lowest validation loss %.6f)\n", e, l)
 	}
 	ex, err := tr.Export(l.lastPositions(min(nval, o.errorPositions)))
 	if err != nil {

@@ -28,6 +28,9 @@ type checkpoint struct {
 	PartN      int64
 	PartSecs   float64
 	History    []EpochStats
+	BestEpoch  int
+	BestLoss   float64
+	BestParams [][]float32
 }
 
 // Save writes the trainer's complete state (configuration, parameters, Adam moments, position in
@@ -56,7 +59,7 @@ func (t *Trainer) Save(path string) error {
 func (t *Trainer) WriteCheckpoint(w io.Writer) error {
 	cp := checkpoint{Version: checkpointVersion, Config: t.cfg, FeatureSet: t.featureSet, Features: t.features,
 		M: t.m, V: t.v, Step: t.step, Epoch: t.epoch, Batch: t.batch, PartLoss: t.partLoss, PartN: t.partN,
-		PartSecs: t.partSecs, History: t.history}
+		PartSecs: t.partSecs, History: t.history, BestEpoch: t.bestEpoch, BestLoss: t.bestLoss, BestParams: t.bestParams}
 	for _, ts := range t.ts {
 		cp.Params = append(cp.Params, ts.data)
 	}
@@ -107,6 +110,17 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 	}
 	if cp.Epoch < 0 || cp.Batch < 0 || cp.Step < 0 || cp.PartN < 0 {
 		return nil, errors.New("train: checkpoint: negative counters")
+	}
+	if cp.BestEpoch != 0 {
+		if len(cp.BestParams) != len(t.ts) {
+			return nil, errors.New("train: checkpoint: wrong number of best tensors")
+		}
+		for i, ts := range t.ts {
+			if len(cp.BestParams[i]) != len(ts.data) {
+				return nil, fmt.Errorf("train: checkpoint: best tensor %s has %d values, want %d", ts.name, len(cp.BestParams[i]), len(ts.data))
+			}
+		}
+		t.bestEpoch, t.bestLoss, t.bestParams = cp.BestEpoch, cp.BestLoss, cp.BestParams
 	}
 	t.step, t.epoch, t.batch = cp.Step, cp.Epoch, cp.Batch
 	t.partLoss, t.partN, t.partSecs, t.history = cp.PartLoss, cp.PartN, cp.PartSecs, cp.History

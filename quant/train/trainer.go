@@ -60,6 +60,10 @@ type Config struct {
 	// CPW is the scheme of the CPW model (default quant.CPW: QA=255, QB=64, SCALE=400); its
 	// output weights are clipped to ±OutputClip (2.0).
 	CPW quant.CPWScheme
+	// KeepBest makes the trainer remember the parameters of the epoch with the lowest validation
+	// loss (Best, UseBest): with small data sets the validation loss can rise again while the
+	// training loss still falls.
+	KeepBest bool
 	// Checkpoint is the file written after every epoch and when Train is cancelled ("" = none).
 	Checkpoint string
 	// ProgressEvery is the interval between progress lines on the Trainer's Log (default 10 s).
@@ -162,6 +166,9 @@ type Trainer struct {
 	partSecs   float64     // seconds spent in the current epoch before a checkpoint
 	history    []EpochStats
 	workers    []*worker
+	bestEpoch  int         // 1-based epoch of bestParams; 0 = none
+	bestLoss   float64     // its validation loss
+	bestParams [][]float32 // copy of the tensors at bestEpoch (KeepBest)
 }
 
 type worker struct {
@@ -450,6 +457,13 @@ func (t *Trainer) Train(ctx context.Context, train, val *Data) error {
 		}
 		st.Seconds = t.partSecs + time.Since(start).Seconds()
 		t.history = append(t.history, st)
+		if c.KeepBest && !math.IsNaN(st.ValLoss) && (t.bestEpoch == 0 || st.ValLoss < t.bestLoss) {
+			t.bestEpoch, t.bestLoss = st.Epoch, st.ValLoss
+			t.bestParams = make([][]float32, len(t.ts))
+			for i, ts := range t.ts {
+				t.bestParams[i] = append([]float32(nil), ts.data...)
+			}
+		}
 		t.epoch++
 		t.batch, t.partLoss, t.partN, t.partSecs = 0, 0, 0, 0
 		t.logf("epoch %d/%d  train loss %.6f  val loss %.6f  lr %.3g  %.1fs\n", st.Epoch, c.Epochs, st.TrainLoss, st.ValLoss, st.LR, st.Seconds)
@@ -470,4 +484,26 @@ func (t *Trainer) SetEpochs(n int) error {
 	}
 	t.cfg.Epochs = n
 	return nil
+}
+
+// Best returns the 1-based epoch with the lowest validation loss seen so far and that loss (0,
+// NaN without KeepBest or validation data).
+func (t *Trainer) Best() (epoch int, valLoss float64) {
+	if t.bestEpoch == 0 {
+		return 0, math.NaN()
+	}
+	return t.bestEpoch, t.bestLoss
+}
+
+// UseBest replaces the current parameters with those of the best epoch (KeepBest) and reports
+// whether there was one. Training can continue afterwards, from the best parameters (the Adam
+// moments are the latest ones).
+func (t *Trainer) UseBest() bool {
+	if t.bestEpoch == 0 {
+		return false
+	}
+	for i, ts := range t.ts {
+		copy(ts.data, t.bestParams[i])
+	}
+	return true
 }
