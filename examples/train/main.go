@@ -6,7 +6,8 @@
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
 //	    [-loss score|pqr] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
-//	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume]
+//	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
+//	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21]
 //
 // The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
 // move, |score| ≤ 5000, plus -skip random skipping); the last -val of them (a fraction < 1 or a
@@ -37,6 +38,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/quant"
 	"github.com/nnuekit/nnuekit/quant/dataset"
 	"github.com/nnuekit/nnuekit/quant/train"
 )
@@ -51,6 +53,8 @@ type options struct {
 	errorPositions                  int
 	pawnValue                       int
 	final                           bool
+	budget                          time.Duration
+	wdlA, wdlB                      float64
 }
 
 func main() {
@@ -76,6 +80,9 @@ func main() {
 	flag.IntVar(&o.errorPositions, "error-positions", 10000, "validation positions for the quantization-error report")
 	flag.IntVar(&o.pawnValue, "pawn-value", 0, "output units per pawn stored in the native file (0: format default 100; 361 for Stockfish 15.1 internal units)")
 	flag.BoolVar(&o.final, "final", false, "export the last epoch's parameters instead of those with the lowest validation loss")
+	flag.DurationVar(&o.budget, "time", 0, "training time budget (e.g. 30m): stop after the current batch, checkpoint and export (0: none)")
+	flag.Float64Var(&o.wdlA, "wdl-a", 0, "WDL model a of the losses (0: thesis 1.28)")
+	flag.Float64Var(&o.wdlB, "wdl-b", 0, "WDL model b of the losses (0: thesis 297.21)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "train: unexpected arguments %q\n", flag.Args())
@@ -203,6 +210,15 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	} else {
 		cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
 			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final}
+		if o.wdlA != 0 || o.wdlB != 0 {
+			cfg.WDL = quant.ThesisWDL
+			if o.wdlA != 0 {
+				cfg.WDL.A = o.wdlA
+			}
+			if o.wdlB != 0 {
+				cfg.WDL.B = o.wdlB
+			}
+		}
 		if tr, err = train.New(o.set, set.Size(), cfg); err != nil {
 			return err
 		}
@@ -226,16 +242,27 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	fmt.Fprintf(log, "training %s %v L1=%d L2=%d loss=%v: %d training, %d validation samples; batch %d, lr %g ×%g/epoch, %d workers\n",
 		o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), nval, c.BatchSize, c.LR, c.Decay, c.Workers)
 	start := time.Now()
-	if err := tr.Train(ctx, trainData, valData); err != nil {
-		return err
+	tctx := ctx
+	if o.budget > 0 {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(ctx, o.budget)
+		defer cancel()
+	}
+	if err := tr.Train(tctx, trainData, valData); err != nil {
+		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		fmt.Fprintf(log, "time budget %s reached after %d epochs: checkpoint written, exporting\n", o.budget, tr.Epoch())
 	}
 	fmt.Fprintf(log, "trained in %s\n", time.Since(start).Round(time.Second))
 	h := tr.History()
 	if err := writeHistory(o.out+"-history.csv", h); err != nil {
 		return err
 	}
-	if err := train.PlotLoss(o.out+"-loss.png", fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len()), train.HistoryCurves(h)); err != nil {
-		return err
+	if len(h) > 0 {
+		if err := train.PlotLoss(o.out+"-loss.png", fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len()), train.HistoryCurves(h)); err != nil {
+			return err
+		}
 	}
 	if !o.final && tr.UseBest() {
 		e, l := tr.Best()

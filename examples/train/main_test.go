@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/nnue"
@@ -86,5 +87,21 @@ func TestBadFlags(t *testing.T) {
 		if err := run(context.Background(), o, &bytes.Buffer{}); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+func TestTimeBudget(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "net")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 32, l2: 8, epochs: 50, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, budget: time.Nanosecond, wdlB: 650}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "time budget") {
+		t.Errorf("output:\n%s", log.String())
+	}
+	if _, err := nnue.LoadFile(out + ".nnue"); err != nil {
+		t.Fatal(err)
 	}
 }
