@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -40,10 +41,9 @@ func BenchmarkRefresh(b *testing.B) {
 	for _, name := range benchNets {
 		b.Run(name, func(b *testing.B) {
 			e := thesisNet(b, name).NewEvaluator()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			benchLoop(b, func(i int) {
 				e.Refresh(&d.pos[i%len(d.pos)])
-			}
+			})
 		})
 	}
 }
@@ -86,11 +86,10 @@ func BenchmarkUpdate(b *testing.B) {
 			accs := parents(n, d, 512)
 			dst := n.FeatureTransformer().NewAccumulator()
 			var ad, rm []int
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			benchLoop(b, func(i int) {
 				k := i % len(accs)
 				ad, rm = updateBoth(n, dst, accs[k], &d.pos[k], &d.after[k], &d.dirty[k], ad, rm)
-			}
+			})
 		})
 	}
 }
@@ -105,12 +104,11 @@ func BenchmarkUpdateEvaluate(b *testing.B) {
 			e := n.NewEvaluator()
 			dst := n.FeatureTransformer().NewAccumulator()
 			var ad, rm []int
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			benchLoop(b, func(i int) {
 				k := i % len(accs)
 				ad, rm = updateBoth(n, dst, accs[k], &d.pos[k], &d.after[k], &d.dirty[k], ad, rm)
 				e.Forward(dst, &d.after[k])
-			}
+			})
 		})
 	}
 }
@@ -123,11 +121,10 @@ func BenchmarkForward(b *testing.B) {
 			n := thesisNet(b, name)
 			e := n.NewEvaluator()
 			accs := parents(n, d, 256)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			benchLoop(b, func(i int) {
 				k := i % len(accs)
 				e.Forward(accs[k], &d.pos[k])
-			}
+			})
 		})
 	}
 }
@@ -138,10 +135,24 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, name := range benchNets {
 		b.Run(name, func(b *testing.B) {
 			e := thesisNet(b, name).NewEvaluator()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			benchLoop(b, func(i int) {
 				e.Evaluate(&d.pos[i%len(d.pos)])
-			}
+			})
 		})
+	}
+}
+
+// benchLoop runs f(0) … f(b.N−1) on a locked OS thread and reports thread CPU time per
+// operation as "cpu-ns/op" next to the wall time.
+func benchLoop(b *testing.B, f func(i int)) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ResetTimer()
+	c0 := threadCPU()
+	for i := 0; i < b.N; i++ {
+		f(i)
+	}
+	if c1 := threadCPU(); c0 >= 0 && c1 >= 0 {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
 	}
 }
