@@ -19,7 +19,11 @@ func TestRefreshTableMatchesRefresh(t *testing.T) {
 		tab := n.NewRefreshTable()
 		a, b := n.FeatureTransformer().NewAccumulator(), n.FeatureTransformer().NewAccumulator()
 		set := n.FeatureSet()
-		for k := 0; k < 1500; k++ {
+		iters := 1500
+		if testing.Short() || raceEnabled {
+			iters = 150
+		}
+		for k := 0; k < iters; k++ {
 			pos := sfParsePos(t, rows[rng.IntN(len(rows))].fen)
 			for p := board.White; p <= board.Black; p++ {
 				tab.Refresh(a, &pos, p)

@@ -81,7 +81,7 @@ func sfGoldenColumns(tr StockfishTrace) string {
 
 // TestStockfishGolden evaluates every golden position by full refresh through the
 // library (LoadFile → Network → Evaluator.Trace) at every SIMD level and compares every
-// printed number as a string.
+// printed number as a string (every 10th position with -short or -race).
 func TestStockfishGolden(t *testing.T) {
 	for _, tc := range []struct{ net, csv string }{
 		{sfNetHalfKP, "sf13-halfkp-eval.csv"},
@@ -96,7 +96,8 @@ func TestStockfishGolden(t *testing.T) {
 			sfForEachLevel(t, func(t *testing.T) {
 				e := n.NewEvaluator()
 				bad := 0
-				for _, r := range rows {
+				for i := 0; i < len(rows); i += sfGoldenStep() {
+					r := rows[i]
 					pos := sfParsePos(t, r.fen)
 					tr := e.Trace(&pos)
 					if got, want := sfGoldenColumns(tr), strings.Join(r.cols, ","); got != want {
@@ -119,11 +120,12 @@ func TestStockfishGolden(t *testing.T) {
 // TestStockfishIncremental plays every legal move (and one reply) from golden positions
 // through an AccumulatorStack (lazy updates, refresh on own-king moves) and compares
 // with a full refresh, at every SIMD level. The root values are the engines' goldens.
-// NNUEKIT_LONG=1 uses every position; by default every 40th (every 200th with -short),
+// NNUEKIT_LONG=1 uses every position; by default every 40th (every 200th with -short or
+// -race),
 // and a third of those at the slow generic level.
 func TestStockfishIncremental(t *testing.T) {
 	step := 40
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		step = 200
 	}
 	if os.Getenv("NNUEKIT_LONG") != "" {
