@@ -74,6 +74,17 @@ func (s *AccumulatorStack) Push(after *board.Position, dirty *board.DirtyPieces)
 	e.root = false
 }
 
+// PushMove plays m on the top position with board.Position.Play and pushes the result. m must
+// be legal in the top position (Play's contract; check with IsLegal or PlayChecked for
+// untrusted moves).
+func (s *AccumulatorStack) PushMove(m board.Move) {
+	if s.n == 0 {
+		panic("nnue: AccumulatorStack.PushMove before Reset")
+	}
+	after, dirty := s.entries[s.n-1].pos.Play(m)
+	s.Push(&after, &dirty)
+}
+
 // Pop removes the top entry (undoing the last Push). Popping the root panics.
 func (s *AccumulatorStack) Pop() {
 	if s.n <= 1 {

@@ -25,8 +25,13 @@ func NewAffine(in, out int) *Affine {
 	return &Affine{In: in, Out: out, Weights: alignedInt8(out * pad32(in)), Bias: alignedInt32(out)}
 }
 
-func (*Affine) InputKind() Kind  { return KindUint8 }
+// InputKind reports the element type read (Layer).
+func (*Affine) InputKind() Kind { return KindUint8 }
+
+// OutputKind reports the element type written (Layer).
 func (*Affine) OutputKind() Kind { return KindInt32 }
+
+// String describes the layer and its parameters.
 func (l *Affine) String() string { return fmt.Sprintf("Affine(%d→%d)", l.In, l.Out) }
 
 // maxAffineDim bounds the dimensions of one affine layer.

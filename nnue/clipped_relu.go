@@ -19,9 +19,14 @@ type ClippedReLU struct {
 	Shift uint8 // arithmetic right shift before clamping (0–31)
 }
 
+// InputKind reports the element type read (Layer).
 func (l ClippedReLU) InputKind() Kind { return l.Input }
-func (ClippedReLU) OutputKind() Kind  { return KindUint8 }
-func (l ClippedReLU) String() string  { return fmt.Sprintf("ClippedReLU(%v, >>%d)", l.Input, l.Shift) }
+
+// OutputKind reports the element type written (Layer).
+func (ClippedReLU) OutputKind() Kind { return KindUint8 }
+
+// String describes the layer and its parameters.
+func (l ClippedReLU) String() string { return fmt.Sprintf("ClippedReLU(%v, >>%d)", l.Input, l.Shift) }
 
 // OutputSize returns n; it checks the input kind and shift.
 func (l ClippedReLU) OutputSize(n int) (int, error) {

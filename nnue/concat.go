@@ -13,13 +13,18 @@ type Concat struct {
 	Parts []Layer
 }
 
+// InputKind reports the element type read (Layer).
 func (l *Concat) InputKind() Kind {
 	if len(l.Parts) == 0 {
 		return KindInt32
 	}
 	return l.Parts[0].InputKind()
 }
+
+// OutputKind reports the element type written (Layer).
 func (*Concat) OutputKind() Kind { return KindUint8 }
+
+// String describes the layer and its parameters.
 func (l *Concat) String() string {
 	s := make([]string, len(l.Parts))
 	for i, p := range l.Parts {

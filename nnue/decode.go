@@ -15,6 +15,7 @@ type FormatError struct {
 	Msg    string // what is wrong
 }
 
+// Error formats the error as "nnue: <format> format: <field> at byte <offset>: <msg>".
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("nnue: %s format: %s at byte %d: %s", e.Format, e.Field, e.Offset, e.Msg)
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
 )
 
 func encodeThesis(t testing.TB, n *Network) []byte {
@@ -277,6 +278,42 @@ func FuzzDecodeNative(f *testing.F) {
 			}
 			if !bytes.Equal(encodeNative(t, m), enc) {
 				t.Fatal("native re-encoding is not stable")
+			}
+		}
+	})
+}
+
+// TestNativeRoundTripProperty: for random compositions (thesis, SFNNv5 and CPW shapes with
+// random sizes and weights), writing then reading gives identical evaluations.
+func TestNativeRoundTripProperty(t *testing.T) {
+	ps := testPositions(t)
+	if len(ps) > 12 {
+		ps = ps[:12]
+	}
+	rapid.Check(t, func(rt *rapid.T) {
+		rng := rand.New(rand.NewPCG(rapid.Uint64().Draw(rt, "seed"), 1))
+		spec := rapid.SampledFrom([]string{"h", "v+d1", "all", "all+mc"}).Draw(rt, "spec")
+		var n *Network
+		switch rapid.IntRange(0, 2).Draw(rt, "shape") {
+		case 0:
+			n = randomThesisNet(t, rng, spec, 32*rapid.IntRange(1, 3).Draw(rt, "m"), rapid.IntRange(1, 40).Draw(rt, "l2"), 300)
+		case 1:
+			n = randomSFNNv5(t, rng, spec, 64)
+		default:
+			n = randomCPW(t, rng, 32*rapid.IntRange(1, 3).Draw(rt, "m"))
+		}
+		var buf bytes.Buffer
+		if err := WriteNative(&buf, n); err != nil {
+			rt.Fatal(err)
+		}
+		m, err := Load(&buf)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		ea, eb := n.NewEvaluator(), m.NewEvaluator()
+		for _, p := range ps {
+			if x, y := ea.Evaluate(&p), eb.Evaluate(&p); x != y {
+				rt.Fatalf("%s: %d before, %d after the round trip", p.FEN(), x, y)
 			}
 		}
 	})

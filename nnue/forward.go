@@ -11,8 +11,13 @@ type Forward struct {
 	Mul, Div int32
 }
 
-func (Forward) InputKind() Kind  { return KindInt32 }
+// InputKind reports the element type read (Layer).
+func (Forward) InputKind() Kind { return KindInt32 }
+
+// OutputKind reports the element type written (Layer).
 func (Forward) OutputKind() Kind { return KindInt32 }
+
+// String describes the layer and its parameters.
 func (l Forward) String() string { return fmt.Sprintf("Forward(last·%d/%d)", l.Mul, l.Div) }
 
 // OutputSize returns n−1.

@@ -9,9 +9,14 @@ import "github.com/nnuekit/nnuekit/simd"
 // M/2 must be a multiple of 32.
 type PairwiseMul struct{}
 
-func (PairwiseMul) InputKind() Kind  { return KindInt16 }
+// InputKind reports the element type read (Layer).
+func (PairwiseMul) InputKind() Kind { return KindInt16 }
+
+// OutputKind reports the element type written (Layer).
 func (PairwiseMul) OutputKind() Kind { return KindUint8 }
-func (PairwiseMul) String() string   { return "PairwiseMul(>>7)" }
+
+// String describes the layer and its parameters.
+func (PairwiseMul) String() string { return "PairwiseMul(>>7)" }
 
 // OutputSize returns n/2.
 func (l PairwiseMul) OutputSize(n int) (int, error) {

@@ -13,12 +13,16 @@ type Perspective struct {
 	WhiteFirst bool
 }
 
-func (Perspective) InputKind() Kind  { return KindAccumulator }
+// InputKind reports the element type read (Layer).
+func (Perspective) InputKind() Kind { return KindAccumulator }
+
+// OutputKind reports the element type written (Layer).
 func (Perspective) OutputKind() Kind { return KindInt16 }
 
 // OutputSize returns 2·m.
 func (Perspective) OutputSize(m int) (int, error) { return 2 * m, nil }
 
+// String describes the layer and its parameters.
 func (l Perspective) String() string {
 	if l.WhiteFirst {
 		return "Perspective(white first)"

@@ -25,8 +25,13 @@ type SCReLU struct {
 	Bias    []int32 // Out
 }
 
-func (*SCReLU) InputKind() Kind  { return KindInt16 }
+// InputKind reports the element type read (Layer).
+func (*SCReLU) InputKind() Kind { return KindInt16 }
+
+// OutputKind reports the element type written (Layer).
 func (*SCReLU) OutputKind() Kind { return KindInt32 }
+
+// String describes the layer and its parameters.
 func (l *SCReLU) String() string {
 	return fmt.Sprintf("SCReLU(QA=%d, /%d, →%d)", l.QA, l.Div, l.Out)
 }

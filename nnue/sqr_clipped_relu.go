@@ -13,8 +13,13 @@ type SqrClippedReLU struct {
 	Shift uint8 // 0–63
 }
 
-func (SqrClippedReLU) InputKind() Kind  { return KindInt32 }
+// InputKind reports the element type read (Layer).
+func (SqrClippedReLU) InputKind() Kind { return KindInt32 }
+
+// OutputKind reports the element type written (Layer).
 func (SqrClippedReLU) OutputKind() Kind { return KindUint8 }
+
+// String describes the layer and its parameters.
 func (l SqrClippedReLU) String() string { return fmt.Sprintf("SqrClippedReLU(>>%d)", l.Shift) }
 
 // OutputSize returns n.
