@@ -13,6 +13,9 @@
 // AccumulatorStack, and prints the root and the position after every move; the numbers are
 // the same as a refresh would give (-verify checks this and fails otherwise).
 //
+// -info prints the network's layers, quantization scheme and worst-case int16 accumulator
+// range (nnue.AccumulatorBound: whether the accumulator can wrap around) to stderr.
+//
 // Output: one line per position. With -json each line is one JSON object, written exactly as
 //
 //	{"fen": "<FEN>", "eval": <int>}
@@ -47,6 +50,7 @@ type options struct {
 	json        bool
 	incremental bool
 	verify      bool
+	info        bool
 }
 
 func main() {
@@ -59,6 +63,7 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, `print one JSON object per position: {"fen": "...", "eval": <int>}`)
 	flag.BoolVar(&o.incremental, "incremental", false, "update accumulators move by move instead of refreshing")
 	flag.BoolVar(&o.verify, "verify", false, "with -incremental: also refresh and fail on any difference")
+	flag.BoolVar(&o.info, "info", false, "print the network's architecture and int16 accumulator bound to stderr")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "evaluate: unexpected arguments %q\n", flag.Args())
@@ -121,7 +126,23 @@ func run(o options, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.info {
+		printInfo(os.Stderr, net)
+	}
 	return runWith(net, o, w)
+}
+
+// printInfo describes the network: layers, quantization, and the worst-case accumulator
+// analysis done at load time (nnue.AccumulatorBound).
+func printInfo(w io.Writer, net *nnue.Network) {
+	fmt.Fprintf(w, "network: %v\n", net)
+	if d := net.Description(); d != "" {
+		fmt.Fprintf(w, "description: %s\n", d)
+	}
+	if q := net.Architecture().Quantization; q != "" {
+		fmt.Fprintf(w, "quantization: %s\n", q)
+	}
+	fmt.Fprintf(w, "accumulator: %v\n", net.FeatureTransformer().Bound())
 }
 
 // runWith is run with an already loaded network.
