@@ -156,7 +156,7 @@ func sqrClippedReLU32Asm(dst []uint8, src []int32, shift uint) {
 	src = src[:n]
 	m := n &^ 31
 	if wide {
-		m = n &^ 7
+		m = n &^ 15
 	}
 	if m > 0 {
 		if wide {

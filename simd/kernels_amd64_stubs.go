@@ -103,7 +103,7 @@ func clippedReLU16AVX512(dst *uint8, src *int16, n int)
 //go:noescape
 func clippedReLU32AVX512(dst *uint8, src *int32, n int, shift uint)
 
-// sqrClippedReLU32AVX512 sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 8.
+// sqrClippedReLU32AVX512 sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 16.
 //
 //go:noescape
 func sqrClippedReLU32AVX512(dst *uint8, src *int32, n int, shift uint)

@@ -222,7 +222,7 @@ func clippedReLU32(s isa) {
 // sqrClippedReLU32 generates sqrClippedReLU32+ISA(dst *uint8, src *int32, n int, shift
 // uint): dst = min(127, (src·src) >> shift) with the square in int64 (VPMULDQ), a
 // logical 64-bit shift (the square is non-negative) and an unsigned 64-bit min. AVX2: n a
-// multiple of 32; AVX-512: n a multiple of 8.
+// multiple of 32; AVX-512: n a multiple of 16.
 func sqrClippedReLU32(s isa) {
 	fn := "sqrClippedReLU32" + s.name
 	TEXT(fn, NOSPLIT, "func(dst *uint8, src *int32, n int, shift uint)")
@@ -234,17 +234,28 @@ func sqrClippedReLU32(s isa) {
 	c := GP64()
 	MOVQ(U32(127), c)
 	if s.wide {
-		Doc(fn + " sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 8.")
+		Doc(fn + " sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 16.")
 		c127 := ZMM()
 		VPBROADCASTQ(c, c127)
-		loops(fn, n, 8, 2, func(u int) {
-			v := ZMM()
-			VPMOVSXDQ(Mem{Base: src, Disp: 32 * u}, v)
-			VPMULDQ(v, v, v)
-			VPSRLQ(cnt, v, v)
-			VPMINUQ(c127, v, v)
-			VPMOVQB(v, Mem{Base: dst, Disp: 8 * u})
-		}, func(k int) { ADDQ(U32(8*k), dst); ADDQ(U32(32*k), src) })
+		// 16 elements per step: squares of the even and the odd elements as int64
+		// (VPMULDQ), shifted and clamped, recombined into 16 dwords ≤ 127, truncated
+		// to bytes with VPMOVDB.
+		loops(fn, n, 16, 2, func(u int) {
+			v, e, o := ZMM(), ZMM(), ZMM()
+			VMOVDQU64(Mem{Base: src, Disp: 64 * u}, v)
+			VPMULDQ(v, v, e)
+			VPSRLQ(U8(32), v, o)
+			VPMULDQ(o, o, o)
+			VPSRLQ(cnt, e, e)
+			VPSRLQ(cnt, o, o)
+			VPMINUQ(c127, e, e)
+			VPMINUQ(c127, o, o)
+			VPSLLQ(U8(32), o, o)
+			VPORD(o, e, e)
+			x := XMM()
+			VPMOVDB(e, x)
+			VMOVDQU64(x, Mem{Base: dst, Disp: 16 * u})
+		}, func(k int) { ADDQ(U32(16*k), dst); ADDQ(U32(64*k), src) })
 	} else {
 		Doc(fn + " sets dst[i] = min(127, (src[i]·src[i]) >> shift) for i < n, n a multiple of 32.")
 		_, i256 := permD(s)
