@@ -318,3 +318,28 @@ func TestNativeRoundTripProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestDecodeMutations is a deterministic stand-in for fuzzing in ordinary test runs: random
+// byte mutations of valid files (with the native CRC repaired half of the time) must decode
+// or fail with an error, never panic; decoded networks must evaluate.
+func TestDecodeMutations(t *testing.T) {
+	seeds := append([][]byte{tinyThesis(t)}, tinyNatives(t)...)
+	rng := rand.New(rand.NewPCG(1, 2))
+	start := board.StartPosition()
+	ok := 0
+	for i := 0; i < 600; i++ {
+		b := bytes.Clone(seeds[rng.IntN(len(seeds))])
+		for k := 0; k < 1+rng.IntN(3); k++ {
+			b[rng.IntN(min(len(b), 200+rng.IntN(len(b))))] = byte(rng.IntN(256))
+		}
+		if rng.IntN(2) == 0 {
+			b = fixCRC(b)
+		}
+		n, err := Decode(b)
+		if err == nil {
+			n.Evaluate(&start)
+			ok++
+		}
+	}
+	t.Logf("%d of 600 mutated files decoded", ok)
+}
