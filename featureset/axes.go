@@ -98,23 +98,29 @@ func (b *lineBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {
 
 func (b *lineBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
 	m := b.orient.Mask(pos, persp)
+	if b.kind == lineSquare {
+		// ALL/NK: one feature per piece, no duplicates. Transposing the oriented occupancy
+		// makes the bit order file-major, i.e. the index order, so no sorting is needed.
+		codes := &pieceCode[persp]
+		occ := pos.Occupied()
+		if b.noKing {
+			occ &^= pos.ByRole(board.King)
+		}
+		t := transpose(orientBB(occ, m))
+		for t != 0 {
+			j := int(t.PopFirst())
+			osq := board.Square((j&7)*8 + j>>3)
+			dst = append(dst, off+j*b.stride+int(codes[pos.PieceAt(osq^m)]))
+		}
+		return dst
+	}
 	var set [12]uint64
 	lines := &lineOf[b.kind]
-	nr := board.NumRoles
-	if b.noKing {
-		nr--
-	}
-	for c := board.White; c <= board.Black; c++ {
-		rc := int(c ^ persp)
-		own := orientBB(pos.ByColor(c), m)
-		for r := 0; r < nr; r++ {
-			bb := own & orientBB(pos.ByRole(board.Role(r)), m)
-			base := r*2 + rc
-			for bb != 0 {
-				i := int(lines[bb.PopFirst()])*b.stride + base
-				set[i>>6] |= 1 << (i & 63)
-			}
-		}
+	codes := &pieceCode[persp]
+	for occ := pos.Occupied(); occ != 0; {
+		sq := occ.PopFirst()
+		i := int(lines[sq^m])*b.stride + int(codes[pos.PieceAt(sq)])
+		set[i>>6] |= 1 << (i & 63)
 	}
 	return appendBits(dst, set[:(b.size+63)>>6], off)
 }
@@ -164,4 +170,29 @@ func (b *lineBlock) AppendDiff(before, after *board.Position, dirty *board.Dirty
 		}
 	}
 	return added, removed
+}
+
+// pieceCode[persp][pc] is role·2 + (color relative to persp), the low part of a line
+// block's index.
+var pieceCode = func() (t [2][13]int8) {
+	for persp := 0; persp < 2; persp++ {
+		for pc := board.Piece(1); pc <= 12; pc++ {
+			t[persp][pc] = int8(int(pc.Role())*2 + int(pc.Color()^board.Color(persp)))
+		}
+	}
+	return t
+}()
+
+// transpose mirrors b about the a1–h8 diagonal: bit rank·8+file moves to file·8+rank
+// (Chess Programming Wiki, "Flipping Mirroring and Rotating", flipDiagA1H8).
+func transpose(b board.Bitboard) board.Bitboard {
+	x := uint64(b)
+	const k1, k2, k4 = 0x5500550055005500, 0x3333000033330000, 0x0f0f0f0f00000000
+	t := k4 & (x ^ (x << 28))
+	x ^= t ^ (t >> 28)
+	t = k2 & (x ^ (x << 14))
+	x ^= t ^ (t >> 14)
+	t = k1 & (x ^ (x << 7))
+	x ^= t ^ (t >> 7)
+	return board.Bitboard(x)
 }

@@ -38,8 +38,7 @@ func (b *pairBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {
 
 // pairCode returns r·2 + c (c = 1 for own) of the piece on oriented square osq.
 func pairCode(pos *board.Position, osq, m board.Square, persp board.Color) int {
-	pc := pos.PieceAt(osq ^ m)
-	return int(pc.Role())*2 + 1 - int(pc.Color()^persp)
+	return int(pieceCode[persp][pos.PieceAt(osq^m)]) ^ 1
 }
 
 // linePairs appends the features (block-local) of line `line` to dst.
@@ -59,20 +58,25 @@ func (b *pairBlock) linePairs(pos *board.Position, occ board.Bitboard, m board.S
 func (b *pairBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
 	m := b.orient.Mask(pos, persp)
 	occ := orientBB(pos.Occupied(), m)
-	var set [18]uint64
+	codes := &pieceCode[persp]
+	// Lines come in index order (line·144 is the high part), so only each line's ≤ 7
+	// pairs need sorting and deduplication.
 	for line := 0; line < 8; line++ {
 		on := occ & lineBB[b.kind][line]
-		prev := -1
+		if on&(on-1) == 0 {
+			continue
+		}
+		start := len(dst)
+		base := off + line*144
+		prev := int(codes[pos.PieceAt(on.PopFirst()^m)]) ^ 1
 		for on != 0 {
-			code := pairCode(pos, on.PopFirst(), m, persp)
-			if prev >= 0 {
-				i := line*144 + prev*12 + code
-				set[i>>6] |= 1 << (i & 63)
-			}
+			code := int(codes[pos.PieceAt(on.PopFirst()^m)]) ^ 1
+			dst = append(dst, base+prev*12+code)
 			prev = code
 		}
+		dst = sortTail(dst, start)
 	}
-	return appendBits(dst, set[:], off)
+	return dst
 }
 
 // AppendDiff is the DirtyPieces fast path: only the lines through a dirty square change;
