@@ -3,7 +3,6 @@ package nnue
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/nnuekit/nnuekit/featureset"
 )
@@ -244,10 +243,6 @@ func med3(a, b, c int32) int32 {
 		b = c
 	}
 	return max(a, b)
-}
-
-func maxMinBias(bias []int16) (int64, int64) {
-	return int64(slices.Max(bias)), int64(slices.Min(bias))
 }
 
 func abs64(x int64) int64 {
