@@ -26,3 +26,24 @@ func Example() {
 	// [99 100 101 102]
 	// [0 60 127]
 }
+
+// Accumulators and weight rows are allocated 64-byte aligned; the kernels accept any
+// alignment, but aligned 512-bit loads never split a cache line.
+func ExampleAlignedInt16() {
+	acc := simd.AlignedInt16(1024)
+	fmt.Println(len(acc), cap(acc), simd.IsAligned(acc))
+	// Output: 1024 1024 true
+}
+
+// A dense layer 64→2 with inputs ≤ 127 (the output of a ClippedReLU).
+func ExampleAffine_layer() {
+	in := simd.AlignedUint8(64)
+	w := simd.AlignedInt8(2 * 64)
+	in[0], in[63] = 127, 2
+	w[0], w[63] = -128, 3 // row 0: 127·(−128) + 2·3
+	w[64+63] = 127        // row 1: 2·127
+	out := make([]int32, 2)
+	simd.Affine(out, in, w, []int32{10, -4})
+	fmt.Println(out)
+	// Output: [-16240 250]
+}
