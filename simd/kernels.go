@@ -5,6 +5,12 @@ package simd
 // write exactly those elements. Unless stated, dst may alias src (in-place update) but
 // no other aliasing is allowed. All int16 arithmetic wraps around (two's complement), as in
 // the reference engines' accumulators.
+//
+// Every level gives the pure-Go kernel's result bit for bit, at any alignment. The stated
+// length multiples are what the vector code is built for; other lengths still give the Go
+// result (the amd64 wrappers finish the remainder in Go) and a too-short operand panics as
+// in the Go kernels, before any assembly runs. Buffers from AlignedInt16 and friends are
+// fastest. Source: Karhan §2.3 and §4.3 (AVX2 kernels), CPW "SIMD", "Fused Updates".
 var (
 	// AddSub sets dst[i] = src[i] + add[i] − sub[i] for i < len(dst); every slice has
 	// len(dst) elements, a multiple of 16 (CPW "Fused Updates": one add, one sub).
