@@ -1,0 +1,85 @@
+package nnue
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
+)
+
+func aligned[T any](s []T) bool {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(s)))%Alignment == 0
+}
+
+func TestBuffersAligned(t *testing.T) {
+	n := randomSFNNv5(t, rand.New(rand.NewPCG(1, 1)), "h", 64)
+	ft := n.FeatureTransformer()
+	a := ft.NewAccumulator()
+	if !aligned(a.Values(board.White)) || !aligned(ft.weights) || !aligned(ft.bias) || !aligned(ft.psqt) {
+		t.Fatal("accumulator or transformer buffer not 64-byte aligned")
+	}
+	if !aligned(n.Architecture().Stacks[0][2].(*Affine).Weights) {
+		t.Fatal("affine weights not aligned")
+	}
+	for k := 1; k < 200; k++ {
+		if !aligned(alignedInt16(k)) || !aligned(alignedUint8(k)) || !aligned(alignedInt8(k)) || !aligned(alignedInt32(k)) {
+			t.Fatalf("aligned allocation of %d not aligned", k)
+		}
+	}
+}
+
+// TestUpdateFusedVariants: any numbers of added/removed features (exercising the 2+2, 1+2,
+// 1+1, add-only and sub-only kernels), in place and copy-make, equal a refresh of the
+// resulting multiset; copy-make leaves the source untouched.
+func TestUpdateFusedVariants(t *testing.T) {
+	n := randomSFNNv5(t, rand.New(rand.NewPCG(2, 2)), "h+v", 64) // with PSQT
+	ft := n.FeatureTransformer()
+	rapid.Check(t, func(rt *rapid.T) {
+		feat := rapid.IntRange(0, ft.Features()-1)
+		base := rapid.SliceOfN(feat, 0, 12).Draw(rt, "base")
+		nrm := rapid.IntRange(0, len(base)).Draw(rt, "removed count")
+		removed := base[:nrm]
+		added := rapid.SliceOfN(feat, 0, 6).Draw(rt, "added")
+		persp := board.Color(rapid.IntRange(0, 1).Draw(rt, "persp"))
+		src := ft.NewAccumulator()
+		src.Refresh(persp, base)
+		before := slices.Clone(src.Values(persp))
+		want := ft.NewAccumulator()
+		want.Refresh(persp, append(slices.Clone(base[nrm:]), added...))
+
+		dst := ft.NewAccumulator()
+		dst.UpdateFrom(src, persp, added, removed)
+		if !slices.Equal(dst.Values(persp), want.Values(persp)) || !slices.Equal(dst.PSQT(persp), want.PSQT(persp)) {
+			rt.Fatal("copy-make update differs from refresh")
+		}
+		if !slices.Equal(src.Values(persp), before) {
+			rt.Fatal("copy-make modified the source")
+		}
+		src.Update(persp, added, removed)
+		if !slices.Equal(src.Values(persp), want.Values(persp)) || !slices.Equal(src.PSQT(persp), want.PSQT(persp)) {
+			rt.Fatal("in-place update differs from refresh")
+		}
+	})
+}
+
+func TestAccumulatorRejectsBadIndex(t *testing.T) {
+	n := randomThesisNet(t, rand.New(rand.NewPCG(3, 3)), "h", 32, 4, 10)
+	a := n.FeatureTransformer().NewAccumulator()
+	for _, f := range []func(){
+		func() { a.Refresh(board.White, []int{96}) },
+		func() { a.Update(board.Black, []int{-1}, nil) },
+		func() { a.Update(board.Black, nil, []int{1 << 40}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("out-of-range feature index accepted")
+				}
+			}()
+			f()
+		}()
+	}
+}
