@@ -94,6 +94,21 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 	if cp.Version != checkpointVersion {
 		return nil, fmt.Errorf("train: checkpoint version %d, want %d", cp.Version, checkpointVersion)
 	}
+	// check the stored shapes against the configuration before New allocates anything, so that
+	// a hostile file cannot make it allocate more than the file itself holds
+	cfg := cp.Config.Defaults()
+	if err := cfg.validate(); err != nil {
+		return nil, fmt.Errorf("train: checkpoint: %w", err)
+	}
+	sizes := tensorSizes(cfg, cp.Features)
+	if len(cp.Params) != len(sizes) {
+		return nil, errors.New("train: checkpoint: wrong number of tensors")
+	}
+	for i, n := range sizes {
+		if len(cp.Params[i]) != n {
+			return nil, fmt.Errorf("train: checkpoint: tensor %d has %d values, want %d", i, len(cp.Params[i]), n)
+		}
+	}
 	t, err := New(cp.FeatureSet, cp.Features, cp.Config)
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint: %w", err)
@@ -125,4 +140,19 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 	t.step, t.epoch, t.batch = cp.Step, cp.Epoch, cp.Batch
 	t.partLoss, t.partN, t.partSecs, t.history = cp.PartLoss, cp.PartN, cp.PartSecs, cp.History
 	return t, nil
+}
+
+// tensorSizes returns the number of values of each tensor of a model with cfg (defaults applied)
+// and features inputs, in the order of net.tensors(); -1 marks a size that overflows.
+func tensorSizes(cfg Config, features int) []int {
+	mul := func(a, b int) int {
+		if a < 0 || b < 0 || (a > 0 && b > (1<<40)/a) {
+			return -1
+		}
+		return a * b
+	}
+	if cfg.Arch == ArchCPW {
+		return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.Buckets, 2*cfg.L1), cfg.Buckets}
+	}
+	return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.L2, 2*cfg.L1), cfg.L2, cfg.L2, 1}
 }

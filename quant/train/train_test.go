@@ -388,3 +388,25 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(ids))*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
+
+// FuzzReadCheckpoint feeds arbitrary bytes to ReadCheckpoint: it must return an error or a
+// usable trainer, never panic or allocate beyond the input's size.
+func FuzzReadCheckpoint(f *testing.F) {
+	tr, _ := New("h", 96, Config{L1: 4, L2: 2, Workers: 1})
+	var buf bytes.Buffer
+	if err := tr.WriteCheckpoint(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add([]byte("garbage"))
+	f.Add(buf.Bytes()[:buf.Len()/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ReadCheckpoint(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if len(r.ts) == 0 {
+			t.Fatal("trainer without tensors")
+		}
+	})
+}
