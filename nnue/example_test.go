@@ -57,3 +57,29 @@ func Example() {
 	// start: 0
 	// after 1.e4 d5 2.exd5, black to move: -24 (-24 cp), refresh gives -24
 }
+
+// ExampleLoadFile loads a network of any supported format and evaluates a FEN by refresh,
+// then follows a game incrementally. (Not run: it needs a network file.)
+func ExampleLoadFile() {
+	net, err := nnue.LoadFile("../shared/thesis-models/hv.nn")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pos, err := board.ParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v := net.Evaluate(&pos) // side to move (Black), network units
+	fmt.Printf("%d (%.2f pawns for the side to move)\n", v, net.Centipawns(v)/100)
+
+	// In a search: one AccumulatorStack per goroutine, Push/Pop per ply, lazy updates.
+	st := net.NewAccumulatorStack()
+	st.Reset(&pos)
+	for _, m := range pos.LegalMoves() {
+		st.PushMove(m)
+		_ = st.Evaluate() // −score of the child from the parent's view
+		st.Pop()
+	}
+}
