@@ -79,7 +79,7 @@ func ExampleLoadFile() {
 	st.Reset(&pos)
 	for _, m := range pos.LegalMoves() {
 		st.PushMove(m)
-		_ = st.Evaluate() // −score of the child from the parent's view
+		_ = st.Evaluate() // the child's eval for its side to move (negate for the parent)
 		st.Pop()
 	}
 }
