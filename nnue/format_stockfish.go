@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unsafe"
 )
 
 // Stockfish .nnue file versions understood by ReadStockfish (the first uint32 of the
@@ -211,14 +212,21 @@ func (r *sfReader) u32(field string) uint32 {
 	return v
 }
 
+// sfLittleEndian reports a little-endian host, where the file's arrays are copied in bulk.
+var sfLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 func (r *sfReader) i16s(field string, n int) []int16 {
 	if !r.need(field, 2*int64(n)) {
 		return nil
 	}
 	out := alignedInt16(n)
-	src := r.b[r.off:]
-	for i := range out {
-		out[i] = int16(binary.LittleEndian.Uint16(src[2*i:]))
+	src := r.b[r.off : r.off+2*n]
+	if sfLittleEndian && n > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 2*n), src)
+	} else {
+		for i := range out {
+			out[i] = int16(binary.LittleEndian.Uint16(src[2*i:]))
+		}
 	}
 	r.off += 2 * n
 	return out
@@ -229,9 +237,13 @@ func (r *sfReader) i32s(field string, n int) []int32 {
 		return nil
 	}
 	out := alignedInt32(n)
-	src := r.b[r.off:]
-	for i := range out {
-		out[i] = int32(binary.LittleEndian.Uint32(src[4*i:]))
+	src := r.b[r.off : r.off+4*n]
+	if sfLittleEndian && n > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n), src)
+	} else {
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint32(src[4*i:]))
+		}
 	}
 	r.off += 4 * n
 	return out
@@ -242,8 +254,8 @@ func (r *sfReader) i8s(field string, n int) []int8 {
 		return nil
 	}
 	out := alignedInt8(n)
-	for i, b := range r.b[r.off : r.off+n] {
-		out[i] = int8(b)
+	if n > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), n), r.b[r.off:r.off+n])
 	}
 	r.off += n
 	return out

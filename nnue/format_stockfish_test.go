@@ -38,9 +38,21 @@ var (
 	sfFiles   = map[string]*StockfishFile{}
 )
 
+// sfSkipBigUnderRace skips tests of the 47 MB net under the race detector: loading it
+// (and the load-time accumulator bound over 23 M weights) is instrumented and takes
+// minutes there, and these tests are not about concurrency; the 21 MB HalfKP net still
+// runs with -race.
+func sfSkipBigUnderRace(t testing.TB, name string) {
+	t.Helper()
+	if raceEnabled && name == sfNetSFNNv5 {
+		t.Skip("stockfish: the 47 MB net is skipped under -race (covered without -race)")
+	}
+}
+
 // sfTestFile loads (once) one of the two Stockfish nets of ../shared/nets.
 func sfTestFile(t testing.TB, name string) *StockfishFile {
 	t.Helper()
+	sfSkipBigUnderRace(t, name)
 	dir := sfSharedDir(t)
 	sfFilesMu.Lock()
 	defer sfFilesMu.Unlock()
@@ -245,13 +257,25 @@ func sfRefEval(f *StockfishFile, pos *board.Position) (bucket int, psqt, positio
 	return (pos.Occupied().Count() - 1) / 4, psqt, positional
 }
 
-// sfGoldenStep is 1 (every golden row) normally and 10 with -short or -race, which keep
-// the package's test time low.
+// sfGoldenStep is 1 (every golden row) normally, 10 with -short and 50 with -race, which
+// keep the package's test time low.
 func sfGoldenStep() int {
-	if testing.Short() || raceEnabled {
+	switch {
+	case raceEnabled:
+		return 50
+	case testing.Short():
 		return 10
 	}
 	return 1
+}
+
+// sfRefStep is sfGoldenStep for the pure-Go reference evaluation, whose loops the race
+// detector instruments: every 50th row with -race.
+func sfRefStep() int {
+	if raceEnabled {
+		return 50
+	}
+	return sfGoldenStep()
 }
 
 func sfPawns(v int32, div int) string { return fmt.Sprintf("%.2f", float64(v)/float64(div)) }
@@ -263,7 +287,7 @@ func TestStockfishReferenceHalfKP(t *testing.T) {
 		t.Fatalf("%d rows, want 5283", len(rows))
 	}
 	bad := 0
-	for i := 0; i < len(rows); i += sfGoldenStep() {
+	for i := 0; i < len(rows); i += sfRefStep() {
 		r := rows[i]
 		pos := sfTestFEN(t, r.fen)
 		_, _, out := sfRefEval(f, pos)
@@ -289,7 +313,7 @@ func TestStockfishReferenceSFNNv5(t *testing.T) {
 		t.Fatalf("%d rows, want 5283", len(rows))
 	}
 	bad := 0
-	for i := 0; i < len(rows); i += sfGoldenStep() {
+	for i := 0; i < len(rows); i += sfRefStep() {
 		r := rows[i]
 		pos := sfTestFEN(t, r.fen)
 		bucket, psqt, pos1 := sfRefEval(f, pos)
@@ -486,6 +510,9 @@ func TestStockfishErrors(t *testing.T) {
 // TestStockfishReadMatchesParse checks the streaming reader against the in-memory one
 // on the real files (shares the cached parse; reads the smaller file again).
 func TestStockfishReadMatchesParse(t *testing.T) {
+	if raceEnabled {
+		t.Skip("byte-level format test; slow under -race and not about concurrency")
+	}
 	f := sfTestFile(t, sfNetHalfKP)
 	var buf bytes.Buffer
 	if _, err := f.WriteTo(&buf); err != nil {
