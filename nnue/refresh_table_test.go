@@ -49,3 +49,36 @@ func TestRefreshTableMatchesRefresh(t *testing.T) {
 		}
 	}
 }
+
+// TestRefreshTableAnySet uses the table with king-relative thesis-style sets (KING-ALL,
+// KP, mirrored and bucketed variants) over random legal games: the stack with a table
+// evaluates exactly like a plain refresh.
+func TestRefreshTableAnySet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, spec := range []string{"ka", "kp@rotate", "ka@hm", "kb32*all@hm", "halfkp"} {
+		n := randomThesisNet(t, rng, spec, 32, 8, 60)
+		ev := n.NewEvaluator()
+		st := n.NewAccumulatorStack()
+		tab := n.NewRefreshTable()
+		st.UseRefreshTable(tab)
+		for game := 0; game < 6; game++ {
+			pos := board.StartPosition()
+			st.Reset(&pos)
+			for ply := 0; ply < 80; ply++ {
+				moves := pos.LegalMoves()
+				if len(moves) == 0 {
+					break
+				}
+				after, dirty := pos.Play(moves[rng.IntN(len(moves))])
+				st.Push(&after, &dirty)
+				if got, want := st.Evaluate(), ev.Evaluate(&after); got != want {
+					t.Fatalf("%s: %s: with table %d, refresh %d", spec, after.FEN(), got, want)
+				}
+				pos = after
+			}
+		}
+		if tab.Hits == 0 {
+			t.Errorf("%s: refresh table never hit (%d misses)", spec, tab.Misses)
+		}
+	}
+}
