@@ -235,7 +235,7 @@ func TestRefreshMatchesGo(t *testing.T) {
 
 func TestRefreshRejectsBadRow(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
-		for _, r := range []int{-1, 2, 1 << 40} {
+		for _, r := range []int{-1, 2, math.MaxInt} {
 			func() {
 				defer func() {
 					if recover() == nil {
@@ -272,7 +272,7 @@ func TestClippedReLU16MatchesGo(t *testing.T) {
 }
 
 func drawShift(t *rapid.T) uint {
-	return rapid.SampledFrom([]uint{0, 1, 6, 7, 13, 19, 31, 32, 33, 40, 63, 64, 65, 1 << 40, math.MaxUint}).Draw(t, "shift")
+	return rapid.SampledFrom([]uint{0, 1, 6, 7, 13, 19, 31, 32, 33, 40, 63, 64, 65, 1 << 31, math.MaxUint}).Draw(t, "shift")
 }
 
 func TestClippedReLU32MatchesGo(t *testing.T) {
