@@ -55,16 +55,20 @@ func TestRefreshTableMatchesRefresh(t *testing.T) {
 // evaluates exactly like a plain refresh.
 func TestRefreshTableAnySet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
+	games, plies := 6, 80
+	if testing.Short() || raceEnabled {
+		games, plies = 2, 30
+	}
 	for _, spec := range []string{"ka", "kp@rotate", "ka@hm", "kb32*all@hm", "halfkp"} {
 		n := randomThesisNet(t, rng, spec, 32, 8, 60)
 		ev := n.NewEvaluator()
 		st := n.NewAccumulatorStack()
 		tab := n.NewRefreshTable()
 		st.UseRefreshTable(tab)
-		for game := 0; game < 6; game++ {
+		for game := 0; game < games; game++ {
 			pos := board.StartPosition()
 			st.Reset(&pos)
-			for ply := 0; ply < 80; ply++ {
+			for ply := 0; ply < plies; ply++ {
 				moves := pos.LegalMoves()
 				if len(moves) == 0 {
 					break
