@@ -127,11 +127,11 @@ func TestStockfishGolden(t *testing.T) {
 // TestStockfishIncremental plays every legal move (and one reply) from golden positions
 // through an AccumulatorStack (lazy updates, refresh on own-king moves) and compares
 // with a full refresh, at every SIMD level. The root values are the engines' goldens.
-// NNUEKIT_LONG=1 uses every position; by default every 40th (every 200th with -short,
+// NNUEKIT_LONG=1 uses every position; by default every 80th (every 200th with -short,
 // every 1000th with -race),
 // and a third of those at the slow generic level.
 func TestStockfishIncremental(t *testing.T) {
-	step := 40
+	step := 80
 	if testing.Short() {
 		step = 200
 	}
@@ -198,7 +198,7 @@ func TestStockfishIncremental(t *testing.T) {
 						s.Pop()
 					}
 				}
-				if step <= 40 && rt.Hits == 0 { // sparse samples may never revisit a king square
+				if step <= 80 && rt.Hits == 0 { // sparse samples may never revisit a king square
 					t.Errorf("refresh table never hit (%d misses)", rt.Misses)
 				}
 			})
