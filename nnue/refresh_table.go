@@ -7,10 +7,10 @@ import (
 // RefreshTable is an accumulator refresh table (CPW "Accumulator Refresh Table", a.k.a.
 // "Finny tables"; Stockfish 16+ AccumulatorCaches): for every own-king square and
 // perspective it caches an accumulator together with the position it was computed
-// for. A refresh forced by an own-king move (featureset.Set.RequiresRefresh) then
-// starts from the cached accumulator of the new king square and applies only the
-// difference between the cached position and the current one — a few feature rows
-// instead of all ~30 — and stores the result back.
+// for (as its sorted active-feature list). A refresh forced by an own-king move
+// (featureset.Set.RequiresRefresh) then starts from the cached accumulator of the new
+// king square and applies only the difference between the cached features and the
+// current ones — a few feature rows instead of all ~30 — and stores the result back.
 //
 // The key is the own king's square, which fixes everything king-dependent in every
 // king-relative feature set of the package (KING-ALL, KP, HalfKP, HalfKAv2_hm with its
@@ -34,9 +34,9 @@ type RefreshTable struct {
 }
 
 type refreshEntry struct {
-	acc   *Accumulator
-	pos   board.Position
-	valid bool
+	acc    *Accumulator
+	active []int // the sorted active features the cached accumulator holds
+	valid  bool
 }
 
 // NewRefreshTable returns an empty refresh table for n.
@@ -69,23 +69,46 @@ func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp boar
 	if e.acc == nil {
 		e.acc = t.net.ft.NewAccumulator()
 	}
+	t.active = set.Active(pos, persp, t.active[:0])
 	if e.valid {
-		t.added, t.removed = set.DiffGeneric(&e.pos, pos, persp, t.added[:0], t.removed[:0])
-		if n := len(t.added) + len(t.removed); n <= pos.PieceCount() {
+		// Set.Active is sorted and duplicate-free, so the difference is one merge.
+		t.added, t.removed = mergeDiff(t.active, e.active, t.added[:0], t.removed[:0])
+		if n := len(t.added) + len(t.removed); n <= len(t.active) {
 			acc.UpdateFrom(e.acc, persp, t.added, t.removed)
 			e.acc.copyPersp(acc, p)
-			e.pos = *pos
+			e.active = append(e.active[:0], t.active...)
 			t.Hits++
 			t.Rows += n
 			return
 		}
 	}
-	t.active = set.Active(pos, persp, t.active[:0])
 	acc.Refresh(persp, t.active)
 	e.acc.copyPersp(acc, p)
-	e.pos = *pos
+	e.active = append(e.active[:0], t.active...)
 	e.valid = true
 	t.Misses++
+}
+
+// mergeDiff appends to added the elements of now missing from was and to removed those
+// of was missing from now; both inputs are ascending and duplicate-free.
+func mergeDiff(now, was, added, removed []int) ([]int, []int) {
+	i, j := 0, 0
+	for i < len(now) && j < len(was) {
+		switch {
+		case now[i] == was[j]:
+			i++
+			j++
+		case now[i] < was[j]:
+			added = append(added, now[i])
+			i++
+		default:
+			removed = append(removed, was[j])
+			j++
+		}
+	}
+	added = append(added, now[i:]...)
+	removed = append(removed, was[j:]...)
+	return added, removed
 }
 
 // UseRefreshTable makes the stack perform its refreshes (own-king moves, the root)
