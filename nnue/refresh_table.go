@@ -6,15 +6,17 @@ import (
 
 // RefreshTable is an accumulator refresh table (CPW "Accumulator Refresh Table", a.k.a.
 // "Finny tables"; Stockfish 16+ AccumulatorCaches): for every own-king square and
-// perspective it caches an accumulator together with the position it was computed
-// for (as its sorted active-feature list). A refresh forced by an own-king move
+// perspective it caches an accumulator together with the sorted list of active features
+// it was computed from. A refresh forced by an own-king move
 // (featureset.Set.RequiresRefresh) then starts from the cached accumulator of the new
 // king square and applies only the difference between the cached features and the
 // current ones — a few feature rows instead of all ~30 — and stores the result back.
 //
 // The key is the own king's square, which fixes everything king-dependent in every
 // king-relative feature set of the package (KING-ALL, KP, HalfKP, HalfKAv2_hm with its
-// king bucket and horizontal mirror), so the table works for any network. Results are
+// king bucket and horizontal mirror), so entries are close to the positions that use
+// them. Correctness does not depend on the key: the difference is the exact set
+// difference of two feature lists, so the table works for any network, and results are
 // bit-identical to a plain refresh (int16 addition wraps and is associative).
 //
 // Memory: 128 cached accumulators (64 squares × 2 perspectives, one perspective used
