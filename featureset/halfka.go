@@ -61,12 +61,15 @@ var HalfKAv2hmBuckets = func() (t [64]int) {
 }()
 
 // KB32 returns Stockfish 15.1's 32 king buckets ("kb32") as a king-bucket block with
-// orientation o (FlipMirror in HalfKAv2_hm).
+// orientation o (FlipMirror in HalfKAv2_hm). Its spec name is "kb32" for FlipMirror and
+// "kb32@rotate" / "kb32@abs" otherwise; "kb32" with the Flip orientation has no spec of
+// its own (Parse reads a bare or "@flip" kb32 as FlipMirror, the block's default).
 func KB32(o Orientation) Block {
 	b, err := KingBuckets("kb32", "KB32", HalfKAv2hmBuckets, o)
 	if err != nil {
 		panic(err)
 	}
+	b.(*kingBlock).def = FlipMirror // print "@rotate"/"@abs", which Parse reads back
 	return b
 }
 

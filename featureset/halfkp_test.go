@@ -91,6 +91,8 @@ func TestStockfishSetsSizes(t *testing.T) {
 		{"dead", 1, 0, "dead"},
 		{"kb32", 32, 1, "kb32"},
 		{"kb32*all@hm", 32 * 768, 32, "kb32*all@hm"},
+		{"kb32@rotate*pieces@rotate", 32 * 640, 30, "kb32@rotate*pieces@rotate"},
+		{"kb32@hm", 32, 1, "kb32"},
 	} {
 		s, err := Parse(tc.spec)
 		if err != nil {
