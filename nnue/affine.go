@@ -63,3 +63,40 @@ func (l *Affine) Row(j int) []int8 {
 func (l *Affine) propagate(in, out *tensor, _ *evalState) {
 	simd.Affine(out.i32[:l.Out], in.u8[:pad32(l.In)], l.Weights, l.Bias)
 }
+
+// encode writes tag 5, In and Out (u32), the Out·pad32(In) int8 weights and Out int32 biases.
+func (l *Affine) encode(e *encoder, _ int) error {
+	e.u8(tagAffine)
+	e.u32(uint32(l.In))
+	e.u32(uint32(l.Out))
+	e.i8s(l.Weights)
+	e.i32s(l.Bias)
+	return nil
+}
+
+func decodeAffine(d *decoder, field string) (Layer, error) {
+	in, err := d.u32(field + " In")
+	if err != nil {
+		return nil, err
+	}
+	out, err := d.u32(field + " Out")
+	if err != nil {
+		return nil, err
+	}
+	if in == 0 || out == 0 || in > maxAffineDim || out > maxAffineDim {
+		d.off -= 8
+		return nil, d.errf(field, "Affine(%d→%d) dimensions out of range [1, %d]", in, out, maxAffineDim)
+	}
+	nw := int64(out) * int64(pad32(int(in)))
+	if err := d.need(field+" weights", nw+4*int64(out), 1); err != nil {
+		return nil, err
+	}
+	l := NewAffine(int(in), int(out))
+	if err := d.i8s(field+" weights", l.Weights); err != nil {
+		return nil, err
+	}
+	if err := d.i32s(field+" bias", l.Bias); err != nil {
+		return nil, err
+	}
+	return l, nil
+}

@@ -116,7 +116,7 @@ func WriteNative(w io.Writer, n *Network) error {
 		e.u32(uint32(len(st)))
 		size := ft.width
 		for i, l := range st {
-			if err := encodeLayer(e, l, size); err != nil {
+			if err := l.encode(e, size); err != nil {
 				return fmt.Errorf("nnue: WriteNative: stack %d layer %d: %w", b, i, err)
 			}
 			size = n.sizes[b][i]
@@ -125,55 +125,6 @@ func WriteNative(w io.Writer, n *Network) error {
 	e.u32(crc32.ChecksumIEEE(e.buf))
 	_, err := w.Write(e.buf)
 	return err
-}
-
-func encodeLayer(e *encoder, l Layer, inSize int) error {
-	switch l := l.(type) {
-	case Perspective:
-		e.u8(tagPerspective)
-		e.u8(b2u8(l.WhiteFirst))
-	case ClippedReLU:
-		e.u8(tagClippedReLU)
-		e.u8(uint8(l.Input))
-		e.u8(l.Shift)
-	case SqrClippedReLU:
-		e.u8(tagSqrClippedReLU)
-		e.u8(l.Shift)
-	case PairwiseMul:
-		e.u8(tagPairwiseMul)
-	case *Affine:
-		e.u8(tagAffine)
-		e.u32(uint32(l.In))
-		e.u32(uint32(l.Out))
-		e.i8s(l.Weights)
-		e.i32s(l.Bias)
-	case *SCReLU:
-		e.u8(tagSCReLU)
-		e.u16(uint16(l.QA))
-		e.i32(l.Div)
-		e.u32(uint32(inSize))
-		e.u32(uint32(l.Out))
-		e.i16s(l.Weights)
-		e.i32s(l.Bias)
-	case *Concat:
-		e.u8(tagConcat)
-		e.u8(uint8(len(l.Parts)))
-		for _, p := range l.Parts {
-			if _, ok := p.(*Concat); ok {
-				return fmt.Errorf("nested Concat")
-			}
-			if err := encodeLayer(e, p, inSize); err != nil {
-				return err
-			}
-		}
-	case Forward:
-		e.u8(tagForward)
-		e.i32(l.Mul)
-		e.i32(l.Div)
-	default:
-		return fmt.Errorf("layer type %T cannot be stored", l)
-	}
-	return nil
 }
 
 func b2u8(b bool) uint8 {
@@ -377,7 +328,8 @@ func decodeNative(data []byte) (*Network, error) {
 	return net, nil
 }
 
-// decodeLayer reads one layer whose input has inSize logical elements.
+// decodeLayer reads one layer record whose input has inSize logical elements, dispatching
+// on the tag to the reader in the layer's own file.
 func decodeLayer(d *decoder, field string, inSize int, inConcat bool) (Layer, error) {
 	tag, err := d.u8(field + " tag")
 	if err != nil {
@@ -385,122 +337,25 @@ func decodeLayer(d *decoder, field string, inSize int, inConcat bool) (Layer, er
 	}
 	switch tag {
 	case tagPerspective:
-		f, err := d.u8(field + " WhiteFirst")
-		if err != nil {
-			return nil, err
-		}
-		if f > 1 {
-			d.off--
-			return nil, d.errf(field+" WhiteFirst", "%d is not 0 or 1", f)
-		}
-		return Perspective{WhiteFirst: f == 1}, nil
+		return decodePerspective(d, field)
 	case tagClippedReLU:
-		k, err := d.u8(field + " input kind")
-		if err != nil {
-			return nil, err
-		}
-		s, err := d.u8(field + " shift")
-		if err != nil {
-			return nil, err
-		}
-		return ClippedReLU{Input: Kind(k), Shift: s}, nil
+		return decodeClippedReLU(d, field)
 	case tagSqrClippedReLU:
-		s, err := d.u8(field + " shift")
-		if err != nil {
-			return nil, err
-		}
-		return SqrClippedReLU{Shift: s}, nil
+		return decodeSqrClippedReLU(d, field)
 	case tagPairwiseMul:
 		return PairwiseMul{}, nil
 	case tagAffine:
-		in, err := d.u32(field + " In")
-		if err != nil {
-			return nil, err
-		}
-		out, err := d.u32(field + " Out")
-		if err != nil {
-			return nil, err
-		}
-		if in == 0 || out == 0 || in > maxAffineDim || out > maxAffineDim {
-			d.off -= 8
-			return nil, d.errf(field, "Affine(%d→%d) dimensions out of range [1, %d]", in, out, maxAffineDim)
-		}
-		nw := int64(out) * int64(pad32(int(in)))
-		if err := d.need(field+" weights", nw+4*int64(out), 1); err != nil {
-			return nil, err
-		}
-		l := NewAffine(int(in), int(out))
-		if err := d.i8s(field+" weights", l.Weights); err != nil {
-			return nil, err
-		}
-		if err := d.i32s(field+" bias", l.Bias); err != nil {
-			return nil, err
-		}
-		return l, nil
+		return decodeAffine(d, field)
 	case tagSCReLU:
-		qa, err := d.u16(field + " QA")
-		if err != nil {
-			return nil, err
-		}
-		div, err := d.i32(field + " Div")
-		if err != nil {
-			return nil, err
-		}
-		in, err := d.u32(field + " In")
-		if err != nil {
-			return nil, err
-		}
-		out, err := d.u32(field + " Out")
-		if err != nil {
-			return nil, err
-		}
-		if int64(in) != int64(inSize) || out == 0 || out > maxAffineDim {
-			d.off -= 8
-			return nil, d.errf(field, "SCReLU In %d (input has %d) or Out %d out of range", in, inSize, out)
-		}
-		if err := d.need(field+" weights", int64(out)*int64(in)*2+4*int64(out), 1); err != nil {
-			return nil, err
-		}
-		l := &SCReLU{QA: int16(qa), Div: div, Out: int(out), Weights: alignedInt16(int(out) * int(in)), Bias: make([]int32, out)}
-		if err := d.i16s(field+" weights", l.Weights); err != nil {
-			return nil, err
-		}
-		if err := d.i32s(field+" bias", l.Bias); err != nil {
-			return nil, err
-		}
-		return l, nil
+		return decodeSCReLU(d, field, inSize)
 	case tagConcat:
 		if inConcat {
 			d.off--
 			return nil, d.errf(field, "nested Concat")
 		}
-		np, err := d.u8(field + " part count")
-		if err != nil {
-			return nil, err
-		}
-		if np == 0 || np > 8 {
-			d.off--
-			return nil, d.errf(field+" part count", "%d out of range [1, 8]", np)
-		}
-		c := &Concat{}
-		for i := 0; i < int(np); i++ {
-			p, err := decodeLayer(d, fmt.Sprintf("%s part %d", field, i), inSize, true)
-			if err != nil {
-				return nil, err
-			}
-			c.Parts = append(c.Parts, p)
-		}
-		return c, nil
+		return decodeConcat(d, field, inSize)
 	case tagForward:
-		mul, err := d.i32(field + " Mul")
-		if err != nil {
-			return nil, err
-		}
-		div, err := d.i32(field + " Div")
-		if err != nil {
-			return nil, err
-		}
-		return Forward{Mul: mul, Div: div}, nil
+		return decodeForward(d, field)
 	}
 	d.off--
 	return nil, d.errf(field+" tag", "unknown layer tag %d", tag)

@@ -54,6 +54,9 @@ type Layer interface {
 
 	// propagate computes out from in. Buffers come from the evaluator's scratch space.
 	propagate(in, out *tensor, st *evalState)
+	// encode appends the layer's native-format record (tag byte and fields, see
+	// format_native.go) for an input of inSize logical elements.
+	encode(e *encoder, inSize int) error
 }
 
 // tensor is the value between two layers.

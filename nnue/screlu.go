@@ -61,3 +61,50 @@ func (l *SCReLU) propagate(in, out *tensor, _ *evalState) {
 		out.i32[j] = s/l.Div + l.Bias[j]
 	}
 }
+
+// encode writes tag 6, QA (i16), Div (i32), In = inSize and Out (u32), the Out·In int16
+// weights and Out int32 biases.
+func (l *SCReLU) encode(e *encoder, inSize int) error {
+	e.u8(tagSCReLU)
+	e.u16(uint16(l.QA))
+	e.i32(l.Div)
+	e.u32(uint32(inSize))
+	e.u32(uint32(l.Out))
+	e.i16s(l.Weights)
+	e.i32s(l.Bias)
+	return nil
+}
+
+func decodeSCReLU(d *decoder, field string, inSize int) (Layer, error) {
+	qa, err := d.u16(field + " QA")
+	if err != nil {
+		return nil, err
+	}
+	div, err := d.i32(field + " Div")
+	if err != nil {
+		return nil, err
+	}
+	in, err := d.u32(field + " In")
+	if err != nil {
+		return nil, err
+	}
+	out, err := d.u32(field + " Out")
+	if err != nil {
+		return nil, err
+	}
+	if int64(in) != int64(inSize) || out == 0 || out > maxAffineDim {
+		d.off -= 8
+		return nil, d.errf(field, "SCReLU In %d (input has %d) or Out %d out of range", in, inSize, out)
+	}
+	if err := d.need(field+" weights", int64(out)*int64(in)*2+4*int64(out), 1); err != nil {
+		return nil, err
+	}
+	l := &SCReLU{QA: int16(qa), Div: div, Out: int(out), Weights: alignedInt16(int(out) * int(in)), Bias: make([]int32, out)}
+	if err := d.i16s(field+" weights", l.Weights); err != nil {
+		return nil, err
+	}
+	if err := d.i32s(field+" bias", l.Bias); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
