@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -303,15 +304,14 @@ func ReadStockfish(r io.Reader) (*StockfishFile, error) {
 			Msg: fmt.Sprintf("%d bytes exceeds the limit of %d", descLen, maxStockfishDescription)}
 	}
 	limit := sfSize(shape, int(descLen)) - 12
-	// io.ReadAll grows with the data actually present; the limit stops a hostile
-	// stream one byte after the expected end.
-	rest, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	// The buffer grows with the data actually present; the limit stops a hostile stream
+	// one byte after the expected end.
+	var buf bytes.Buffer
+	buf.Write(head[:])
+	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
+		return nil, fmt.Errorf("nnue: stockfish: reading network: %w", err)
 	}
-	data := make([]byte, 0, 12+len(rest))
-	data = append(append(data, head[:]...), rest...)
-	return parseStockfish(data, shape)
+	return parseStockfish(buf.Bytes(), shape)
 }
 
 // ParseStockfish is ReadStockfish for a file already in memory.
