@@ -16,6 +16,9 @@
 // -info prints the network's layers, quantization scheme and worst-case int16 accumulator
 // range (nnue.AccumulatorBound: whether the accumulator can wrap around) to stderr.
 //
+// -trace (trace.go) prints Stockfish's per-bucket PSQT/positional table after each plain line;
+// for SFNNv5 nets -json adds "bucket", "psqt" and "positional" (doc/stockfish-networks.md).
+//
 // Output: one line per position. With -json each line is one JSON object, written exactly as
 //
 //	{"fen": "<FEN>", "eval": <int>}
