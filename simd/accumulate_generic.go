@@ -43,7 +43,15 @@ func subGeneric(dst, src, sub []int16) {
 func refreshGeneric(dst, bias, weights []int16, rows []int) {
 	n := len(dst)
 	copy(dst, bias[:n])
+	if n == 0 {
+		return
+	}
+	nrows := len(weights) / n
 	for _, r := range rows {
+		// Checked explicitly: r·n could wrap around for a hostile r and select a wrong row.
+		if uint(r) >= uint(nrows) {
+			panic(errRefreshRow)
+		}
 		row := weights[r*n : r*n+n]
 		d := dst[:len(row)]
 		for i, w := range row {
@@ -51,3 +59,5 @@ func refreshGeneric(dst, bias, weights []int16, rows []int) {
 		}
 	}
 }
+
+const errRefreshRow = "simd: Refresh row index out of range"

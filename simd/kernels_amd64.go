@@ -103,7 +103,7 @@ func refreshAsm(dst, bias, weights []int16, rows []int) {
 	nrows := len(weights) / n
 	for _, r := range rows {
 		if uint(r) >= uint(nrows) {
-			panic("simd: Refresh row index out of range")
+			panic(errRefreshRow)
 		}
 	}
 	var rp *int

@@ -235,7 +235,8 @@ func TestRefreshMatchesGo(t *testing.T) {
 
 func TestRefreshRejectsBadRow(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
-		for _, r := range []int{-1, 2, math.MaxInt} {
+		// 1<<60 + 1 wraps r·16 around to 16 (row 1) in 64-bit arithmetic.
+		for _, r := range []int{-1, 2, math.MaxInt, int(^uint(0)>>4 + 2)} {
 			func() {
 				defer func() {
 					if recover() == nil {
