@@ -1,5 +1,9 @@
 package simd
 
+// Regenerate the amd64 assembly (kernels_amd64.s, kernels_amd64_stubs.go) with avo; the
+// generator is the separate module in _asm (doc/simd.md).
+//go:generate go -C _asm run . -out ../kernels_amd64.s -stubs ../kernels_amd64_stubs.go -pkg simd
+
 import (
 	"fmt"
 	"os"
