@@ -8,7 +8,7 @@ import (
 	"github.com/nnuekit/nnuekit/board"
 )
 
-// TestRefreshTableMatchesRefresh refreshes golden positions in random order through one
+// TestRefreshTableMatchesRefresh refreshes 500 golden positions in random order through one
 // table (so entries are reused across unrelated positions with large differences) and
 // compares every accumulator value and PSQT sum with a plain refresh.
 func TestRefreshTableMatchesRefresh(t *testing.T) {
@@ -22,9 +22,9 @@ func TestRefreshTableMatchesRefresh(t *testing.T) {
 		tab := n.NewRefreshTable()
 		a, b := n.FeatureTransformer().NewAccumulator(), n.FeatureTransformer().NewAccumulator()
 		set := n.FeatureSet()
-		iters := 1500
+		iters := 500
 		if testing.Short() || raceEnabled {
-			iters = 150
+			iters = 100
 		}
 		for k := 0; k < iters; k++ {
 			pos := sfParsePos(t, rows[rng.IntN(len(rows))].fen)
@@ -55,7 +55,7 @@ func TestRefreshTableMatchesRefresh(t *testing.T) {
 // evaluates exactly like a plain refresh.
 func TestRefreshTableAnySet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	games, plies := 6, 80
+	games, plies := 3, 60
 	if testing.Short() || raceEnabled {
 		games, plies = 2, 30
 	}
