@@ -44,6 +44,8 @@ var palette = []color.Color{
 	color.RGBA{R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
 	color.RGBA{R: 0xbc, G: 0xbd, B: 0x22, A: 0xff},
 	color.RGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff},
+	color.RGBA{A: 0xff},
+	color.RGBA{R: 0x80, G: 0x80, B: 0x00, A: 0xff},
 }
 
 // PlotLoss draws the curves (loss against epoch, one line each, NaN points skipped) with the
