@@ -264,9 +264,18 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 	}
-	if !o.final && tr.UseBest() {
-		e, l := tr.Best()
-		fmt.Fprintf(log, "exporting epoch %d (lowest validation loss %.6f)\n", e, l)
+	if !o.final && valData != nil {
+		// the last parameters may come from a partial epoch (time budget): compare them too
+		cur, err := tr.Loss(valData)
+		if err != nil {
+			return err
+		}
+		if e, l := tr.Best(); e > 0 && l <= cur {
+			tr.UseBest()
+			fmt.Fprintf(log, "exporting epoch %d (lowest validation loss %.6f; last parameters %.6f)\n", e, l, cur)
+		} else {
+			fmt.Fprintf(log, "exporting the last parameters (validation loss %.6f)\n", cur)
+		}
 	}
 	ex, err := tr.Export(l.lastPositions(min(nval, o.errorPositions)))
 	if err != nil {
