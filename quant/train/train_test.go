@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -18,6 +19,23 @@ import (
 // one position from each after 4–40 plies (never checkmate/stalemate).
 func randomPositions(t testing.TB, n int, seed uint64) []board.Position {
 	t.Helper()
+	key := [2]uint64{uint64(n), seed}
+	posCacheMu.Lock()
+	defer posCacheMu.Unlock()
+	if ps, ok := posCache[key]; ok {
+		return ps
+	}
+	ps := genPositions(n, seed)
+	posCache[key] = ps
+	return ps
+}
+
+var (
+	posCacheMu sync.Mutex
+	posCache   = map[[2]uint64][]board.Position{}
+)
+
+func genPositions(n int, seed uint64) []board.Position {
 	r := rand.New(rand.NewPCG(seed, 1))
 	var out []board.Position
 	for len(out) < n {
@@ -165,6 +183,9 @@ func TestGradientCheck(t *testing.T) {
 func TestTrainingReducesLoss(t *testing.T) {
 	set := featureset.MustParse("all")
 	ps := randomPositions(t, 600, 5)
+	if raceEnabled || testing.Short() {
+		ps = ps[:200] // the race detector slows the float loops about tenfold
+	}
 	for _, c := range []struct {
 		cfg  Config
 		loss Loss
@@ -198,7 +219,7 @@ func TestTrainingReducesLoss(t *testing.T) {
 
 func TestDeterministicAndResume(t *testing.T) {
 	set := featureset.MustParse("all")
-	d := encode(t, set, LossScore, randomPositions(t, 300, 9))
+	d := encode(t, set, LossScore, randomPositions(t, 600, 5)[:300])
 	train, val, err := d.Split(50)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +309,7 @@ func equalF32(a, b []float32) bool {
 // files through nnue, and checks that the loaded networks evaluate like the float models.
 func TestExportEndToEnd(t *testing.T) {
 	set := featureset.MustParse("all")
-	ps := randomPositions(t, 400, 11)
+	ps := randomPositions(t, 600, 5)[200:600]
 	d := encode(t, set, LossScore, ps)
 	for _, cfg := range []Config{
 		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
