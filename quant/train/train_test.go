@@ -201,17 +201,18 @@ func TestTrainingReducesLoss(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, _ := tr.Loss(d)
-			floor := 0.0
+			floor, factor := 0.0, 0.8
 			if c.loss == LossPQR {
 				floor = 2 * math.Ln2 // the two equality terms: minimum at p + q = 0
+				factor = 0.9         // PQR has no targets and learns more slowly
 			}
 			if err := tr.Train(context.Background(), d, nil); err != nil {
 				t.Fatal(err)
 			}
 			after, _ := tr.Loss(d)
 			t.Logf("loss %.6f → %.6f", before, after)
-			if !(after-floor < 0.8*(before-floor)) {
-				t.Errorf("loss %.6f → %.6f: not reduced by 20%%", before, after)
+			if !(after-floor < factor*(before-floor)) {
+				t.Errorf("loss %.6f → %.6f: excess over %.4f not reduced to %.0f%%", before, after, floor, 100*factor)
 			}
 		})
 	}
