@@ -42,10 +42,8 @@ func (a *Accumulator) PSQT(persp board.Color) []int32 { return a.psqt[persp&1] }
 
 // CopyFrom copies both perspectives from src (same transformer).
 func (a *Accumulator) CopyFrom(src *Accumulator) {
-	for p := 0; p < 2; p++ {
-		copy(a.v[p], src.v[p])
-		copy(a.psqt[p], src.psqt[p])
-	}
+	a.copyPersp(src, 0)
+	a.copyPersp(src, 1)
 }
 
 // copyPersp copies one perspective.

@@ -70,18 +70,11 @@ func (m *FloatThesis) Validate() error {
 	if f == 0 || l1 == 0 || l2 == 0 {
 		return fmt.Errorf("quant: FloatThesis: empty model (F=%d, L1=%d, L2=%d)", f, l1, l2)
 	}
-	for i, row := range m.W1 {
-		if len(row) != l1 {
-			return fmt.Errorf("quant: FloatThesis: W1[%d] has %d values, want L1=%d", i, len(row), l1)
-		}
+	if err := checkMatrix("FloatThesis", "W1", m.W1, f, "", l1, "L1"); err != nil {
+		return err
 	}
-	if len(m.W2) != l2 {
-		return fmt.Errorf("quant: FloatThesis: W2 has %d rows, want L2=%d", len(m.W2), l2)
-	}
-	for j, row := range m.W2 {
-		if len(row) != 2*l1 {
-			return fmt.Errorf("quant: FloatThesis: W2[%d] has %d values, want 2·L1=%d", j, len(row), 2*l1)
-		}
+	if err := checkMatrix("FloatThesis", "W2", m.W2, l2, "L2", 2*l1, "2·L1"); err != nil {
+		return err
 	}
 	if len(m.W3) != l2 {
 		return fmt.Errorf("quant: FloatThesis: W3 has %d values, want L2=%d", len(m.W3), l2)
@@ -283,18 +276,11 @@ func (m *FloatCPW) Validate() error {
 	if f == 0 || n == 0 || b == 0 {
 		return fmt.Errorf("quant: FloatCPW: empty model (F=%d, N=%d, buckets=%d)", f, n, b)
 	}
-	for i, row := range m.W1 {
-		if len(row) != n {
-			return fmt.Errorf("quant: FloatCPW: W1[%d] has %d values, want N=%d", i, len(row), n)
-		}
+	if err := checkMatrix("FloatCPW", "W1", m.W1, f, "", n, "N"); err != nil {
+		return err
 	}
-	if len(m.WOut) != b {
-		return fmt.Errorf("quant: FloatCPW: WOut has %d rows, want %d buckets", len(m.WOut), b)
-	}
-	for k, row := range m.WOut {
-		if len(row) != 2*n {
-			return fmt.Errorf("quant: FloatCPW: WOut[%d] has %d values, want 2·N=%d", k, len(row), 2*n)
-		}
+	if err := checkMatrix("FloatCPW", "WOut", m.WOut, b, "buckets", 2*n, "2·N"); err != nil {
+		return err
 	}
 	if !(m.Scale > 0) {
 		return fmt.Errorf("quant: FloatCPW: Scale %v must be positive", m.Scale)
@@ -358,4 +344,18 @@ func (m *FloatCPW) Forward(stm, nstm []int, bucket int) (float64, error) {
 		}
 	}
 	return out * float64(m.Scale), nil
+}
+
+// checkMatrix reports the first way m differs from rows×cols, naming the model, the field and
+// the dimension names (rowName empty: the row count is not checked).
+func checkMatrix(model, field string, m [][]float32, rows int, rowName string, cols int, colName string) error {
+	if rowName != "" && len(m) != rows {
+		return fmt.Errorf("quant: %s: %s has %d rows, want %s=%d", model, field, len(m), rowName, rows)
+	}
+	for i, row := range m {
+		if len(row) != cols {
+			return fmt.Errorf("quant: %s: %s[%d] has %d values, want %s=%d", model, field, i, len(row), colName, cols)
+		}
+	}
+	return nil
 }
