@@ -7,10 +7,11 @@
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
 //	    [-loss score|pqr] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
-//	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21]
+//	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1]
 //
 // The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
-// move, |score| ≤ 5000, plus -skip random skipping); the last -val of them (a fraction < 1 or a
+// move, |score| ≤ 5000, plus -skip random skipping; -unscale sf15.1 then divides each score by
+// Stockfish 15.1's evaluation scaling, doc/default-network.md); the last -val of them (a fraction < 1 or a
 // count) are held out for the validation loss. Outputs, all named after -out:
 //
 //	OUT.ckpt        checkpoint, written after every epoch and on Ctrl-C (SIGINT/SIGTERM);
@@ -55,6 +56,8 @@ type options struct {
 	final                           bool
 	budget                          time.Duration
 	wdlA, wdlB                      float64
+	unscale                         string
+	mirror                          bool
 }
 
 func main() {
@@ -83,6 +86,8 @@ func main() {
 	flag.DurationVar(&o.budget, "time", 0, "training time budget (e.g. 30m): stop after the current batch, checkpoint and export (0: none)")
 	flag.Float64Var(&o.wdlA, "wdl-a", 0, "WDL model a of the losses (0: thesis 1.28)")
 	flag.Float64Var(&o.wdlB, "wdl-b", 0, "WDL model b of the losses (0: thesis 297.21)")
+	flag.StringVar(&o.unscale, "unscale", "none", "score transform: none, or sf15.1 (divide by Stockfish 15.1's material and fifty-move scaling, quant/dataset.UnscaleStockfish151)")
+	flag.BoolVar(&o.mirror, "mirror", false, "also train on each sample mirrored a↔h when neither side may castle (score loss only)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "train: unexpected arguments %q\n", flag.Args())
@@ -126,11 +131,23 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 		if !filt.Keep(s) {
 			continue
 		}
-		if err := enc.Add(&s.Pos, float64(s.Score), s.Best); err != nil {
+		score := float64(s.Score)
+		if o.unscale == "sf15.1" {
+			score = dataset.UnscaleStockfish151(&s.Pos, score)
+		}
+		if err := enc.Add(&s.Pos, score, s.Best); err != nil {
 			if errors.Is(err, train.ErrNoAlternative) {
 				continue
 			}
 			return nil, fmt.Errorf("%s:%d: %w", o.data, s.Line, err)
+		}
+		if o.mirror && s.Pos.Castling() == 0 {
+			// Without castling rights the evaluation is symmetric under a↔h; the mirrored
+			// position gives a feature set that is not itself symmetric a second sample.
+			m := s.Pos.MirrorFiles()
+			if err := enc.Add(&m, score, board.NullMove); err != nil {
+				return nil, fmt.Errorf("%s:%d: mirrored: %w", o.data, s.Line, err)
+			}
 		}
 		if ring > 0 {
 			if len(l.tail) < ring {
@@ -184,6 +201,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	loss, err := train.ParseLoss(o.loss)
 	if err != nil {
 		return err
+	}
+	if o.mirror && loss != train.LossScore {
+		return errors.New("-mirror needs -loss score")
+	}
+	if o.unscale != "" && o.unscale != "none" && o.unscale != "sf15.1" {
+		return fmt.Errorf("-unscale %q: want none or sf15.1", o.unscale)
 	}
 	if !(o.skip >= 0 && o.skip < 1) {
 		return fmt.Errorf("-skip %v outside [0, 1)", o.skip)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/nnue"
+	"github.com/nnuekit/nnuekit/quant/dataset"
 )
 
 // testdata/tiny.txt: the first games of a Stockfish self-play run of examples/datagen (compact
@@ -82,6 +84,8 @@ func TestBadFlags(t *testing.T) {
 		{data: "testdata/tiny.txt", arch: "resnet", loss: "score", set: "all"},
 		{data: "testdata/tiny.txt", arch: "thesis", loss: "mse", set: "all"},
 		{data: "testdata/tiny.txt", arch: "thesis", loss: "score", set: "nonsense"},
+		{data: "testdata/tiny.txt", arch: "thesis", loss: "score", set: "all", unscale: "sf16"},
+		{data: "testdata/tiny.txt", arch: "thesis", loss: "pqr", set: "all", mirror: true},
 		{data: "testdata/missing.txt", arch: "thesis", loss: "score", set: "all", l1: 32, l2: 8, epochs: 1, batch: 8, lr: 1, decay: 1, val: "0"},
 	} {
 		if err := run(context.Background(), o, &bytes.Buffer{}); err == nil {
@@ -103,5 +107,55 @@ func TestTimeBudget(t *testing.T) {
 	}
 	if _, err := nnue.LoadFile(out + ".nnue"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnscaleMirror checks that -mirror adds the a↔h mirror of every sample without castling
+// rights and that -unscale sf15.1 trains.
+func TestUnscaleMirror(t *testing.T) {
+	kept := func(o options) (string, int) {
+		o.data, o.set, o.arch, o.loss, o.val = "testdata/tiny.txt", "all", "thesis", "score", "0.1"
+		o.out = filepath.Join(t.TempDir(), "net")
+		o.l1, o.l2, o.epochs, o.batch, o.lr, o.decay, o.workers, o.seed = 32, 8, 1, 256, 1e-3, 0.99, 2, 1
+		var log bytes.Buffer
+		if err := run(context.Background(), o, &log); err != nil {
+			t.Fatalf("%+v: %v\n%s", o, err, log.String())
+		}
+		var n, read int
+		for _, line := range strings.Split(log.String(), "\n") {
+			if strings.HasPrefix(line, "read ") {
+				if _, err := fmt.Sscanf(line[strings.Index(line, ": ")+2:], "%d samples kept of %d", &n, &read); err != nil {
+					t.Fatalf("%q: %v", line, err)
+				}
+			}
+		}
+		return log.String(), n
+	}
+	_, plain := kept(options{})
+	_, unscaled := kept(options{unscale: "sf15.1"})
+	if unscaled != plain {
+		t.Errorf("-unscale changed the sample count: %d, want %d", unscaled, plain)
+	}
+	// the expected count: quiet samples plus the quiet samples without castling rights
+	f, err := os.Open("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, filt := dataset.NewReader(f), dataset.ThesisFilter(0, 1)
+	quiet, noCastling := 0, 0
+	for r.Next() {
+		if s := r.Sample(); filt.Keep(s) {
+			quiet++
+			if s.Pos.Castling() == 0 {
+				noCastling++
+			}
+		}
+	}
+	if quiet != plain || noCastling == 0 {
+		t.Fatalf("%d quiet samples (%d without castling), trainer kept %d", quiet, noCastling, plain)
+	}
+	if _, mirrored := kept(options{mirror: true, unscale: "sf15.1"}); mirrored != quiet+noCastling {
+		t.Errorf("-mirror kept %d samples, want %d + %d", mirrored, quiet, noCastling)
 	}
 }
