@@ -22,4 +22,6 @@
 //     move first) and the thesis's packed bitsets (one uint64 per 64 features, both perspectives),
 //     with score, result and side-to-move targets.
 //   - WDLFitter/FitWDL: the fit of σ((score − a)/b) to game results (thesis §5.2.1, Fig. 9).
+//   - Stockfish151Scale/UnscaleStockfish151: Stockfish 15.1's material and fifty-move scaling of
+//     its NNUE output (evaluate.cpp), to turn its search scores into NNUE-output units.
 package dataset
