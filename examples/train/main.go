@@ -307,6 +307,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.pawnValue > 0 {
 		desc := fmt.Sprintf("nnuekit examples/train: %s %v L1=%d L2=%d loss=%v, %d samples of %s, %d epochs",
 			o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), o.data, len(h))
+		if o.unscale == "sf15.1" {
+			desc += ", scores unscaled (sf15.1)"
+		}
+		if o.mirror {
+			desc += ", a↔h mirrors added"
+		}
 		if err := ex.SetPawnValue(int32(o.pawnValue), desc); err != nil {
 			return err
 		}
