@@ -7,11 +7,12 @@
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
 //	    [-loss score|pqr] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
-//	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1]
+//	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
 //
 // The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
 // move, |score| ≤ 5000, plus -skip random skipping; -unscale sf15.1 then divides each score by
-// Stockfish 15.1's evaluation scaling, doc/default-network.md); the last -val of them (a fraction < 1 or a
+// Stockfish 15.1's evaluation scaling, and -mirror adds the a↔h mirror of every kept sample
+// without castling rights, doc/default-network.md); the last -val of them (a fraction < 1 or a
 // count) are held out for the validation loss. Outputs, all named after -out:
 //
 //	OUT.ckpt        checkpoint, written after every epoch and on Ctrl-C (SIGINT/SIGTERM);
@@ -142,8 +143,9 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 			return nil, fmt.Errorf("%s:%d: %w", o.data, s.Line, err)
 		}
 		if o.mirror && s.Pos.Castling() == 0 {
-			// Without castling rights the evaluation is symmetric under a↔h; the mirrored
-			// position gives a feature set that is not itself symmetric a second sample.
+			// Without castling rights a position and its a↔h mirror have the same value; for a
+			// feature set that is not itself mirror-symmetric (ALL, H, …) the mirror is a new
+			// input, so a second sample with the same score.
 			m := s.Pos.MirrorFiles()
 			if err := enc.Add(&m, score, board.NullMove); err != nil {
 				return nil, fmt.Errorf("%s:%d: mirrored: %w", o.data, s.Line, err)
@@ -202,9 +204,6 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.mirror && loss != train.LossScore {
-		return errors.New("-mirror needs -loss score")
-	}
 	if o.unscale != "" && o.unscale != "none" && o.unscale != "sf15.1" {
 		return fmt.Errorf("-unscale %q: want none or sf15.1", o.unscale)
 	}
@@ -245,6 +244,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		if tr, err = train.New(o.set, set.Size(), cfg); err != nil {
 			return err
 		}
+	}
+	if o.mirror && loss != train.LossScore {
+		return errors.New("-mirror needs -loss score")
 	}
 	tr.Log = log
 	l, err := load(ctx, o, set, loss, log)

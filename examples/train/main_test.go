@@ -85,12 +85,20 @@ func TestBadFlags(t *testing.T) {
 		{data: "testdata/tiny.txt", arch: "thesis", loss: "mse", set: "all"},
 		{data: "testdata/tiny.txt", arch: "thesis", loss: "score", set: "nonsense"},
 		{data: "testdata/tiny.txt", arch: "thesis", loss: "score", set: "all", unscale: "sf16"},
-		{data: "testdata/tiny.txt", arch: "thesis", loss: "pqr", set: "all", mirror: true},
 		{data: "testdata/missing.txt", arch: "thesis", loss: "score", set: "all", l1: 32, l2: 8, epochs: 1, batch: 8, lr: 1, decay: 1, val: "0"},
 	} {
 		if err := run(context.Background(), o, &bytes.Buffer{}); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+func TestMirrorNeedsScoreLoss(t *testing.T) {
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "pqr", out: filepath.Join(t.TempDir(), "net"),
+		val: "0.1", l1: 32, l2: 8, epochs: 1, batch: 64, lr: 1e-3, decay: 0.99, workers: 1, seed: 1, mirror: true}
+	err := run(context.Background(), o, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "-mirror") {
+		t.Errorf("-mirror with -loss pqr: error %v, want one naming -mirror", err)
 	}
 }
 
