@@ -120,7 +120,7 @@ func (p *Position) Play(m Move) (Position, DirtyPieces) {
 				rookFrom, rookTo = from-4, from-1
 			}
 			{
-				if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) {
+				if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) && q.mailbox[rookTo] == NoPiece {
 					rb := SquareBB(rookFrom) | SquareBB(rookTo)
 					q.mailbox[rookFrom] = NoPiece
 					q.mailbox[rookTo] = rk
