@@ -74,6 +74,10 @@ func TestGeneratorMatchesChessV2(t *testing.T) {
 			rt.Fatalf("%s: HasLegalMove/LegalMoveCount", p.FEN())
 		}
 		for _, m := range got {
+			c, _ := p.Play(m)
+			if p.GivesCheck(m) != c.InCheck() {
+				rt.Fatalf("%s %v: GivesCheck %v, child in check %v", p.FEN(), m, p.GivesCheck(m), c.InCheck())
+			}
 			if !p.IsPseudoLegal(m) || !p.IsLegal(m) {
 				rt.Fatalf("%s: generated %v: IsPseudoLegal %v IsLegal %v", p.FEN(), m, p.IsPseudoLegal(m), p.IsLegal(m))
 			}

@@ -76,3 +76,34 @@ func TestSEEGEMatchesSEE(t *testing.T) {
 		}
 	})
 }
+
+// GivesCheck on the special cases (each checked by hand and against Play + InCheck).
+func TestGivesCheckHand(t *testing.T) {
+	tests := []struct {
+		fen, move string
+		want      bool
+	}{
+		{"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true},     // the castled rook checks on f-file
+		{"3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", true},     // O-O-O, rook on d1
+		{"6k1/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", false},    //
+		{"8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1", "e5d6", true},  // en passant uncovers the rook
+		{"8/4P3/3k4/8/8/8/8/4K3 w - - 0 1", "e7e8n", true},   // knight promotion checks
+		{"8/4P3/3k4/8/8/8/8/4K3 w - - 0 1", "e7e8q", false},  // the queen on e8 does not
+		{"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3", true},  // discovered check
+		{"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "g1f1", false}, // quiet king move
+		{"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "d1d7", true},     // direct check
+		{"r3k3/8/8/8/8/8/8/4K3 b q - 0 1", "e8c8", false},    // rook d8, no white king on d-file
+		{"r3k3/8/8/8/8/8/8/3K4 b q - 0 1", "e8c8", true},     // rook d8 checks d1
+	}
+	for _, tc := range tests {
+		p := mustFEN(t, tc.fen)
+		m, err := ParseUCIMove(&p, tc.move)
+		if err != nil {
+			t.Fatalf("%s %s: %v", tc.fen, tc.move, err)
+		}
+		c, _ := p.Play(m)
+		if got := p.GivesCheck(m); got != tc.want || c.InCheck() != tc.want {
+			t.Errorf("%s %s: GivesCheck %v, child in check %v, want %v", tc.fen, tc.move, got, c.InCheck(), tc.want)
+		}
+	}
+}
