@@ -33,9 +33,9 @@ var castlingMask = func() (m [64]CastlingRights) {
 // for an illegal move the result is unspecified, but it never panics: a move from an
 // empty square returns p unchanged with zero DirtyPieces, a pawn reaching the last rank
 // without a valid promotion role promotes to a queen.
-func (p *Position) Play(m Move) (Position, DirtyPieces) {
-	var d DirtyPieces
-	q := *p
+func (p *Position) Play(m Move) (q Position, d DirtyPieces) {
+	// named results: q is built in the caller's result slot (no second copy)
+	q = *p
 	from, to := m.From(), m.To()
 	pc := q.mailbox[from]
 	if pc == NoPiece || from == to {
@@ -151,15 +151,15 @@ func (p *Position) Play(m Move) (Position, DirtyPieces) {
 // does) and the fullmove number increments after Black's pass, as after a move; Key is
 // updated. p should not be in check (a null move in check gives a position where the
 // side not to move is in check, which Validate rejects).
-func (p *Position) PlayNull() (Position, DirtyPieces) {
-	q := *p
+func (p *Position) PlayNull() (q Position, d DirtyPieces) {
+	q = *p
 	q.epSet, q.epSquare = false, 0
 	q.halfmove++
 	if q.side == Black {
 		q.fullmove++
 	}
 	q.side ^= 1
-	return q, DirtyPieces{}
+	return q, d
 }
 
 // pieceColor and pieceRole are table forms of Piece.Color and Piece.Role (index 0, NoPiece,
