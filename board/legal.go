@@ -216,3 +216,28 @@ func (p *Position) GivesCheck(m Move) bool {
 	}
 	return RookAttacks(ksq, occ)&rq != 0 || BishopAttacks(ksq, occ)&bq != 0
 }
+
+// IsInsufficientMaterial reports whether neither side can ever checkmate, for the
+// material configurations FIDE Laws of Chess art. 5.2.2 / 9.6 cover by rule and engines
+// score as draws: king against king, king and one minor piece against king, and kings
+// with bishops only, all on squares of one colour. Other dead positions (blocked pawn
+// chains …) are not detected.
+func (p *Position) IsInsufficientMaterial() bool {
+	if p.byRole[Pawn]|p.byRole[Rook]|p.byRole[Queen] != 0 {
+		return false
+	}
+	minors := p.byRole[Knight] | p.byRole[Bishop]
+	if minors&(minors-1) == 0 {
+		return true // at most one minor piece
+	}
+	const light Bitboard = 0x55aa55aa55aa55aa
+	b := p.byRole[Bishop]
+	return p.byRole[Knight] == 0 && (b&light == 0 || b&^light == 0)
+}
+
+// IsFiftyMoveDraw reports whether the fifty-move rule lets a draw be claimed: the halfmove
+// clock is at least 100 (FIDE art. 9.3) and the side to move is not checkmated (art. 9.3
+// gives mate precedence).
+func (p *Position) IsFiftyMoveDraw() bool {
+	return p.halfmove >= 100 && p.Status() != Checkmate
+}

@@ -107,3 +107,33 @@ func TestGivesCheckHand(t *testing.T) {
 		}
 	}
 }
+
+func TestDrawRules(t *testing.T) {
+	for _, tc := range []struct {
+		fen          string
+		insufficient bool
+	}{
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},
+		{"4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true},
+		{"4k3/8/8/8/8/8/8/2B1K3 b - - 0 1", true},
+		{"2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false}, // c8 light, c1 dark: mate possible
+		{"3bk3/8/8/8/8/8/8/2B1K3 w - - 0 1", true},   // d8 and c1 both dark
+		{"4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false},
+		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},
+		{"4k3/8/8/8/8/8/8/4KR2 w - - 0 1", false},
+	} {
+		p := mustFEN(t, tc.fen)
+		if got := p.IsInsufficientMaterial(); got != tc.insufficient {
+			t.Errorf("%s: IsInsufficientMaterial %v", tc.fen, got)
+		}
+	}
+	p := mustFEN(t, "4k3/8/8/8/8/8/8/4KR2 w - - 100 80")
+	if !p.IsFiftyMoveDraw() {
+		t.Error("fifty moves not detected")
+	}
+	// a checkmate with the clock at 100 is not a fifty-move draw (back-rank mate Ra8#)
+	mate := mustFEN(t, "R6k/6pp/8/8/8/8/8/6K1 b - - 100 80")
+	if mate.Status() != Checkmate || mate.IsFiftyMoveDraw() {
+		t.Errorf("mate: status %v fifty %v", mate.Status(), mate.IsFiftyMoveDraw())
+	}
+}
