@@ -89,16 +89,26 @@ func TestGeneratorMatchesChessV2(t *testing.T) {
 				rt.Fatalf("%s: IsLegal(%v) = %v, generated %v", p.FEN(), m, p.IsLegal(m), all.Contains(m))
 			}
 		}
-		// moves built from the board's own squares hit pseudo-legal cases more often
-		for from := p.ByColor(p.SideToMove()); from != 0; {
+		// moves built from the board's own squares hit pseudo-legal cases more often;
+		// a pseudo-legal move is legal exactly when Play leaves the mover's king safe
+		us := p.SideToMove()
+		for from := p.ByColor(us); from != 0; {
 			f := from.PopFirst()
 			for to := Square(0); to < 64; to++ {
-				m := NewMove(f, to)
-				if p.IsLegal(m) != all.Contains(m) {
-					rt.Fatalf("%s: IsLegal(%v) = %v, generated %v", p.FEN(), m, p.IsLegal(m), all.Contains(m))
-				}
-				if all.Contains(m) && !p.IsPseudoLegal(m) {
-					rt.Fatalf("%s: %v legal but not pseudo-legal", p.FEN(), m)
+				for _, m := range []Move{NewMove(f, to), NewPromotion(f, to, Queen), NewPromotion(f, to, Knight)} {
+					if p.IsLegal(m) != all.Contains(m) {
+						rt.Fatalf("%s: IsLegal(%v) = %v, generated %v", p.FEN(), m, p.IsLegal(m), all.Contains(m))
+					}
+					if !p.IsPseudoLegal(m) {
+						if all.Contains(m) {
+							rt.Fatalf("%s: %v legal but not pseudo-legal", p.FEN(), m)
+						}
+						continue
+					}
+					c, _ := p.Play(m)
+					if safe := !c.IsAttacked(c.KingSquare(us), us.Other()); safe != p.IsLegal(m) {
+						rt.Fatalf("%s: pseudo-legal %v: king safe after Play %v, IsLegal %v", p.FEN(), m, safe, p.IsLegal(m))
+					}
 				}
 			}
 		}
