@@ -34,8 +34,9 @@ func (p *Position) CapturedPiece(m Move) Piece {
 // role (knight … queen) is present exactly when a pawn reaches the last rank, and castling
 // is fully legal (rights, rook on its corner, empty path, king not in check and not
 // crossing an attacked square). Every legal move is pseudo-legal; IsLegal decides the rest.
-// Any 16-bit value is accepted (NullMove and malformed moves give false). For moves coming
-// from a transposition table or a killer slot, as Stockfish 15.1 Position::pseudo_legal.
+// Any 16-bit value is accepted (NullMove and malformed moves give false). It plays the
+// role of Stockfish 15.1 Position::pseudo_legal for moves coming from a transposition
+// table or a killer slot; unlike it, check evasion is left to IsLegal.
 func (p *Position) IsPseudoLegal(m Move) bool {
 	if m == NullMove || m>>15 != 0 {
 		return false
