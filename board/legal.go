@@ -242,3 +242,22 @@ func (p *Position) IsInsufficientMaterial() bool {
 func (p *Position) IsFiftyMoveDraw() bool {
 	return p.halfmove >= 100 && p.Status() != Checkmate
 }
+
+// IsCastling reports whether m is a castling move in p: the side to move's king moving two
+// files from e1/e8 (the king's move encodes castling, e1g1 / e1c1 / e8g8 / e8c8).
+func (p *Position) IsCastling(m Move) bool {
+	from, to := m.From(), m.To()
+	return pieceRole[p.mailbox[from]] == King && p.mailbox[from] != NoPiece &&
+		(from == E1 || from == E8) && (to == from+2 || to == from-2)
+}
+
+// Pinned returns the pieces of the side to move that are pinned to their king (a single
+// own piece between the king and an enemy slider on a line); 0 without a king.
+func (p *Position) Pinned() Bitboard {
+	k := p.byRole[King] & p.byColor[p.side&1]
+	if k == 0 {
+		return 0
+	}
+	pinned, _ := p.pinnedAndCheckers(k.First(), p.Occupied())
+	return pinned
+}

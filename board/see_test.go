@@ -137,3 +137,23 @@ func TestDrawRules(t *testing.T) {
 		t.Errorf("mate: status %v fifty %v", mate.Status(), mate.IsFiftyMoveDraw())
 	}
 }
+
+func TestPinnedAndIsCastling(t *testing.T) {
+	r := mustFEN(t, "4k3/4r3/8/1b6/8/8/3NR3/4K3 w - - 0 1")
+	// the e7 rook pins the e2 rook along the e-file; the b5 bishop's diagonal (c4, d3, e2,
+	// f1) does not reach the king, the d2 knight stands on no line to an enemy slider
+	if got, want := r.Pinned(), SquareBB(Square(12)); got != want {
+		t.Fatalf("Pinned = %#x, want e2 %#x", got, want)
+	}
+	s := mustFEN(t, "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1") // b4-c3-d2-e1: d2 knight pinned
+	if got, want := s.Pinned(), SquareBB(Square(11)); got != want {
+		t.Fatalf("Pinned = %#x, want d2 %#x", got, want)
+	}
+	c := mustFEN(t, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+	for mv, want := range map[string]bool{"e1g1": true, "e1c1": true, "e1f1": false, "a1a8": false} {
+		m, _ := ParseMove(mv)
+		if c.IsCastling(m) != want {
+			t.Errorf("IsCastling(%s) = %v", mv, !want)
+		}
+	}
+}
