@@ -7,9 +7,11 @@ import (
 )
 
 // SEE on hand-checked positions (piece values SEEValues: P 100, N B 300, R 500, Q 900).
-// The first two positions are the examples of the Chess Programming Wiki page "Static
-// Exchange Evaluation"; the values were recomputed by hand with our piece values, the
-// exchange written out in the comment. The others are constructed to isolate one rule.
+// The first two positions are the examples of the Chess Programming Wiki page "SEE - The
+// Swap Algorithm" (Rxe5 and the x-ray example Nxe5); the values were recomputed by hand
+// with our piece values, the exchange written out in the comment (with knight = 325 the
+// second one gives the −225 quoted elsewhere). The others are constructed to isolate one
+// rule.
 func TestSEEHand(t *testing.T) {
 	tests := []struct {
 		name, fen, move string
