@@ -54,7 +54,7 @@ func TestDraftBlocksByHand(t *testing.T) {
 	}
 }
 
-var draftSpecs = []string{"moves", "piece-move", "hrkp", "hrkp-h", "hrkp-v", "toppp", "hrkp@rotate", "ksq*hrkp-h", "toppp+hrkp"}
+var draftSpecs = []string{"moves", "piece-move", "hrkp", "hrkp-h", "hrkp-v", "toppp", "hrkp@rotate", "ksq*hrkp-h", "toppp+hrkp", "toppp@hm", "moves@rotate", "hrkp-v@hm"}
 
 // TestDraftRandomGames: fast Diff == generic diff, Active invariants and dead features
 // never active, over random legal games.

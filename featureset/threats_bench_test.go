@@ -54,7 +54,7 @@ func TestThreatTable15(t *testing.T) {
 		t.Skip("statistics over every positions.epd position")
 	}
 	pos := epdAll(t)
-	st := NewStats(MustParse("all+halfkav2_hm+threats+pawnpairs"))
+	st := NewStats(MustParse("all+halfkav2_hm+threats+pawnpairs+threats18+moves+hrkp+hrkp-h+hrkp-v+toppp"))
 	for i := range pos {
 		st.Add(&pos[i])
 	}

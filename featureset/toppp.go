@@ -21,6 +21,7 @@ type topPairsBlock struct {
 	pairs []PiecePair
 	o     Orientation
 	idx   map[PiecePair]int
+	bySq  [64][]int32 // pairs with a piece on this oriented square
 }
 
 // TopPairs returns a TopPP block named name (a spec name for Name; register nothing) over
@@ -42,6 +43,11 @@ func TopPairs(name string, pairs []PiecePair, o Orientation) (Block, error) {
 			return nil, fmt.Errorf("featureset: TopPP pair (%d, %d) given twice", p.A, p.B)
 		}
 		b.idx[p] = k
+		sa, sb := allSquare(p.A), allSquare(p.B)
+		b.bySq[sa] = append(b.bySq[sa], int32(k))
+		if sb != sa {
+			b.bySq[sb] = append(b.bySq[sb], int32(k))
+		}
 	}
 	return b, nil
 }
@@ -94,9 +100,12 @@ func (b *topPairsBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) boo
 	return b.o.KingDependent() && (d == nil || d.KingMoved(p))
 }
 
-// has reports whether ALL feature i is active: i = (file·8 + rank)·12 + role·2 + color.
+// allSquare returns the oriented square of ALL feature i = (file·8 + rank)·12 + role·2 + color.
+func allSquare(i int) board.Square { return board.NewSquare(i/96, i/12%8) }
+
+// allActive reports whether ALL feature i is active.
 func allActive(pos *board.Position, persp board.Color, m board.Square, i int) bool {
-	sq := board.NewSquare(i/96, i/12%8) ^ m
+	sq := allSquare(i) ^ m
 	pc := pos.PieceAt(sq)
 	return pc != board.NoPiece && int(pc.Role()) == i%12/2 && int(pc.Color()^persp) == i%2
 }
@@ -111,8 +120,42 @@ func (b *topPairsBlock) AppendActive(pos *board.Position, persp board.Color, off
 	return dst
 }
 
+// AppendDiff is the DirtyPieces fast path: only pairs with a piece on a dirty square can
+// change; each is evaluated before and after. It recomputes when the orientation changes.
 func (b *topPairsBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
-	return genericDiff(b, before, after, persp, off, added, removed)
+	m := b.o.Mask(before, persp)
+	if !dirtyOK(dirty) || m != b.o.Mask(after, persp) {
+		return genericDiff(b, before, after, persp, off, added, removed)
+	}
+	var s board.Bitboard
+	for _, d := range dirty.Pieces[:dirty.N] {
+		if d.From != board.NoSquare {
+			s |= board.SquareBB(d.From ^ m)
+		}
+		if d.To != board.NoSquare {
+			s |= board.SquareBB(d.To ^ m)
+		}
+	}
+	var done board.Bitboard // dirty squares whose pairs are handled
+	for s != 0 {
+		sq := s.PopFirst()
+		for _, k := range b.bySq[sq] {
+			p := b.pairs[k]
+			if done.Has(allSquare(p.A)) || done.Has(allSquare(p.B)) {
+				continue // handled with the pair's other dirty square
+			}
+			was := allActive(before, persp, m, p.A) && allActive(before, persp, m, p.B)
+			is := allActive(after, persp, m, p.A) && allActive(after, persp, m, p.B)
+			switch {
+			case was && !is:
+				removed = append(removed, off+int(k))
+			case is && !was:
+				added = append(added, off+int(k))
+			}
+		}
+		done |= board.SquareBB(sq)
+	}
+	return added, removed
 }
 
 // Describe returns "TOPPP[ALL[…], ALL[…]]".
