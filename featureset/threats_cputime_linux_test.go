@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/nnuekit/nnuekit/board"
 )
@@ -22,12 +23,18 @@ func TestThreatCPUTimes(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	pos, mv := benchData(&testing.B{})
-	measure := func(n int, f func(i int)) float64 {
+	// measure runs f in batches of 1,000 calls until 50 ms of thread CPU time have passed
+	// (getrusage is coarse), five times, and returns the best ns per call.
+	measure := func(f func(i int)) float64 {
 		best := 1e18
 		for rep := 0; rep < 5; rep++ {
 			t0 := threadCPU()
-			for i := 0; i < n; i++ {
-				f(i)
+			n := 0
+			for threadCPU()-t0 < 50*time.Millisecond {
+				for j := 0; j < 1000; j++ {
+					f(n)
+					n++
+				}
 			}
 			best = min(best, float64(threadCPU()-t0)/float64(n))
 		}
@@ -41,21 +48,18 @@ func TestThreatCPUTimes(t *testing.T) {
 		buf := make([]int, 0, s.MaxActive())
 		add := make([]int, 0, 2*s.MaxActive())
 		rem := make([]int, 0, 2*s.MaxActive())
-		n := 100000
-		if spec == "moves" {
-			n = 10000
-		}
-		changed := 0
-		a := measure(n, func(i int) { buf = s.Active(&pos[i%len(pos)], board.Color(i&1), buf[:0]) })
-		d := measure(n, func(i int) {
+		changed, calls := 0, 0
+		a := measure(func(i int) { buf = s.Active(&pos[i%len(pos)], board.Color(i&1), buf[:0]) })
+		d := measure(func(i int) {
 			m := &mv[i%len(mv)]
 			add, rem = s.Diff(&m.before, &m.after, &m.dirty, board.Color(i&1), add[:0], rem[:0])
 			changed += len(add) + len(rem)
+			calls++
 		})
-		g := measure(n, func(i int) {
+		g := measure(func(i int) {
 			m := &mv[i%len(mv)]
 			add, rem = s.DiffGeneric(&m.before, &m.after, board.Color(i&1), add[:0], rem[:0])
 		})
-		fmt.Printf("| `%s` | %.0f | %.0f | %.0f | %.2f |\n", spec, a, d, g, float64(changed)/float64(5*n))
+		fmt.Printf("| `%s` | %.0f | %.0f | %.0f | %.2f |\n", spec, a, d, g, float64(changed)/float64(calls))
 	}
 }
