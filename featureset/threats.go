@@ -215,6 +215,16 @@ func (b *threatBlock) RequiresRefresh(d *board.DirtyPieces, persp board.Color) b
 	return threatRefresh(d, persp)
 }
 
+// relPiece[persp][pc] is (color ^ persp)·6 + role of a valid piece (0 for NoPiece, never
+// looked up: targets are occupied squares).
+var relPiece = func() (t [2][13]uint8) {
+	for p := board.Piece(1); p <= 12; p++ {
+		t[board.White][p] = uint8(int(p.Color())*6 + int(p.Role()))
+		t[board.Black][p] = uint8(int(p.Color()^1)*6 + int(p.Role()))
+	}
+	return t
+}()
+
 func b2i(v bool) int {
 	if v {
 		return 1
@@ -247,11 +257,11 @@ func (b *threatBlock) appendTo(pos *board.Position, persp board.Color, m board.S
 	lut := &b.lut[x]
 	base := int(b.off[x][fo])
 	att := uint64(b.att[x][fo])
+	rel := &relPiece[persp]
 	for to != 0 {
 		t := to.PopFirst()
-		y := pos.PieceAt(t)
 		to := t ^ m
-		l := lut[int(y.Color()^persp)*6+int(y.Role())][b2i(fo < to)]
+		l := lut[rel[pos.PieceAt(t)]][b2i(fo < to)]
 		if l >= 0 {
 			dst = append(dst, off+int(l)+base+bits.OnesCount64(att&(1<<uint(to)-1)))
 		}
