@@ -353,10 +353,12 @@ func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.Dir
 		}
 	}
 	occB, occA := before.Occupied(), after.Occupied()
+	// Pieces off S are the same before and after, and a slider that sees a square of S
+	// with either occupancy sees it with their intersection: one look-up per square gives
+	// a superset of the affected pieces (an extra one contributes nothing).
 	var aff board.Bitboard
 	for t := s; t != 0; {
-		sq := t.PopFirst()
-		aff |= b.attackersTo(before, sq, occB) | b.attackersTo(after, sq, occA)
+		aff |= b.attackersTo(before, t.PopFirst(), occB&occA)
 	}
 	aff &^= s
 	tbB, tbA := b.targetsOf(before), b.targetsOf(after)
