@@ -13,7 +13,8 @@ import (
 // it (ThreatsSF18, ThreatsSF19); everything else — the orientation, the index formula,
 // blocked rays, mutual same-type pairs counted once — is common.
 type ThreatVariant struct {
-	// Name is the spec name Parse accepts ("threats"); Label the Describe prefix ("FT").
+	// Name is the block's spec name ("threats"; Parse knows the two predefined variants
+	// only), Label the Describe prefix ("FT").
 	Name, Label string
 	// Map[a][t] is the slot of attacked role t among attacker role a's targets of one
 	// color (0, 1, …), or −1 when a piece of role a attacking one of role t is no feature.
@@ -177,7 +178,7 @@ func mustThreats(v ThreatVariant) Block {
 }
 
 func (b *threatBlock) Name() string      { return b.v.Name }
-func (b *threatBlock) key() string       { return "threats:" + b.v.Name }
+func (b *threatBlock) key() string       { return fmt.Sprint("threats:", b.v.Name, b.v.Map) }
 func (b *threatBlock) Size() int         { return b.size }
 func (b *threatBlock) MaxActive() int    { return b.maxA }
 func (b *threatBlock) Dims() []Dimension { return nil }
