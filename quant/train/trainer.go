@@ -247,6 +247,10 @@ func (t *Trainer) EvalSlot(d *Data, i, k int) float64 {
 	return t.net.forward(w.sc[0], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k))
 }
 
+// SetCheckpoint sets the file written after every epoch and on cancellation ("" = none), e.g.
+// a new one for a run fine-tuned from another run's checkpoint.
+func (t *Trainer) SetCheckpoint(path string) { t.cfg.Checkpoint = path }
+
 // FineTune turns the trainer into a new run that starts from its current parameters (thesis
 // §6.5 B: "continue from a checkpoint"): the loss becomes loss, the learning rate lr (×Decay per
 // epoch as before), the run lasts epochs epochs (0: keep the configured count); the epoch count,
