@@ -43,6 +43,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -370,8 +371,18 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 		corr, meanAbs, share, med := g.Summary()
-		fmt.Fprintf(log, "PQR diagnostics (%s, %d validation samples): corr(f(P), −f(Q)) %.3f, mean |f(P)+f(Q)| %.1f cp, f(R) > f(Q) in %.1f%%, median f(R)−f(Q) %.1f cp\n",
-			title, len(g.P), corr, meanAbs, 100*share, med)
+		// The data's engine scores are not a PQR target, but a common yardstick: how well f(P)
+		// follows them (Pearson), over the same samples.
+		var sx, sy, sxx, syy, sxy float64
+		for k := range len(g.P) {
+			i := int(int64(k) * int64(valData.Len()) / int64(len(g.P)))
+			x, y := g.P[k], float64(valData.Score(i))
+			sx, sy, sxx, syy, sxy = sx+x, sy+y, sxx+x*x, syy+y*y, sxy+x*y
+		}
+		n := float64(len(g.P))
+		pearson := (sxy/n - sx/n*sy/n) / math.Sqrt((sxx/n-sx/n*sx/n)*(syy/n-sy/n*sy/n))
+		fmt.Fprintf(log, "PQR diagnostics (%s, %d validation samples): corr(f(P), −f(Q)) %.3f, mean |f(P)+f(Q)| %.1f cp, f(R) > f(Q) in %.1f%%, median f(R)−f(Q) %.1f cp, Pearson(f(P), engine score) %.3f\n",
+			title, len(g.P), corr, meanAbs, 100*share, med, pearson)
 		return g.PlotPQR(prefix+"-scatter.png", prefix+"-hist.png", title, 0)
 	}
 	if o.finetune != "" {
