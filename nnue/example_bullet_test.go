@@ -27,7 +27,7 @@ func ExampleParseBullet() {
 	for k := range 64 { // l1w
 		put(map[bool]int16{true: 64}[k < 16])
 	}
-	put(-255 * 64) // l1b
+	put(-255 * 64)          // l1b
 	data = data[:cap(data)] // bullet pads the file to a multiple of 64 bytes
 	net, err := nnue.ParseBullet(data, arch)
 	if err != nil {
