@@ -14,7 +14,7 @@
 // .plain (Stockfish), anything else the thesis's text formats. -loss wdl is Karhan's
 // cross-entropy against λ·W(score) + (1 − λ)·result (-lambda). -finetune CKPT starts from the
 // parameters of another run's checkpoint (e.g. a score run) and continues with -loss, -lr and
-// -epochs as a new run (thesis §6.5 B). For -loss pqr, -pqr-p p skips samples with fewer legal
+// -epochs as a new run (thesis §6.5 B), from its best epoch unless -final. For -loss pqr, -pqr-p p skips samples with fewer legal
 // moves than the p-quantile for their turn and side to move (the thesis's M filter, §6.5; two
 // passes over -data), and -pqr-plots N writes the f(P)/−f(Q) scatter and the f(R) − f(Q)
 // histogram (thesis Figures 14, 17) over N validation samples as OUT-pqr-scatter.png and
@@ -320,6 +320,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		c := tr.Config()
 		fmt.Fprintf(log, "fine-tuning %s (%v, loss %v, %d epochs) with loss %v, lr %g, %d epochs\n", o.finetune, c.Arch, c.Loss, tr.Epoch(), loss, o.lr, o.epochs)
 		arch = c.Arch
+		if e, l := tr.Best(); !o.final && tr.UseBest() {
+			fmt.Fprintf(log, "starting from its epoch %d (lowest validation loss %.6f; -final: its last parameters)\n", e, l)
+		}
 		if err := tr.FineTune(loss, o.lr, o.epochs); err != nil {
 			return err
 		}
