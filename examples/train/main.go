@@ -13,12 +13,13 @@
 // -data may be in any format quant/dataset reads, chosen by extension: .binpack (Stockfish),
 // .plain (Stockfish), anything else the thesis's text formats. -loss wdl is Karhan's
 // cross-entropy against λ·W(score) + (1 − λ)·result (-lambda). -finetune CKPT starts from the
-// parameters of another run's checkpoint (e.g. a score run) and continues with -loss, -lr and
-// -epochs as a new run (thesis §6.5 B), from its best epoch unless -final. For -loss pqr, -pqr-p p skips samples with fewer legal
-// moves than the p-quantile for their turn and side to move (the thesis's M filter, §6.5; two
-// passes over -data), and -pqr-plots N writes the f(P)/−f(Q) scatter and the f(R) − f(Q)
-// histogram (thesis Figures 14, 17) over N validation samples as OUT-pqr-scatter.png and
-// OUT-pqr-hist.png (with -finetune also OUT-pqr-start-*.png for the starting model).
+// parameters of another run's checkpoint (its best epoch unless -final; e.g. a score run) and
+// continues with -loss, -lr and -epochs as a new run (thesis §6.5 B). For -loss pqr, -pqr-p p
+// skips samples with fewer legal moves than the p-quantile for their turn and side to move
+// (the thesis's M filter, §6.5; two passes over -data), and -pqr-plots N writes the f(P)/−f(Q)
+// scatter and the f(R) − f(Q) histogram (thesis Figures 14, 17) over N validation samples as
+// OUT-pqr-scatter.png and OUT-pqr-hist.png (with -finetune also OUT-pqr-start-*.png for the
+// starting model).
 //
 // The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
 // move, |score| ≤ 5000, plus -skip random skipping; -unscale sf15.1 then divides each score by
