@@ -5,7 +5,7 @@
 // Usage:
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
-//	    [-loss score|pqr] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
+//	    [-loss score|pqr|wdl] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
 //	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
 //	    [-lambda 1] [-filter thesis|nocheck|none] [-pqr-p 0] [-pqr-plots 4000] [-finetune CKPT]
@@ -21,8 +21,8 @@
 // OUT-pqr-scatter.png and OUT-pqr-hist.png (with -finetune also OUT-pqr-start-*.png for the
 // starting model).
 //
-// The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
-// move, |score| ≤ 5000, plus -skip random skipping; -unscale sf15.1 then divides each score by
+// With -filter thesis (the default) the samples pass the thesis filter (quant/dataset.ThesisFilter:
+// no check, no capture as best move, |score| ≤ 5000), plus -skip random skipping; -unscale sf15.1 then divides each score by
 // Stockfish 15.1's evaluation scaling, and -mirror adds the a↔h mirror of every kept sample
 // without castling rights, doc/default-network.md); the last -val of them (a fraction < 1 or a
 // count) are held out for the validation loss. Outputs, all named after -out:
