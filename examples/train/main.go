@@ -21,10 +21,11 @@
 // OUT-pqr-scatter.png and OUT-pqr-hist.png (with -finetune also OUT-pqr-start-*.png for the
 // starting model).
 //
-// With -filter thesis (the default) the samples pass the thesis filter (quant/dataset.ThesisFilter:
-// no check, no capture as best move, |score| ≤ 5000), plus -skip random skipping; -unscale sf15.1 then divides each score by
-// Stockfish 15.1's evaluation scaling, and -mirror adds the a↔h mirror of every kept sample
-// without castling rights, doc/default-network.md); the last -val of them (a fraction < 1 or a
+// With -filter thesis (the default) the samples pass the thesis filter
+// (quant/dataset.ThesisFilter: no check, no capture as best move, |score| ≤ 5000), plus -skip
+// random skipping; -unscale sf15.1 then divides each score by Stockfish 15.1's evaluation
+// scaling, and -mirror adds the a↔h mirror of every kept sample without castling rights
+// (doc/default-network.md); the last -val of them (a fraction < 1 or a
 // count) are held out for the validation loss. Outputs, all named after -out:
 //
 //	OUT.ckpt        checkpoint, written after every epoch and on Ctrl-C (SIGINT/SIGTERM);
