@@ -409,9 +409,6 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		fmt.Fprintf(log, "time budget %s reached after %d epochs: checkpoint written, exporting\n", o.budget, tr.Epoch())
 	}
 	fmt.Fprintf(log, "trained in %s\n", time.Since(start).Round(time.Second))
-	if err := plots(o.out+"-pqr", fmt.Sprintf("%s after %d epochs", filepath.Base(o.out), tr.Epoch())); err != nil {
-		return err
-	}
 	h := tr.History()
 	if err := writeHistory(o.out+"-history.csv", h); err != nil {
 		return err
@@ -433,6 +430,10 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		} else {
 			fmt.Fprintf(log, "exporting the last parameters (validation loss %.6f)\n", cur)
 		}
+	}
+	// The diagnostics describe the parameters that are exported.
+	if err := plots(o.out+"-pqr", filepath.Base(o.out)+" (exported parameters)"); err != nil {
+		return err
 	}
 	ex, err := tr.Export(l.lastPositions(min(nval, o.errorPositions)))
 	if err != nil {
