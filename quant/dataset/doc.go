@@ -21,6 +21,9 @@
 //     Stockfish's tools branch) and StockfishPlainReader/StockfishPlainWriter for its ".plain"
 //     text (fen, move, score, ply, result, e). Byte-identical to Stockfish's own `convert`
 //     on the fixtures in testdata/binpack. Bad input gives a *FormatError with the byte offset.
+//   - BulletWriter/AppendBulletRecord: bullet's 32-byte ChessBoard training records.
+//   - MoveCountStats/MFilter: the legal-move-count distribution per turn and side to move, and
+//     the thesis's PQR sample filter M built on it (§6.5).
 //   - SampleReader/SampleWriter, the stream interfaces all formats share (TextWriter writes a
 //     stream in the compact format, one line per game), so any format converts into any other
 //     (examples/convert).
