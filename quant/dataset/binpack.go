@@ -386,7 +386,7 @@ func (bw *BinpackWriter) Write(s *Sample) error {
 	if s.Score < -32768 || s.Score > 32767 {
 		return fmt.Errorf("dataset: binpack: score %d outside int16", s.Score)
 	}
-	if s.Best == board.NullMove || !s.Pos.IsLegal(s.Best) {
+	if !legalMove(&s.Pos, s.Best) {
 		return fmt.Errorf("dataset: binpack: best move %v not legal in %s", s.Best, s.Pos.FEN())
 	}
 	pos := sfNormalize(s.Pos)
@@ -599,7 +599,7 @@ func (r *BinpackReader) readStem() bool {
 		return r.fail(start, fmt.Errorf("%w: %w", ErrCorrupt, err))
 	}
 	m := decompressMove(uint16(b[24])<<8 | uint16(b[25]))
-	if !p.IsLegal(m) {
+	if !legalMove(&p, m) {
 		return r.fail(start, fmt.Errorf("%w: move %v not legal in %s", ErrCorrupt, m, p.FEN()))
 	}
 	result, ok := resultFromSTM(r.res, p.SideToMove())
@@ -756,7 +756,7 @@ func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
 		}
 		m = board.NewMove(from, nthSetBit(att, int(id)))
 	}
-	if !p.IsLegal(m) {
+	if !legalMove(p, m) {
 		return bad("move " + m.String() + " not legal")
 	}
 	return m, nil

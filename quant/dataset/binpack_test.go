@@ -383,3 +383,44 @@ func FuzzStockfishPlainReader(f *testing.F) {
 		}
 	})
 }
+
+// TestLegalMove: legalMove agrees with board.Position.IsLegal on every move of random
+// positions and on random move codes (castling, promotions, en passant included).
+func TestLegalMove(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := board.StartPosition()
+		if rapid.Bool().Draw(t, "castling") {
+			var err error
+			// Kiwipete (CPW: Perft Results, position 2): castling both ways, pins, promotions near.
+			if p, err = board.ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range rapid.IntRange(0, 60).Draw(t, "plies") {
+			ms := p.LegalMoves()
+			if len(ms) == 0 {
+				break
+			}
+			p, _ = p.Play(ms[rapid.IntRange(0, len(ms)-1).Draw(t, "move")])
+		}
+		for _, m := range p.LegalMoves() {
+			if !legalMove(&p, m) {
+				t.Fatalf("%s: legal %v rejected", p.FEN(), m)
+			}
+		}
+		for range 200 {
+			from := board.Square(rapid.IntRange(0, 63).Draw(t, "from"))
+			if ours := p.ByColor(p.SideToMove()); rapid.Bool().Draw(t, "own piece") {
+				from = nthSetBit(ours, rapid.IntRange(0, ours.Count()-1).Draw(t, "piece"))
+			}
+			to := board.Square(rapid.IntRange(0, 63).Draw(t, "to"))
+			m := board.NewMove(from, to)
+			if r := rapid.IntRange(0, 6).Draw(t, "promo"); r >= 1 && r <= 4 {
+				m = board.NewPromotion(from, to, board.Role(r))
+			}
+			if got, want := legalMove(&p, m), p.IsLegal(m); got != want {
+				t.Fatalf("%s: %v legalMove %v, IsLegal %v", p.FEN(), m, got, want)
+			}
+		}
+	})
+}

@@ -169,3 +169,83 @@ func resultFromSTM(r int, stm board.Color) (Result, bool) {
 	}
 	return NoResult, false
 }
+
+// legalMove reports whether m is a legal move in p (the same answer as p.IsLegal, tested), with
+// the piece movement rules the binpack's move coding uses and a king-safety test after the
+// move, instead of generating every legal move: the binpack reader and writer check each
+// record's move with it.
+func legalMove(p *board.Position, m board.Move) bool {
+	from, to := m.From(), m.To()
+	if m == board.NullMove || !from.Valid() || !to.Valid() {
+		return false
+	}
+	us := p.SideToMove()
+	them := us.Other()
+	pc := p.PieceAt(from)
+	if pc == board.NoPiece || pc.Color() != us {
+		return false
+	}
+	ours := p.ByColor(us)
+	promo, isPromo := m.Promotion()
+	switch pc.Role() {
+	case board.Pawn:
+		if !pawnDestinations(p, from).Has(to) {
+			return false
+		}
+		last := to.Rank() == 7 || to.Rank() == 0
+		if last != isPromo || (isPromo && (promo < board.Knight || promo > board.Queen)) {
+			return false
+		}
+	case board.King:
+		if isPromo {
+			return false
+		}
+		if to-from == 2 || from-to == 2 {
+			if !castlingOK(p, from, to) {
+				return false
+			}
+		} else if !(board.KingAttacks(from) &^ ours).Has(to) {
+			return false
+		}
+	default:
+		if isPromo || !(board.Attacks(pc, from, p.Occupied()) &^ ours).Has(to) {
+			return false
+		}
+	}
+	q, _ := p.Play(m)
+	k := q.KingSquare(us)
+	return k != board.NoSquare && !q.IsAttacked(k, them)
+}
+
+// castlingOK checks a castling move of the king from from to to (two files): the right, the
+// rook on its corner, empty squares between, and no attack on the king's start and transit
+// squares (the destination is checked after the move).
+func castlingOK(p *board.Position, from, to board.Square) bool {
+	us := p.SideToMove()
+	rank := 0
+	if us == board.Black {
+		rank = 7
+	}
+	if from != board.NewSquare(4, rank) {
+		return false
+	}
+	var right board.CastlingRights
+	var rook board.Square
+	var between board.Bitboard
+	if to > from {
+		right, rook = board.WhiteKingside, board.NewSquare(7, rank)
+		between = board.SquareBB(from+1) | board.SquareBB(from+2)
+	} else {
+		right, rook = board.WhiteQueenside, board.NewSquare(0, rank)
+		between = board.SquareBB(from-1) | board.SquareBB(from-2) | board.SquareBB(from-3)
+	}
+	if us == board.Black {
+		right <<= 2
+	}
+	if p.Castling()&right == 0 || p.PieceAt(rook) != board.MakePiece(us, board.Rook) || p.Occupied()&between != 0 {
+		return false
+	}
+	them := us.Other()
+	mid := (from + to) / 2
+	return !p.IsAttacked(from, them) && !p.IsAttacked(mid, them)
+}
