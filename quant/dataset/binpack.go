@@ -369,6 +369,14 @@ type BinpackWriter struct {
 	stem      [binpackStemBytes]byte
 	err       error
 	n         int64
+	chunkSize int // 0: BinpackChunkSize (tests use small chunks)
+}
+
+func (bw *BinpackWriter) chunkLimit() int {
+	if bw.chunkSize > 0 {
+		return bw.chunkSize
+	}
+	return BinpackChunkSize
 }
 
 // NewBinpackWriter returns a BinpackWriter writing to w.
@@ -405,7 +413,7 @@ func (bw *BinpackWriter) Write(s *Sample) error {
 		if !bw.first {
 			bw.endChain()
 		}
-		if len(bw.chunk) >= BinpackChunkSize {
+		if len(bw.chunk) >= bw.chunkLimit() {
 			if err := bw.flushChunk(); err != nil {
 				return err
 			}

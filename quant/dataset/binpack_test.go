@@ -424,3 +424,22 @@ func TestLegalMove(t *testing.T) {
 		}
 	})
 }
+
+// TestBinpackChunks: with small chunks (as a big file has every 1 MiB) the file has many
+// "BINP" headers, chains never cross them, and it reads back to the same samples.
+func TestBinpackChunks(t *testing.T) {
+	src := readFixture(t, "datagen.txt")
+	var buf bytes.Buffer
+	w := NewBinpackWriter(&buf)
+	w.chunkSize = 1000
+	n := convert(t, NewReader(bytes.NewReader(src)), w)
+	if c := bytes.Count(buf.Bytes(), []byte("BINP")); c < 8 {
+		t.Errorf("%d chunks", c)
+	}
+	var a, b bytes.Buffer
+	convert(t, NewBinpackReader(bytes.NewReader(buf.Bytes())), NewStockfishPlainWriter(&a))
+	convert(t, NewReader(bytes.NewReader(src)), NewStockfishPlainWriter(&b))
+	if !bytes.Equal(a.Bytes(), b.Bytes()) || n != 3685 {
+		t.Errorf("multi-chunk binpack reads back differently (%d samples)", n)
+	}
+}
