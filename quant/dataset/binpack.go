@@ -643,9 +643,12 @@ func (r *BinpackReader) lookahead() bool {
 	r.pliesLeft--
 	r.ply++
 	r.res = -r.res
-	if r.ply > 0x3FFF {
-		return r.fail(r.off, fmt.Errorf("%w: ply beyond 14 bits", ErrCorrupt))
+	if r.ply > 0xFFFF {
+		return r.fail(r.off, fmt.Errorf("%w: ply beyond 16 bits", ErrCorrupt))
 	}
+	// Stockfish derives the fullmove number from the ply (ply/2 + 1), also when a file's ply
+	// parity does not match the side to move.
+	pos.SetClocks(pos.HalfmoveClock(), r.ply/2+1)
 	prev.Played = prev.Best
 	r.next = Sample{Pos: pos, Score: int32(score), Best: m, Result: prev.Result, Line: prev.Line, Index: prev.Index + 1}
 	r.hasNext = true
