@@ -5,14 +5,27 @@
 // Usage:
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
-//	    [-loss score|pqr] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
+//	    [-loss score|pqr|wdl] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
 //	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
+//	    [-lambda 1] [-filter thesis|nocheck|none] [-pqr-p 0] [-pqr-plots 4000] [-finetune CKPT]
 //
-// The samples pass the thesis filter (quant/dataset.ThesisFilter: no check, no capture as best
-// move, |score| ≤ 5000, plus -skip random skipping; -unscale sf15.1 then divides each score by
-// Stockfish 15.1's evaluation scaling, and -mirror adds the a↔h mirror of every kept sample
-// without castling rights, doc/default-network.md); the last -val of them (a fraction < 1 or a
+// -data may be in any format quant/dataset reads, chosen by extension: .binpack (Stockfish),
+// .plain (Stockfish), anything else the thesis's text formats. -loss wdl is Karhan's
+// cross-entropy against λ·W(score) + (1 − λ)·result (-lambda). -finetune CKPT starts from the
+// parameters of another run's checkpoint (its best epoch unless -final; e.g. a score run) and
+// continues with -loss, -lr and -epochs as a new run (thesis §6.5 B). For -loss pqr, -pqr-p p
+// skips samples with fewer legal moves than the p-quantile for their turn and side to move
+// (the thesis's M filter, §6.5; two passes over -data), and -pqr-plots N writes the f(P)/−f(Q)
+// scatter and the f(R) − f(Q) histogram (thesis Figures 14, 17) over N validation samples as
+// OUT-pqr-scatter.png and OUT-pqr-hist.png (with -finetune also OUT-pqr-start-*.png for the
+// starting model).
+//
+// With -filter thesis (the default) the samples pass the thesis filter
+// (quant/dataset.ThesisFilter: no check, no capture as best move, |score| ≤ 5000), plus -skip
+// random skipping; -unscale sf15.1 then divides each score by Stockfish 15.1's evaluation
+// scaling, and -mirror adds the a↔h mirror of every kept sample without castling rights
+// (doc/default-network.md); the last -val of them (a fraction < 1 or a
 // count) are held out for the validation loss. Outputs, all named after -out:
 //
 //	OUT.ckpt        checkpoint, written after every epoch and on Ctrl-C (SIGINT/SIGTERM);
@@ -32,9 +45,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -59,6 +75,11 @@ type options struct {
 	wdlA, wdlB                      float64
 	unscale                         string
 	mirror                          bool
+	lambda                          float64
+	filter                          string
+	pqrP                            float64
+	pqrPlots                        int
+	finetune                        string
 }
 
 func main() {
@@ -89,6 +110,11 @@ func main() {
 	flag.Float64Var(&o.wdlB, "wdl-b", 0, "WDL model b of the losses (0: thesis 297.21)")
 	flag.StringVar(&o.unscale, "unscale", "none", "score transform: none, or sf15.1 (divide by Stockfish 15.1's material and fifty-move scaling, quant/dataset.UnscaleStockfish151)")
 	flag.BoolVar(&o.mirror, "mirror", false, "also train on each sample mirrored a↔h when neither side may castle (score loss only)")
+	flag.Float64Var(&o.lambda, "lambda", 1, "-loss wdl: weight of the evaluation target against the game result, in [0, 1]")
+	flag.StringVar(&o.filter, "filter", "thesis", "sample filter: thesis (no check, no capture as best move, |score| ≤ 5000), nocheck (only positions in check skipped) or none")
+	flag.Float64Var(&o.pqrP, "pqr-p", 0, "-loss pqr: move-count quantile p of the M filter (thesis §6.5: 0, 0.25, 0.5, 0.75)")
+	flag.IntVar(&o.pqrPlots, "pqr-plots", 0, "-loss pqr: draw the PQR diagnostics over this many validation samples (0: none)")
+	flag.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "train: unexpected arguments %q\n", flag.Args())
@@ -117,8 +143,20 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 		return nil, err
 	}
 	defer f.Close()
-	r := dataset.NewReader(f)
+	r := openReader(o.data, f)
 	filt := dataset.ThesisFilter(o.skip, o.seed)
+	switch o.filter {
+	case "nocheck":
+		filt = &dataset.Filter{SkipInCheck: true, SkipRate: o.skip, Seed: o.seed}
+	case "none":
+		filt = &dataset.Filter{SkipRate: o.skip, Seed: o.seed}
+	}
+	var mfilt *dataset.MFilter
+	if loss == train.LossPQR && o.pqrP > 0 {
+		if mfilt, err = moveCountFilter(o, log); err != nil {
+			return nil, err
+		}
+	}
 	enc := train.NewEncoder(set, loss, o.seed)
 	l := &loaded{}
 	ring := max(o.errorPositions, 0)
@@ -129,14 +167,14 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 		}
 		s := r.Sample()
 		l.read++
-		if !filt.Keep(s) {
+		if !filt.Keep(s) || (mfilt != nil && !mfilt.Keep(&s.Pos)) {
 			continue
 		}
 		score := float64(s.Score)
 		if o.unscale == "sf15.1" {
 			score = dataset.UnscaleStockfish151(&s.Pos, score)
 		}
-		if err := enc.Add(&s.Pos, score, s.Best); err != nil {
+		if err := enc.AddResult(&s.Pos, score, s.Best, s.ResultFor()); err != nil {
 			if errors.Is(err, train.ErrNoAlternative) {
 				continue
 			}
@@ -147,7 +185,7 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 			// feature set that is not itself mirror-symmetric (ALL, H, …) the mirror is a new
 			// input, so a second sample with the same score.
 			m := s.Pos.MirrorFiles()
-			if err := enc.Add(&m, score, board.NullMove); err != nil {
+			if err := enc.AddResult(&m, score, board.NullMove, s.ResultFor()); err != nil {
 				return nil, fmt.Errorf("%s:%d: mirrored: %w", o.data, s.Line, err)
 			}
 		}
@@ -173,6 +211,48 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 	l.data = enc.Data()
 	fmt.Fprintf(log, "read %s: %d samples kept of %d in %.1fs\n", o.data, l.data.Len(), l.read, time.Since(start).Seconds())
 	return l, nil
+}
+
+// openReader picks the sample reader by the file's extension.
+func openReader(path string, r io.Reader) dataset.SampleReader {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".binpack":
+		return dataset.NewBinpackReader(r)
+	case ".plain":
+		return dataset.NewStockfishPlainReader(r)
+	}
+	return dataset.NewReader(r)
+}
+
+// moveCountFilter reads -data once to build the per-turn, per-colour legal-move-count
+// distribution and returns the M filter for -pqr-p (thesis §6.5).
+func moveCountFilter(o options, log io.Writer) (*dataset.MFilter, error) {
+	f, err := os.Open(o.data)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := openReader(o.data, f)
+	var st dataset.MoveCountStats
+	n := 0
+	for r.Next() {
+		if o.max > 0 && n >= 2*o.max {
+			break
+		}
+		st.Add(&r.Sample().Pos)
+		n++
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	mf, err := dataset.NewMFilter(&st, o.pqrP)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "M filter p=%.2f over %d positions: M at turns 10/20/40/60 White %d/%d/%d/%d, Black %d/%d/%d/%d\n", o.pqrP, n,
+		mf.Threshold(10, board.White), mf.Threshold(20, board.White), mf.Threshold(40, board.White), mf.Threshold(60, board.White),
+		mf.Threshold(10, board.Black), mf.Threshold(20, board.Black), mf.Threshold(40, board.Black), mf.Threshold(60, board.Black))
+	return mf, nil
 }
 
 // lastPositions returns the last n positions added, oldest first.
@@ -207,6 +287,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.unscale != "" && o.unscale != "none" && o.unscale != "sf15.1" {
 		return fmt.Errorf("-unscale %q: want none or sf15.1", o.unscale)
 	}
+	if o.filter != "" && o.filter != "thesis" && o.filter != "nocheck" && o.filter != "none" {
+		return fmt.Errorf("-filter %q: want thesis, nocheck or none", o.filter)
+	}
+	if o.resume && o.finetune != "" {
+		return errors.New("-resume and -finetune exclude each other")
+	}
 	if !(o.skip >= 0 && o.skip < 1) {
 		return fmt.Errorf("-skip %v outside [0, 1)", o.skip)
 	}
@@ -229,9 +315,24 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(log, "resuming %s after %d epochs\n", ckpt, tr.Epoch())
+	} else if o.finetune != "" {
+		if tr, err = train.Load(o.finetune); err != nil {
+			return err
+		}
+		c := tr.Config()
+		fmt.Fprintf(log, "fine-tuning %s (%v, loss %v, %d epochs) with loss %v, lr %g, %d epochs\n", o.finetune, c.Arch, c.Loss, tr.Epoch(), loss, o.lr, o.epochs)
+		arch = c.Arch
+		if e, l := tr.Best(); !o.final && tr.UseBest() {
+			fmt.Fprintf(log, "starting from its epoch %d (lowest validation loss %.6f; -final: its last parameters)\n", e, l)
+		}
+		if err := tr.FineTune(loss, o.lr, o.epochs); err != nil {
+			return err
+		}
+		tr.SetCheckpoint(ckpt)
 	} else {
 		cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
-			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final}
+			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
+			Lambda: o.lambda}
 		if o.wdlA != 0 || o.wdlB != 0 {
 			cfg.WDL = quant.ThesisWDL
 			if o.wdlA != 0 {
@@ -245,8 +346,8 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 	}
-	if o.mirror && loss != train.LossScore {
-		return errors.New("-mirror needs -loss score")
+	if o.mirror && loss == train.LossPQR {
+		return errors.New("-mirror needs -loss score or wdl")
 	}
 	tr.Log = log
 	l, err := load(ctx, o, set, loss, log)
@@ -266,6 +367,34 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	c := tr.Config()
 	fmt.Fprintf(log, "training %s %v L1=%d L2=%d loss=%v: %d training, %d validation samples; batch %d, lr %g ×%g/epoch, %d workers\n",
 		o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), nval, c.BatchSize, c.LR, c.Decay, c.Workers)
+	plots := func(prefix, title string) error {
+		if o.pqrPlots <= 0 || loss != train.LossPQR || valData == nil {
+			return nil
+		}
+		g, err := tr.PQRDiagnose(valData, o.pqrPlots)
+		if err != nil {
+			return err
+		}
+		corr, meanAbs, share, med := g.Summary()
+		// The data's engine scores are not a PQR target, but a common yardstick: how well f(P)
+		// follows them (Pearson), over the same samples.
+		var sx, sy, sxx, syy, sxy float64
+		for k := range len(g.P) {
+			i := int(int64(k) * int64(valData.Len()) / int64(len(g.P)))
+			x, y := g.P[k], float64(valData.Score(i))
+			sx, sy, sxx, syy, sxy = sx+x, sy+y, sxx+x*x, syy+y*y, sxy+x*y
+		}
+		n := float64(len(g.P))
+		pearson := (sxy/n - sx/n*sy/n) / math.Sqrt((sxx/n-sx/n*sx/n)*(syy/n-sy/n*sy/n))
+		fmt.Fprintf(log, "PQR diagnostics (%s, %d validation samples): corr(f(P), −f(Q)) %.3f, mean |f(P)+f(Q)| %.1f cp, f(R) > f(Q) in %.1f%%, median f(R)−f(Q) %.1f cp, Pearson(f(P), engine score) %.3f\n",
+			title, len(g.P), corr, meanAbs, 100*share, med, pearson)
+		return g.PlotPQR(prefix+"-scatter.png", prefix+"-hist.png", title, 0)
+	}
+	if o.finetune != "" {
+		if err := plots(o.out+"-pqr-start", "checkpoint "+filepath.Base(o.finetune)); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	tctx := ctx
 	if o.budget > 0 {
@@ -301,6 +430,10 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		} else {
 			fmt.Fprintf(log, "exporting the last parameters (validation loss %.6f)\n", cur)
 		}
+	}
+	// The diagnostics describe the parameters that are exported.
+	if err := plots(o.out+"-pqr", filepath.Base(o.out)+" (exported parameters)"); err != nil {
+		return err
 	}
 	ex, err := tr.Export(l.lastPositions(min(nval, o.errorPositions)))
 	if err != nil {

@@ -167,3 +167,41 @@ func TestUnscaleMirror(t *testing.T) {
 		t.Errorf("-mirror kept %d samples, want %d + %d", mirrored, quiet, noCastling)
 	}
 }
+
+// TestWDLFineTunePQR: a wdl run (λ = 0.5) from the binpack fixture, then PQR fine-tuning from
+// its checkpoint with the M filter and the diagnostic plots.
+func TestWDLFineTunePQR(t *testing.T) {
+	dir := t.TempDir()
+	base := options{set: "all", arch: "cpw", l1: 32, buckets: 1, val: "200", epochs: 1, batch: 256, lr: 1e-3,
+		decay: 0.99, workers: 2, seed: 1}
+	o := base
+	o.data, o.loss, o.lambda, o.out = "../../quant/dataset/testdata/binpack/sfgen.binpack", "wdl", 0.5, filepath.Join(dir, "wdl")
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("wdl: %v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "loss=wdl") {
+		t.Errorf("log: %s", log.String())
+	}
+	f := base
+	f.data, f.loss, f.out, f.finetune = "testdata/tiny.txt", "pqr", filepath.Join(dir, "ft"), o.out+".ckpt"
+	f.lr, f.pqrP, f.pqrPlots, f.filter = 1e-4, 0.25, 100, "nocheck"
+	log.Reset()
+	if err := run(context.Background(), f, &log); err != nil {
+		t.Fatalf("finetune: %v\n%s", err, log.String())
+	}
+	for _, want := range []string{"fine-tuning", "M filter p=0.25", "PQR diagnostics (checkpoint", "loss=pqr"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	for _, p := range []string{"ft-pqr-scatter.png", "ft-pqr-hist.png", "ft-pqr-start-scatter.png", "ft-pqr-start-hist.png", "ft.nnue"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Error(err)
+		}
+	}
+	f.resume = true
+	if err := run(context.Background(), f, &log); err == nil {
+		t.Error("-resume with -finetune accepted")
+	}
+}

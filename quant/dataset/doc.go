@@ -16,6 +16,17 @@
 //
 //   - Sample and Result; Reader (streaming: Next/Sample/Err, or NextLine per game) and Writer,
 //     ParseLine/AppendGame/AppendPlain, with *ParseError naming line, field and column.
+//   - Stockfish's formats: BinpackReader/BinpackWriter for the binpack of Stockfish's training
+//     data (chains of positions with moves and scores, src/extra/nnue_data_binpack_format.h on
+//     Stockfish's tools branch) and StockfishPlainReader/StockfishPlainWriter for its ".plain"
+//     text (fen, move, score, ply, result, e). Byte-identical to Stockfish's own `convert`
+//     on the fixtures in testdata/binpack. Bad input gives a *FormatError with the byte offset.
+//   - BulletWriter/AppendBulletRecord: bullet's 32-byte ChessBoard training records.
+//   - MoveCountStats/MFilter: the legal-move-count distribution per turn and side to move, and
+//     the thesis's PQR sample filter M built on it (§6.5).
+//   - SampleReader/SampleWriter, the stream interfaces all formats share (TextWriter writes a
+//     stream in the compact format, one line per game), so any format converts into any other
+//     (examples/convert).
 //   - Filter: the thesis filters (§2.2, §5.1) — skip positions in check, whose best move is a
 //     capture, or with |score| > 5000 — and seeded random skipping (ThesisFilter, Quiet).
 //   - Encoder/Batch: sparse inputs for any featureset.Set — index lists per perspective (side to

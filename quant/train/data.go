@@ -19,28 +19,38 @@ const (
 	// p, q, r = 2W(f(·)) − 1 of the position P, the position Q after the data's best move, and
 	// a position R after a random other legal move (thesis §5.3.1).
 	LossPQR
+	// LossWDL is the cross-entropy in WDL space against the evaluation target interpolated with
+	// the game result r: t = λ·W(y) + (1 − λ)·r, L = −t·log W(f) − (1 − t)·log(1 − W(f)) − H(t),
+	// λ = Config.Lambda (thesis §5.2.1, "not implemented in this work"; Karhan seed 001 §4.2.2,
+	// Quellcodeverzeichnis 4.3, Stockfish nnue-pytorch's loss). Samples without a known result
+	// use t = W(y).
+	LossWDL
 )
 
-// String returns "score" or "pqr".
+// String returns "score", "pqr" or "wdl".
 func (l Loss) String() string {
 	switch l {
 	case LossScore:
 		return "score"
 	case LossPQR:
 		return "pqr"
+	case LossWDL:
+		return "wdl"
 	}
 	return fmt.Sprintf("Loss(%d)", uint8(l))
 }
 
-// ParseLoss parses "score" or "pqr".
+// ParseLoss parses "score", "pqr" or "wdl".
 func ParseLoss(s string) (Loss, error) {
 	switch s {
 	case "score":
 		return LossScore, nil
 	case "pqr":
 		return LossPQR, nil
+	case "wdl":
+		return LossWDL, nil
 	}
-	return 0, fmt.Errorf("train: unknown loss %q (want score or pqr)", s)
+	return 0, fmt.Errorf("train: unknown loss %q (want score, pqr or wdl)", s)
 }
 
 // positionsPer is how many positions one sample holds: 1 (P) or 3 (P, Q, R).
@@ -67,6 +77,7 @@ type Data struct {
 	off    []int64 // start of (sample·k + slot)·2 + perspective in idx; one extra end entry
 	pieces []uint8 // per (sample·k + slot)
 	score  []float32
+	result []float32 // game result from P's side to move: 1, 0.5, 0; −1 unknown
 }
 
 // Len is the number of samples.
@@ -74,6 +85,10 @@ func (d *Data) Len() int { return len(d.score) }
 
 // Score returns the target score of sample i (centipawns from P's side to move; unused by PQR).
 func (d *Data) Score(i int) float32 { return d.score[i] }
+
+// Result returns the game result of sample i from P's side to move (1 win, 0.5 draw, 0 loss,
+// −1 unknown; used by LossWDL).
+func (d *Data) Result(i int) float32 { return d.result[i] }
 
 // features returns the active features of slot k of sample i for perspective h (0 = side to move).
 func (d *Data) features(i, k, h int) []int32 {
@@ -94,9 +109,9 @@ func (d *Data) Split(n int) (head, tail *Data, err error) {
 	cut := d.Len() - n
 	k := d.Loss.positionsPer()
 	head = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss,
-		idx: d.idx, off: d.off[:cut*k*2+1], pieces: d.pieces[:cut*k], score: d.score[:cut]}
+		idx: d.idx, off: d.off[:cut*k*2+1], pieces: d.pieces[:cut*k], score: d.score[:cut], result: d.result[:cut]}
 	tail = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss,
-		idx: d.idx, off: d.off[cut*k*2:], pieces: d.pieces[cut*k:], score: d.score[cut:]}
+		idx: d.idx, off: d.off[cut*k*2:], pieces: d.pieces[cut*k:], score: d.score[cut:], result: d.result[cut:]}
 	return head, tail, nil
 }
 
@@ -128,6 +143,12 @@ func NewEncoder(set *featureset.Set, loss Loss, seed uint64) *Encoder {
 // LossScore). It returns ErrNoAlternative when PQR has no second legal move and an error when
 // best is not legal; nothing is appended then.
 func (e *Encoder) Add(pos *board.Position, score float64, best board.Move) error {
+	return e.AddResult(pos, score, best, -1)
+}
+
+// AddResult is Add with the game result from pos's side to move (1 win, 0.5 draw, 0 loss, −1
+// unknown), the target of LossWDL (dataset.Sample.ResultFor gives it).
+func (e *Encoder) AddResult(pos *board.Position, score float64, best board.Move, result float64) error {
 	if e.d.Loss == LossPQR {
 		e.moves = pos.AppendLegalMoves(e.moves[:0])
 		legal := false
@@ -155,6 +176,7 @@ func (e *Encoder) Add(pos *board.Position, score float64, best board.Move) error
 		e.addPosition(pos)
 	}
 	e.d.score = append(e.d.score, float32(score))
+	e.d.result = append(e.d.result, float32(result))
 	return nil
 }
 

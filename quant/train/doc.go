@@ -15,7 +15,13 @@
 //   - LossScore: the score target in WDL space, mean |W(y) − W(f(x))|^2.6 with
 //     W(x) = σ((x − 1.28)/297.21) (thesis §5.2).
 //   - LossPQR: the PQR triplet loss of thesis §5.3 on (P, Q = P after the best move,
-//     R = P after a random other legal move).
+//     R = P after a random other legal move). Trainer.FineTune switches a trained model (e.g.
+//     a score checkpoint) to PQR at a chosen learning rate (thesis §6.5 B); PQRDiagnose and
+//     PQRDiagnostics.PlotPQR give the f(P) vs −f(Q) scatter and the f(R) − f(Q) histogram of
+//     Figures 14 and 17. The per-turn move-count filter M is dataset.MFilter.
+//   - LossWDL: cross-entropy in WDL space against t = λ·W(y) + (1 − λ)·r, the evaluation target
+//     interpolated with the game result r by Config.Lambda (thesis §5.2.1's λ; Karhan, seed 001
+//     §4.2.2); Encoder.AddResult supplies r.
 //
 // Training: the first layer is sparse — a position touches only the rows of its active
 // features, and only those rows get gradients and Adam updates (lazy Adam, as PyTorch's

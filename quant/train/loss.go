@@ -46,3 +46,20 @@ func pqrLoss(w quant.WDLModel, fp, fq, fr float64) (loss, gp, gq, gr float64) {
 	deriv := func(wx float64) float64 { return 2 * wx * (1 - wx) / w.B } // d(2W−1)/df
 	return loss, dp * deriv(wp), dq * deriv(wq), dr * deriv(wr)
 }
+
+// wdlLoss returns Karhan's cross-entropy loss (seed 001 §4.2.2) for the output out against the
+// target t = λ·W(y) + (1 − λ)·r (r < 0: unknown, then t = W(y)), minus the target's entropy so
+// that the loss is 0 at the optimum, and its derivative (W(out) − t)/b.
+func wdlLoss(w quant.WDLModel, lambda, y, r, out float64) (loss, grad float64) {
+	t := w.Win(y)
+	if r >= 0 {
+		t = lambda*t + (1-lambda)*r
+	}
+	x := (out - w.A) / w.B
+	// −log W = −log σ(x), −log(1 − W) = −log σ(−x)
+	loss = t*logSigmoidNeg(x) + (1-t)*logSigmoidNeg(-x)
+	if t > 0 && t < 1 {
+		loss += t*math.Log(t) + (1-t)*math.Log(1-t)
+	}
+	return max(loss, 0), (sigmoid(x) - t) / w.B
+}

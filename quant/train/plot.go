@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -83,6 +84,114 @@ func PlotLoss(path, title string, curves []Curve) error {
 	}
 	p.Legend.Top = true
 	if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, path); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	return nil
+}
+
+// PQRDiagnostics holds the outputs f(P), f(Q), f(R) of a model over PQR samples (centipawns,
+// each from its own side to move), the data of the thesis's Figures 14 and 17.
+type PQRDiagnostics struct {
+	P, Q, R []float64
+}
+
+// PQRDiagnose evaluates the trainer's model on up to n samples of PQR data d (evenly spaced
+// over d). Error: d not encoded for LossPQR, or empty.
+func (t *Trainer) PQRDiagnose(d *Data, n int) (*PQRDiagnostics, error) {
+	if d == nil || d.Loss != LossPQR || d.Len() == 0 {
+		return nil, fmt.Errorf("train: PQRDiagnose needs non-empty PQR data")
+	}
+	n = min(max(n, 1), d.Len())
+	g := &PQRDiagnostics{}
+	for k := range n {
+		i := int(int64(k) * int64(d.Len()) / int64(n))
+		g.P = append(g.P, t.EvalSlot(d, i, 0))
+		g.Q = append(g.Q, t.EvalSlot(d, i, 1))
+		g.R = append(g.R, t.EvalSlot(d, i, 2))
+	}
+	return g, nil
+}
+
+// Summary returns the Pearson correlation of f(P) and −f(Q) (1 when f(P) = −f(Q) holds), the
+// mean |f(P) + f(Q)|, the share of samples with f(R) > f(Q) and the median of f(R) − f(Q) —
+// numbers for the two principles of thesis §5.3.
+func (g *PQRDiagnostics) Summary() (corrPQ, meanAbsPQ, shareRQ, medianRQ float64) {
+	n := float64(len(g.P))
+	var sp, sq, spp, sqq, spq float64
+	diffs := make([]float64, len(g.P))
+	for i := range g.P {
+		p, q := g.P[i], -g.Q[i]
+		sp += p
+		sq += q
+		spp += p * p
+		sqq += q * q
+		spq += p * q
+		meanAbsPQ += math.Abs(g.P[i] + g.Q[i])
+		diffs[i] = g.R[i] - g.Q[i]
+		if diffs[i] > 0 {
+			shareRQ++
+		}
+	}
+	cov := spq/n - sp/n*sq/n
+	corrPQ = cov / math.Sqrt((spp/n-sp/n*sp/n)*(sqq/n-sq/n*sq/n))
+	sort.Float64s(diffs)
+	if len(diffs) > 0 {
+		medianRQ = diffs[len(diffs)/2]
+	}
+	return corrPQ, meanAbsPQ / n, shareRQ / n, medianRQ
+}
+
+// PlotPQR draws the two diagnostic plots of thesis Figures 14 and 17 as PNGs (16×12 cm):
+// scatterPath, f(P) against −f(Q) with the line f(P) = −f(Q); histPath, the histogram of
+// f(R) − f(Q) (bins in centipawns, clipped to ±limit; limit 0 means 2000).
+func (g *PQRDiagnostics) PlotPQR(scatterPath, histPath, title string, limit float64) error {
+	if len(g.P) == 0 {
+		return fmt.Errorf("train: PlotPQR: no samples")
+	}
+	if limit <= 0 {
+		limit = 2000
+	}
+	clip := func(x float64) float64 { return min(max(x, -limit), limit) }
+	p := plot.New()
+	p.Title.Text = title + fmt.Sprintf(": f(P) vs −f(Q), N = %d", len(g.P))
+	p.X.Label.Text = "f(P) (cp)"
+	p.Y.Label.Text = "−f(Q) (cp)"
+	p.Add(plotter.NewGrid())
+	xy := make(plotter.XYs, len(g.P))
+	for i := range g.P {
+		xy[i] = plotter.XY{X: clip(g.P[i]), Y: clip(-g.Q[i])}
+	}
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	sc.GlyphStyle.Radius = vg.Points(1)
+	sc.GlyphStyle.Color = palette[0]
+	diag, _ := plotter.NewLine(plotter.XYs{{X: -limit, Y: -limit}, {X: limit, Y: limit}})
+	diag.Color = palette[1]
+	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(sc, diag)
+	if err := p.Save(16*vg.Centimeter, 12*vg.Centimeter, scatterPath); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+
+	h := plot.New()
+	h.Title.Text = title + fmt.Sprintf(": f(R) − f(Q), N = %d", len(g.P))
+	h.X.Label.Text = "f(R) − f(Q) (cp)"
+	h.Y.Label.Text = "samples"
+	vals := make(plotter.Values, len(g.P))
+	for i := range g.P {
+		vals[i] = clip(g.R[i] - g.Q[i])
+	}
+	hist, err := plotter.NewHist(vals, 60)
+	if err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	hist.FillColor = palette[2]
+	zero, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: float64(len(g.P)) / 8}})
+	zero.Color = palette[1]
+	h.Add(hist, zero)
+	if err := h.Save(16*vg.Centimeter, 12*vg.Centimeter, histPath); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	return nil

@@ -47,6 +47,10 @@ type Config struct {
 	// WDL is the score→win-rate mapping of the losses (default quant.ThesisWDL, a=1.28,
 	// b=297.21, thesis §5.2.1).
 	WDL quant.WDLModel
+	// Lambda is LossWDL's weight of the evaluation target against the game result, in [0, 1]:
+	// t = λ·W(y) + (1 − λ)·r (thesis §5.2.1's λ; Karhan's lambda_). No default: 0 trains on
+	// results alone, 1 on evaluations alone.
+	Lambda float64
 	// Power is the exponent of the score loss |W(y) − W(f(x))|^Power (default 2.6, §5.2.2).
 	Power float64
 	// OutScale is the fixed factor S between the thesis model's last layer and its output in
@@ -117,8 +121,10 @@ func (c Config) validate() error {
 	switch {
 	case c.Arch != ArchThesis && c.Arch != ArchCPW:
 		return fmt.Errorf("train: unknown architecture %v", c.Arch)
-	case c.Loss != LossScore && c.Loss != LossPQR:
+	case c.Loss != LossScore && c.Loss != LossPQR && c.Loss != LossWDL:
 		return fmt.Errorf("train: unknown loss %v", c.Loss)
+	case !(c.Lambda >= 0 && c.Lambda <= 1):
+		return fmt.Errorf("train: lambda %v outside [0, 1]", c.Lambda)
 	case c.L1 < 1 || c.L1 > 1<<14:
 		return fmt.Errorf("train: L1 %d outside [1, 16384]", c.L1)
 	case c.Arch == ArchThesis && (c.L2 < 1 || c.L2 > 1<<12):
@@ -228,9 +234,46 @@ func (t *Trainer) History() []EpochStats { return append([]EpochStats(nil), t.hi
 
 // Eval returns the float model's output for sample i of d, slot 0 (P), in centipawns from its
 // side to move (ArchCPW: Scale-based centipawns).
-func (t *Trainer) Eval(d *Data, i int) float64 {
+func (t *Trainer) Eval(d *Data, i int) float64 { return t.EvalSlot(d, i, 0) }
+
+// EvalSlot returns the float model's output for slot k of sample i of d (PQR data: 0 = P,
+// 1 = Q, 2 = R), in centipawns from that position's side to move. It panics for a slot the data
+// does not have.
+func (t *Trainer) EvalSlot(d *Data, i, k int) float64 {
+	if k < 0 || k >= d.Loss.positionsPer() {
+		panic(fmt.Sprintf("train: EvalSlot: slot %d of %v data", k, d.Loss))
+	}
 	w := t.workers[0]
-	return t.net.forward(w.sc[0], d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0))
+	return t.net.forward(w.sc[0], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k))
+}
+
+// SetCheckpoint sets the file written after every epoch and on cancellation ("" = none), e.g.
+// a new one for a run fine-tuned from another run's checkpoint.
+func (t *Trainer) SetCheckpoint(path string) { t.cfg.Checkpoint = path }
+
+// FineTune turns the trainer into a new run that starts from its current parameters (thesis
+// §6.5 B: "continue from a checkpoint"): the loss becomes loss, the learning rate lr (×Decay per
+// epoch as before), the run lasts epochs epochs (0: keep the configured count); the epoch count,
+// history, best-epoch record and Adam's moments start afresh. Errors: invalid settings.
+func (t *Trainer) FineTune(loss Loss, lr float64, epochs int) error {
+	c := t.cfg
+	c.Loss, c.LR = loss, lr
+	if epochs > 0 {
+		c.Epochs = epochs
+	}
+	if err := c.validate(); err != nil {
+		return err
+	}
+	t.cfg = c
+	for i := range t.m {
+		clear(t.m[i])
+		clear(t.v[i])
+	}
+	t.step, t.epoch, t.batch = 0, 0, 0
+	t.partLoss, t.partN, t.partSecs = 0, 0, 0
+	t.history = nil
+	t.bestEpoch, t.bestLoss, t.bestParams = 0, 0, nil
+	return nil
 }
 
 func (t *Trainer) checkData(d *Data) error {
@@ -250,10 +293,15 @@ func (t *Trainer) checkData(d *Data) error {
 // returns its loss.
 func (t *Trainer) sampleLoss(w *worker, d *Data, i int, backward bool) float64 {
 	c := &t.cfg
-	if c.Loss == LossScore {
+	if c.Loss != LossPQR {
 		stm, nstm, pc := d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0)
 		out := t.net.forward(w.sc[0], stm, nstm, pc)
-		l, g := scoreLoss(c.WDL, c.Power, float64(d.score[i]), out)
+		var l, g float64
+		if c.Loss == LossWDL {
+			l, g = wdlLoss(c.WDL, c.Lambda, float64(d.score[i]), float64(d.result[i]), out)
+		} else {
+			l, g = scoreLoss(c.WDL, c.Power, float64(d.score[i]), out)
+		}
 		if backward && g != 0 {
 			t.net.backward(w.sc[0], stm, nstm, pc, g, w.gr)
 		}

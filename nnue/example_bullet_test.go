@@ -1,0 +1,41 @@
+package nnue_test
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/nnue"
+)
+
+// A bullet network is read with its architecture description. This one is built in memory:
+// 768→32→1 SCReLU, all input weights zero, accumulator bias 1.0 (255) in the first 16 units,
+// output weights 1.0 (64) on the side to move's first 16 units, output bias −1.0 (−255·64):
+// (16 − 1)·400 = 6000 cp in every position.
+func ExampleParseBullet() {
+	arch, err := nnue.ParseBulletArch("hidden=32 act=screlu out=1 qa=255 qb=64 scale=400")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	size, _ := nnue.BulletFileSize(arch)
+	data := make([]byte, 2*768*32, (size+63)/64*64)
+	put := func(v int16) { data = binary.LittleEndian.AppendUint16(data, uint16(v)) }
+	for j := range 32 { // l0b
+		put(map[bool]int16{true: 255}[j < 16])
+	}
+	for k := range 64 { // l1w
+		put(map[bool]int16{true: 64}[k < 16])
+	}
+	put(-255 * 64)          // l1b
+	data = data[:cap(data)] // bullet pads the file to a multiple of 64 bytes
+	net, err := nnue.ParseBullet(data, arch)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pos := board.StartPosition()
+	fmt.Println(net.FeatureSet(), net.Evaluate(&pos))
+	// Output:
+	// all 6000
+}

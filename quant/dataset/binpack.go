@@ -1,0 +1,785 @@
+package dataset
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+// The binpack format of Stockfish's training data, as src/extra/nnue_data_binpack_format.h on
+// Stockfish's tools branch (commit 9a4c7cf4e311f8d9526b79295b80c4d0464c07cf) and its
+// docs/binpack.md define it; doc/datagen.md describes it in full. In short:
+//
+//	file      := chunk*
+//	chunk     := "BINP" size:uint32le chain*            (size bytes of chains; ≤ 100 MiB)
+//	chain     := stem count:uint16be movetext
+//	stem      := position(24) move(2) score(2) plyResult(2) rule50(2), big-endian (32 bytes)
+//	movetext  := count × (move bits, score bits), bit-packed MSB first, padded to a byte
+//
+// Every later position of a chain is the previous one after the previous record's move; the
+// result flips sign and the ply grows by one from record to record.
+const (
+	// BinpackMaxChunk is the largest chunk the reader accepts (Stockfish's maxChunkSize, 100 MiB);
+	// the reader streams, so this bounds nothing in memory, it only rejects hostile headers.
+	BinpackMaxChunk = 100 << 20
+	// BinpackChunkSize is the size after which the writer ends a chunk at the next chain boundary
+	// (Stockfish's suggestedChunkSize, 1 MiB): a writer holds at most one chunk in memory.
+	BinpackChunkSize = 1 << 20
+	// binpackMaxChainPlies bounds the movetext of one chain (its count is a uint16).
+	binpackMaxChainPlies = 0xFFFF
+	binpackStemBytes     = 32
+)
+
+// signedToUnsigned is the binpack's zig-zag-like mapping of an int16 (sign in bit 0, value bits
+// flipped for negatives).
+func signedToUnsigned(a int16) uint16 {
+	r := uint16(a)
+	if r&0x8000 != 0 {
+		r ^= 0x7FFF
+	}
+	return r<<1 | r>>15
+}
+
+// unsignedToSigned inverts signedToUnsigned.
+func unsignedToSigned(r uint16) int16 {
+	r = r<<15 | r>>1
+	if r&0x8000 != 0 {
+		r ^= 0x7FFF
+	}
+	return int16(r)
+}
+
+// usedBitsSafe is the number of bits that index n alternatives (0 for n ≤ 1).
+func usedBitsSafe(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return bits.Len(uint(n - 1))
+}
+
+// nthSetBit returns the square of the n-th (0-based) set bit of b, or NoSquare.
+func nthSetBit(b board.Bitboard, n int) board.Square {
+	for ; b != 0; n-- {
+		sq := b.PopFirst()
+		if n == 0 {
+			return sq
+		}
+	}
+	return board.NoSquare
+}
+
+func below(sq board.Square) board.Bitboard { return board.Bitboard(1)<<uint(sq) - 1 }
+
+// ---- position and move of a stem ----
+
+// compressPosition packs p as the binpack's 24-byte CompressedPosition: the occupancy bitboard
+// (big-endian) and one nibble per occupied square in square order (low nibble first): piece
+// codes 0–11 (white pawn, black pawn, white knight, …, black king), 12 a pawn that has just
+// double-pushed (en-passant square behind it), 13/14 a white/black rook with its castling right,
+// 15 the black king when Black is to move.
+func compressPosition(p *board.Position, dst []byte) {
+	occ := p.Occupied()
+	u := uint64(occ)
+	for i := range 8 {
+		dst[i] = byte(u >> (56 - 8*i))
+	}
+	clear(dst[8:24])
+	ep := p.EnPassant()
+	cr := p.Castling()
+	stm := p.SideToMove()
+	i := 0
+	for b := occ; b != 0; i++ {
+		sq := b.PopFirst()
+		pc := p.PieceAt(sq)
+		c, r := pc.Color(), pc.Role()
+		n := byte(2*int(r) + int(c))
+		switch r {
+		case board.Pawn:
+			if ep != board.NoSquare && sq.File() == ep.File() &&
+				(sq.Rank() == 3 && stm == board.Black || sq.Rank() == 4 && stm == board.White) {
+				n = 12
+			}
+		case board.Rook:
+			switch {
+			case c == board.White && (sq == board.A1 && cr&board.WhiteQueenside != 0 || sq == board.H1 && cr&board.WhiteKingside != 0):
+				n = 13
+			case c == board.Black && (sq == board.A8 && cr&board.BlackQueenside != 0 || sq == board.H8 && cr&board.BlackKingside != 0):
+				n = 14
+			}
+		case board.King:
+			if c == board.Black && stm == board.Black {
+				n = 15
+			}
+		}
+		dst[8+i/2] |= n << (4 * uint(i&1))
+	}
+}
+
+// decompressPosition unpacks a 24-byte CompressedPosition; the clocks are left at zero.
+func decompressPosition(src []byte) (board.Position, error) {
+	var p board.Position
+	var u uint64
+	for i := range 8 {
+		u = u<<8 | uint64(src[i])
+	}
+	occ := board.Bitboard(u)
+	if occ.Count() > 32 {
+		return p, fmt.Errorf("%w: %d occupied squares", ErrCorrupt, occ.Count())
+	}
+	p.SetSideToMove(board.White)
+	var cr board.CastlingRights
+	i := 0
+	for b := occ; b != 0; i++ {
+		sq := b.PopFirst()
+		n := src[8+i/2] >> (4 * uint(i&1)) & 15
+		switch {
+		case n < 12:
+			p.Put(sq, board.MakePiece(board.Color(n&1), board.Role(n>>1)))
+		case n == 12:
+			switch sq.Rank() {
+			case 3:
+				p.Put(sq, board.MakePiece(board.White, board.Pawn))
+				p.SetEnPassant(sq - 8)
+			case 4:
+				p.Put(sq, board.MakePiece(board.Black, board.Pawn))
+				p.SetEnPassant(sq + 8)
+			default:
+				return p, fmt.Errorf("%w: double-pushed pawn code on %v", ErrCorrupt, sq)
+			}
+		case n == 13:
+			p.Put(sq, board.MakePiece(board.White, board.Rook))
+			switch sq {
+			case board.A1:
+				cr |= board.WhiteQueenside
+			case board.H1:
+				cr |= board.WhiteKingside
+			default:
+				return p, fmt.Errorf("%w: castling rook code on %v", ErrCorrupt, sq)
+			}
+		case n == 14:
+			p.Put(sq, board.MakePiece(board.Black, board.Rook))
+			switch sq {
+			case board.A8:
+				cr |= board.BlackQueenside
+			case board.H8:
+				cr |= board.BlackKingside
+			default:
+				return p, fmt.Errorf("%w: castling rook code on %v", ErrCorrupt, sq)
+			}
+		default: // 15
+			p.Put(sq, board.MakePiece(board.Black, board.King))
+			p.SetSideToMove(board.Black)
+		}
+	}
+	p.SetCastling(cr)
+	return p, nil
+}
+
+// Move types of the binpack's CompressedMove (chess::MoveType).
+const (
+	bpNormal = iota
+	bpPromotion
+	bpCastle
+	bpEnPassant
+)
+
+// compressMove packs m (legal in p) as the binpack's 16-bit CompressedMove: type (2 bits), from
+// (6), to (6), promotion piece − knight (2); castling is encoded as the king's move to its
+// rook's square.
+func compressMove(p *board.Position, m board.Move) uint16 {
+	from, to := m.From(), m.To()
+	typ := bpNormal
+	var promo uint16
+	pc := p.PieceAt(from)
+	switch {
+	case pc.Role() == board.King && (to-from == 2 || from-to == 2):
+		typ = bpCastle
+		if to > from {
+			to = board.NewSquare(7, from.Rank())
+		} else {
+			to = board.NewSquare(0, from.Rank())
+		}
+	case pc.Role() == board.Pawn && from.File() != to.File() && p.PieceAt(to) == board.NoPiece:
+		typ = bpEnPassant
+	default:
+		if r, ok := m.Promotion(); ok {
+			typ = bpPromotion
+			promo = uint16(r - board.Knight)
+		}
+	}
+	return uint16(typ)<<14 | uint16(from)<<8 | uint16(to)<<2 | promo
+}
+
+// decompressMove unpacks a CompressedMove into nnuekit's move (castling as the king's two-square
+// move); the caller checks legality.
+func decompressMove(v uint16) board.Move {
+	typ := v >> 14
+	from := board.Square(v >> 8 & 63)
+	to := board.Square(v >> 2 & 63)
+	switch typ {
+	case bpPromotion:
+		return board.NewPromotion(from, to, board.Knight+board.Role(v&3))
+	case bpCastle:
+		if to > from {
+			return board.NewMove(from, from+2)
+		}
+		return board.NewMove(from, from-2)
+	}
+	return board.NewMove(from, to)
+}
+
+// ---- movetext ----
+
+// pawnDestinations is the binpack's list of pawn targets from from: diagonal captures of enemy
+// pieces or the en-passant square, the single push and the double push from the start rank.
+func pawnDestinations(p *board.Position, from board.Square) board.Bitboard {
+	us := p.SideToMove()
+	ours, theirs := p.ByColor(us), p.ByColor(us.Other())
+	occ := ours | theirs
+	targets := theirs
+	if ep := p.EnPassant(); ep != board.NoSquare {
+		targets |= board.SquareBB(ep)
+	}
+	dest := board.PawnAttacks(us, from) & targets
+	fwd, start := board.Square(8), 1
+	if us == board.Black {
+		fwd, start = -8, 6
+	}
+	one := from + fwd
+	if one.Valid() && !occ.Has(one) {
+		dest |= board.SquareBB(one)
+		if from.Rank() == start && !occ.Has(one+fwd) {
+			dest |= board.SquareBB(one + fwd)
+		}
+	}
+	return dest
+}
+
+func ourCastlings(p *board.Position) (n int, long bool) {
+	cr := p.Castling()
+	if p.SideToMove() == board.White {
+		return bits.OnesCount8(uint8(cr & (board.WhiteKingside | board.WhiteQueenside))), cr&board.WhiteQueenside != 0
+	}
+	return bits.OnesCount8(uint8(cr & (board.BlackKingside | board.BlackQueenside))), cr&board.BlackQueenside != 0
+}
+
+// bitWriter packs bits MSB first (the binpack's addBitsLE8).
+type bitWriter struct {
+	buf      []byte
+	bitsLeft int
+}
+
+func (w *bitWriter) add(v uint, count int) {
+	for count > 0 {
+		if w.bitsLeft == 0 {
+			w.buf = append(w.buf, 0)
+			w.bitsLeft = 8
+		}
+		n := min(count, w.bitsLeft)
+		chunk := v >> uint(count-n) & (1<<uint(n) - 1)
+		w.buf[len(w.buf)-1] |= byte(chunk << uint(w.bitsLeft-n))
+		w.bitsLeft -= n
+		count -= n
+	}
+}
+
+func (w *bitWriter) addVLE(v uint16) {
+	for {
+		block := uint(v & 15)
+		if v > 15 {
+			block |= 16
+		}
+		w.add(block, 5)
+		v >>= 4
+		if v == 0 {
+			return
+		}
+	}
+}
+
+// encodeMove appends the movetext code of m (legal in p) and the score delta.
+func (w *bitWriter) encodeMove(p *board.Position, m board.Move) {
+	us := p.SideToMove()
+	ours := p.ByColor(us)
+	occ := p.Occupied()
+	from, to := m.From(), m.To()
+	pieceID := (ours & below(from)).Count()
+	var moveID, numMoves int
+	switch pc := p.PieceAt(from); pc.Role() {
+	case board.Pawn:
+		dest := pawnDestinations(p, from)
+		moveID = (dest & below(to)).Count()
+		numMoves = dest.Count()
+		if r, ok := m.Promotion(); ok {
+			moveID = 4*moveID + int(r-board.Knight)
+			numMoves *= 4
+		}
+	case board.King:
+		att := board.KingAttacks(from) &^ ours
+		nc, long := ourCastlings(p)
+		numMoves = att.Count() + nc
+		if to-from == 2 || from-to == 2 {
+			moveID = att.Count() - 1
+			if long {
+				moveID++
+			}
+			if to > from {
+				moveID++
+			}
+		} else {
+			moveID = (att & below(to)).Count()
+		}
+	default:
+		att := board.Attacks(pc, from, occ) &^ ours
+		moveID = (att & below(to)).Count()
+		numMoves = att.Count()
+	}
+	w.add(uint(pieceID), usedBitsSafe(ours.Count()))
+	w.add(uint(moveID), usedBitsSafe(numMoves))
+}
+
+// ---- writer ----
+
+// BinpackWriter writes samples as Stockfish's binpack (see the format comment above). It
+// starts a new chain whenever a sample does not continue the previous one — Stockfish's rule:
+// the previous position after the previous sample's Best move equals this position (pieces,
+// side to move, en-passant square, castling), the ply grows by one and the result flips — so
+// samples whose Played differs from Best, or that come from different games, begin new chains.
+// Chunks end at the first chain boundary after 1 MiB, as in Stockfish's writer, so for the same
+// sample stream it writes the same bytes as Stockfish's `convert` (tested on a fixture). An
+// unknown result (NoResult) is written as a draw (0); the ply is taken from the position's
+// fullmove number and side to move. Call Close at the end: until then up to one chunk is held
+// in memory.
+type BinpackWriter struct {
+	w       io.Writer
+	chunk   []byte
+	first   bool
+	lastOK  bool
+	after   board.Position // previous position after its move
+	lastPly int
+	lastRes int
+	// current chain's movetext
+	plies     int
+	mt        bitWriter
+	lastScore int16
+	stem      [binpackStemBytes]byte
+	err       error
+	n         int64
+	chunkSize int // 0: BinpackChunkSize (tests use small chunks)
+}
+
+func (bw *BinpackWriter) chunkLimit() int {
+	if bw.chunkSize > 0 {
+		return bw.chunkSize
+	}
+	return BinpackChunkSize
+}
+
+// NewBinpackWriter returns a BinpackWriter writing to w.
+func NewBinpackWriter(w io.Writer) *BinpackWriter {
+	return &BinpackWriter{w: w, first: true}
+}
+
+// Write adds one sample. Errors: a sample whose Best move is missing or not legal, a score
+// outside int16, a ply ≥ 2^14 (fullmove > 8192), or an error of the underlying writer (after
+// which every call fails).
+func (bw *BinpackWriter) Write(s *Sample) error {
+	if bw.err != nil {
+		return bw.err
+	}
+	if s.Score < -32768 || s.Score > 32767 {
+		return fmt.Errorf("dataset: binpack: score %d outside int16", s.Score)
+	}
+	if !legalMove(&s.Pos, s.Best) {
+		return fmt.Errorf("dataset: binpack: best move %v not legal in %s", s.Best, s.Pos.FEN())
+	}
+	pos := sfNormalize(s.Pos)
+	ply := gamePly(&pos)
+	if ply > 0x3FFF {
+		return fmt.Errorf("dataset: binpack: ply %d does not fit in 14 bits", ply)
+	}
+	res := stmResult(s)
+	score := int16(s.Score)
+	if bw.lastOK && bw.lastRes == -res && bw.lastPly+1 == ply && samePosition(&bw.after, &pos) && bw.plies < binpackMaxChainPlies {
+		bw.mt.encodeMove(&pos, s.Best)
+		bw.mt.addVLE(signedToUnsigned(score - bw.lastScore))
+		bw.lastScore = -score
+		bw.plies++
+	} else {
+		if !bw.first {
+			bw.endChain()
+		}
+		if len(bw.chunk) >= bw.chunkLimit() {
+			if err := bw.flushChunk(); err != nil {
+				return err
+			}
+		}
+		st := bw.stem[:]
+		compressPosition(&pos, st[0:24])
+		mv := compressMove(&pos, s.Best)
+		st[24], st[25] = byte(mv>>8), byte(mv)
+		us := signedToUnsigned(score)
+		st[26], st[27] = byte(us>>8), byte(us)
+		pr := uint16(ply) | signedToUnsigned(int16(res))<<14
+		st[28], st[29] = byte(pr>>8), byte(pr)
+		r50 := pos.HalfmoveClock() & 0xFF
+		st[30], st[31] = byte(r50>>8), byte(r50)
+		bw.chunk = append(bw.chunk, st...)
+		bw.plies = 0
+		bw.mt = bitWriter{buf: bw.mt.buf[:0]}
+		bw.lastScore = -score
+		bw.first = false
+	}
+	bw.after = sfPlay(&pos, s.Best)
+	bw.lastPly, bw.lastRes, bw.lastOK = ply, res, true
+	bw.n++
+	return nil
+}
+
+func (bw *BinpackWriter) endChain() {
+	bw.chunk = append(bw.chunk, byte(bw.plies>>8), byte(bw.plies))
+	bw.chunk = append(bw.chunk, bw.mt.buf...)
+	bw.mt = bitWriter{buf: bw.mt.buf[:0]}
+	bw.plies = 0
+}
+
+func (bw *BinpackWriter) flushChunk() error {
+	if len(bw.chunk) == 0 {
+		return nil
+	}
+	n := len(bw.chunk)
+	hdr := [8]byte{'B', 'I', 'N', 'P', byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)}
+	if _, err := bw.w.Write(hdr[:]); err != nil {
+		bw.err = err
+		return err
+	}
+	if _, err := bw.w.Write(bw.chunk); err != nil {
+		bw.err = err
+		return err
+	}
+	bw.chunk = bw.chunk[:0]
+	return nil
+}
+
+// Close ends the last chain and writes the last chunk. The writer can be used again after
+// Close: the next sample starts a new chunk.
+func (bw *BinpackWriter) Close() error {
+	if bw.err != nil {
+		return bw.err
+	}
+	if !bw.first {
+		bw.endChain()
+	}
+	bw.first, bw.lastOK = true, false
+	return bw.flushChunk()
+}
+
+// Count returns the number of samples written.
+func (bw *BinpackWriter) Count() int64 { return bw.n }
+
+// ---- reader ----
+
+// BinpackReader streams samples from Stockfish's binpack (see the format comment above) with
+// memory bounded by one sample: it never buffers a chunk. Each sample's Pos carries the
+// record's rule-50 counter and a fullmove number derived from its ply (ply/2 + 1), Best the
+// record's move, Score its score, Result the game result (the record's side-to-move result
+// turned into White's view; binpack has no "unknown", so NoResult never occurs), and Played
+// the next record's move when the next record continues the chain (NullMove at a chain's end).
+// Line is the 1-based chain number and Index the record's index within the chain.
+//
+// Bad input stops the stream with a *FormatError naming the byte offset of the bad chunk header,
+// stem or movetext, wrapping ErrTruncated or ErrCorrupt: a bad magic, a chunk larger than
+// BinpackMaxChunk, a record crossing a chunk's end, an impossible position, an illegal move,
+// a result outside {−1, 0, 1}. Trailing bytes too few for a record at a chunk's end are an
+// error too (Stockfish's reader skips them silently; its writer never makes them).
+type BinpackReader struct {
+	br        *bufio.Reader
+	off       int64 // bytes consumed
+	chunkLeft int64
+	cur, next Sample
+	hasNext   bool
+	pliesLeft int
+	// movetext bit reader
+	bitByte   byte
+	bitsLeft  int
+	lastScore int16
+	ply       int
+	res       int
+	chain     int
+	err       error
+	done      bool
+	scratch   [binpackStemBytes + 2]byte
+}
+
+// NewBinpackReader returns a BinpackReader reading from r.
+func NewBinpackReader(r io.Reader) *BinpackReader {
+	return &BinpackReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Offset returns the number of input bytes consumed so far.
+func (r *BinpackReader) Offset() int64 { return r.off }
+
+func (r *BinpackReader) fail(off int64, err error) bool {
+	r.err = &FormatError{Format: "binpack", Offset: off, Err: err}
+	return false
+}
+
+// readFull reads len(b) bytes of the current chunk.
+func (r *BinpackReader) readFull(b []byte) error {
+	if int64(len(b)) > r.chunkLeft {
+		return fmt.Errorf("%w: record crosses the end of its chunk", ErrCorrupt)
+	}
+	n, err := io.ReadFull(r.br, b)
+	r.off += int64(n)
+	r.chunkLeft -= int64(n)
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return ErrTruncated
+		}
+		return err
+	}
+	return nil
+}
+
+// Next advances to the next sample; false at the end of the input or on error (see Err).
+func (r *BinpackReader) Next() bool {
+	if r.err != nil || r.done {
+		return false
+	}
+	if r.hasNext {
+		r.cur = r.next
+		r.hasNext = false
+		return r.lookahead()
+	}
+	return r.readStem()
+}
+
+func (r *BinpackReader) readStem() bool {
+	if r.chunkLeft == 0 {
+		start := r.off
+		var hdr [8]byte
+		n, err := io.ReadFull(r.br, hdr[:])
+		r.off += int64(n)
+		if err == io.EOF {
+			r.done = true
+			return false
+		}
+		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return r.fail(start, fmt.Errorf("%w: chunk header", ErrTruncated))
+			}
+			return r.fail(start, err)
+		}
+		if string(hdr[:4]) != "BINP" {
+			return r.fail(start, fmt.Errorf("%w: chunk magic %q, want \"BINP\"", ErrCorrupt, hdr[:4]))
+		}
+		size := int64(hdr[4]) | int64(hdr[5])<<8 | int64(hdr[6])<<16 | int64(hdr[7])<<24
+		if size > BinpackMaxChunk {
+			return r.fail(start, fmt.Errorf("%w: chunk size %d > %d", ErrCorrupt, size, BinpackMaxChunk))
+		}
+		if size == 0 {
+			return r.readStem()
+		}
+		r.chunkLeft = size
+	}
+	start := r.off
+	if r.chunkLeft < binpackStemBytes+2 {
+		return r.fail(start, fmt.Errorf("%w: %d trailing bytes in chunk, too few for a chain", ErrCorrupt, r.chunkLeft))
+	}
+	b := r.scratch[:]
+	if err := r.readFull(b); err != nil {
+		return r.fail(start, err)
+	}
+	p, err := decompressPosition(b[0:24])
+	if err != nil {
+		return r.fail(start, err)
+	}
+	pr := uint16(b[28])<<8 | uint16(b[29])
+	r.ply = int(pr & 0x3FFF)
+	r.res = int(unsignedToSigned(pr >> 14))
+	rule50 := (int(b[30])<<8 | int(b[31])) & 0xFF
+	setPly(&p, r.ply, rule50)
+	if err := p.Validate(); err != nil {
+		return r.fail(start, fmt.Errorf("%w: %w", ErrCorrupt, err))
+	}
+	m := decompressMove(uint16(b[24])<<8 | uint16(b[25]))
+	if !legalMove(&p, m) {
+		return r.fail(start, fmt.Errorf("%w: move %v not legal in %s", ErrCorrupt, m, p.FEN()))
+	}
+	result, ok := resultFromSTM(r.res, p.SideToMove())
+	if !ok {
+		return r.fail(start, fmt.Errorf("%w: result %d", ErrCorrupt, r.res))
+	}
+	score := unsignedToSigned(uint16(b[26])<<8 | uint16(b[27]))
+	r.chain++
+	r.cur = Sample{Pos: p, Score: int32(score), Best: m, Result: result, Line: r.chain, Index: 0}
+	r.pliesLeft = int(b[32])<<8 | int(b[33])
+	r.lastScore = -score
+	r.bitsLeft = 0
+	return r.lookahead()
+}
+
+// lookahead decodes the chain's next record, if any, to set r.cur.Played.
+func (r *BinpackReader) lookahead() bool {
+	if r.pliesLeft == 0 {
+		return true
+	}
+	prev := &r.cur
+	pos := sfPlay(&prev.Pos, prev.Best)
+	m, err := r.decodeMove(&pos)
+	if err != nil {
+		return r.fail(r.off, err)
+	}
+	u, err := r.readVLE()
+	if err != nil {
+		return r.fail(r.off, err)
+	}
+	score := r.lastScore + unsignedToSigned(u)
+	r.lastScore = -score
+	r.pliesLeft--
+	r.ply++
+	r.res = -r.res
+	if r.ply > 0xFFFF {
+		return r.fail(r.off, fmt.Errorf("%w: ply beyond 16 bits", ErrCorrupt))
+	}
+	// Stockfish derives the fullmove number from the ply (ply/2 + 1), also when a file's ply
+	// parity does not match the side to move.
+	pos.SetClocks(pos.HalfmoveClock(), r.ply/2+1)
+	prev.Played = prev.Best
+	r.next = Sample{Pos: pos, Score: int32(score), Best: m, Result: prev.Result, Line: prev.Line, Index: prev.Index + 1}
+	r.hasNext = true
+	return true
+}
+
+func (r *BinpackReader) readBits(count int) (uint, error) {
+	var v uint
+	for count > 0 {
+		if r.bitsLeft == 0 {
+			if r.chunkLeft == 0 {
+				return 0, fmt.Errorf("%w: movetext crosses the end of its chunk", ErrCorrupt)
+			}
+			c, err := r.br.ReadByte()
+			if err != nil {
+				if err == io.EOF {
+					return 0, fmt.Errorf("%w: movetext", ErrTruncated)
+				}
+				return 0, err
+			}
+			r.off++
+			r.chunkLeft--
+			r.bitByte, r.bitsLeft = c, 8
+		}
+		n := min(count, r.bitsLeft)
+		v = v<<uint(n) | uint(r.bitByte>>uint(r.bitsLeft-n))&(1<<uint(n)-1)
+		r.bitsLeft -= n
+		count -= n
+	}
+	return v, nil
+}
+
+func (r *BinpackReader) readVLE() (uint16, error) {
+	var v uint
+	for shift := 0; ; shift += 4 {
+		if shift >= 16 {
+			return 0, fmt.Errorf("%w: score code longer than 16 bits", ErrCorrupt)
+		}
+		block, err := r.readBits(5)
+		if err != nil {
+			return 0, err
+		}
+		v |= (block & 15) << uint(shift)
+		if block&16 == 0 {
+			return uint16(v), nil
+		}
+	}
+}
+
+// decodeMove reads one movetext move in p and checks that it is legal.
+func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
+	us := p.SideToMove()
+	ours := p.ByColor(us)
+	occ := p.Occupied()
+	bad := func(what string) (board.Move, error) {
+		return board.NullMove, fmt.Errorf("%w: movetext %s in %s", ErrCorrupt, what, p.FEN())
+	}
+	pid, err := r.readBits(usedBitsSafe(ours.Count()))
+	if err != nil {
+		return board.NullMove, err
+	}
+	from := nthSetBit(ours, int(pid))
+	if from == board.NoSquare {
+		return bad("piece index out of range")
+	}
+	var m board.Move
+	switch pc := p.PieceAt(from); pc.Role() {
+	case board.Pawn:
+		dest := pawnDestinations(p, from)
+		n := dest.Count()
+		promo := from.Rank() == 6 && us == board.White || from.Rank() == 1 && us == board.Black
+		if promo {
+			n *= 4
+		}
+		id, err := r.readBits(usedBitsSafe(n))
+		if err != nil {
+			return board.NullMove, err
+		}
+		if int(id) >= n {
+			return bad("pawn move index out of range")
+		}
+		if promo {
+			m = board.NewPromotion(from, nthSetBit(dest, int(id/4)), board.Knight+board.Role(id%4))
+		} else {
+			m = board.NewMove(from, nthSetBit(dest, int(id)))
+		}
+	case board.King:
+		att := board.KingAttacks(from) &^ ours
+		nc, long := ourCastlings(p)
+		n := att.Count() + nc
+		id, err := r.readBits(usedBitsSafe(n))
+		if err != nil {
+			return board.NullMove, err
+		}
+		if int(id) >= n {
+			return bad("king move index out of range")
+		}
+		if int(id) >= att.Count() {
+			if int(id)-att.Count() == 0 && long {
+				m = board.NewMove(from, from-2)
+			} else {
+				m = board.NewMove(from, from+2)
+			}
+		} else {
+			m = board.NewMove(from, nthSetBit(att, int(id)))
+		}
+	default:
+		att := board.Attacks(pc, from, occ) &^ ours
+		n := att.Count()
+		id, err := r.readBits(usedBitsSafe(n))
+		if err != nil {
+			return board.NullMove, err
+		}
+		if int(id) >= n {
+			return bad("move index out of range")
+		}
+		m = board.NewMove(from, nthSetBit(att, int(id)))
+	}
+	if !legalMove(p, m) {
+		return bad("move " + m.String() + " not legal")
+	}
+	return m, nil
+}
+
+// Sample returns the current sample (valid until the next call of Next).
+func (r *BinpackReader) Sample() *Sample {
+	if r.err != nil || r.done {
+		return nil
+	}
+	return &r.cur
+}
+
+// Err returns the first error met, or nil at a clean end of the input.
+func (r *BinpackReader) Err() error { return r.err }
