@@ -63,6 +63,11 @@ type PieceSquare struct {
 	// kingStride is the size of one own-king block (0 for ALL).
 	kingStride int32
 	kingDep    bool // an own-king move requires a refresh (king product or FlipMirror)
+	// base[v][k] is the first index of the own-king block for mask variant v and real
+	// own-king square k (0 for ALL).
+	base  [4][64]int32
+	mask0 [2]board.Square // the mask without the FlipMirror mirror
+	kings [2]board.Piece  // own king piece per perspective
 }
 
 // Kind returns the feature set's kind.
@@ -136,7 +141,7 @@ func (p *PieceSquare) RequiresRefresh(persp board.Color, dirty *board.DirtyPiece
 	if !p.kingDep {
 		return false
 	}
-	k := board.MakePiece(persp, board.King)
+	k := p.kings[persp&1]
 	n := min(max(dirty.N, 0), len(dirty.Pieces))
 	for i := 0; i < n; i++ {
 		if dirty.Pieces[i].Piece == k {
@@ -216,7 +221,14 @@ func newPieceSquare(kind PSQKind, o Orientation) *PieceSquare {
 	case PSQHalfKAv2hm:
 		p.kingStride = 704
 	}
+	for persp := board.White; persp <= board.Black; persp++ {
+		p.kings[persp] = board.MakePiece(persp, board.King)
+		p.mask0[persp] = p.Mask(persp, board.H1) // no mirror: king on files e–h
+	}
 	for v, m := range [4]board.Square{0, 7, 56, 63} {
+		for k := board.Square(0); k < 64; k++ {
+			p.base[v][k] = int32(p.kingBase(m, k))
+		}
 		for persp := board.White; persp <= board.Black; persp++ {
 			for pc := board.Piece(0); pc <= 12; pc++ {
 				for sq := board.Square(0); sq < 64; sq++ {
@@ -282,20 +294,66 @@ var psqCandidates = sync.OnceValue(func() map[string]*PieceSquare {
 func (s *Set) PieceSquare() *PieceSquare { return s.psq }
 
 // diff is Set.Diff's fast path: it reports false when the generic path must be taken
-// (invalid dirty, own-king move of a king-dependent set, not exactly one own king where
-// the index depends on it).
+// (dirty naming an invalid piece or square, own-king move of a king-dependent set, not
+// exactly one own king where the index depends on it). One pass over dirty, table
+// lookups, no block traversal.
 func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int, bool) {
-	if !dirtyOK(dirty) || p.RequiresRefresh(persp, dirty) {
+	n := dirty.N
+	if uint(n) > uint(len(dirty.Pieces)) || persp > board.Black {
 		return added, removed, false
 	}
 	ksq := board.A1 // ALL outside FlipMirror ignores the own king
+	ownKing := board.NoPiece
 	if p.kingDep {
 		k := after.Pieces(persp, board.King)
 		if k == 0 || k&(k-1) != 0 {
 			return added, removed, false
 		}
 		ksq = k.First()
+		ownKing = p.kings[persp]
 	}
-	a, r := p.AppendDiff(persp, ksq, dirty, added, removed)
-	return a, r, true
+	m := p.mask0[persp]
+	if p.orient == FlipMirror && ksq&7 < 4 {
+		m ^= 7
+	}
+	v := maskVariant(m)
+	base := int(p.base[v][ksq])
+	tab := &p.part[v][persp]
+	a0, r0 := len(added), len(removed)
+	for i := 0; i < n; i++ {
+		d := &dirty.Pieces[i]
+		if !d.Piece.Valid() || d.Piece == ownKing {
+			return added[:a0], removed[:r0], false
+		}
+		row := &tab[d.Piece]
+		if d.From != board.NoSquare {
+			if uint(d.From) >= 64 {
+				return added[:a0], removed[:r0], false
+			}
+			if v := row[d.From]; v >= 0 {
+				removed = append(removed, base+int(v))
+			}
+		}
+		if d.To != board.NoSquare {
+			if uint(d.To) >= 64 {
+				return added[:a0], removed[:r0], false
+			}
+			if v := row[d.To]; v >= 0 {
+				added = append(added, base+int(v))
+			}
+		}
+	}
+	if n > 1 && len(added) > a0 && len(removed) > r0 {
+		// A feature removed and re-added by one change (no legal move does this; a
+		// synthetic DirtyPieces can) must cancel: binary semantics.
+		for _, a := range added[a0:] {
+			for _, r := range removed[r0:] {
+				if a == r {
+					added, removed = cancelTails(added, removed, a0, r0)
+					return added, removed, true
+				}
+			}
+		}
+	}
+	return added, removed, true
 }

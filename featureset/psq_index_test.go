@@ -133,8 +133,13 @@ func BenchmarkPieceSquareDiff(b *testing.B) {
 			add := make([]int, 0, 2*s.MaxActive())
 			rem := make([]int, 0, 2*s.MaxActive())
 			b.ReportAllocs()
+			mask := 1
+			for mask*2 <= len(mv) {
+				mask *= 2
+			}
+			mask--
 			for i := 0; b.Loop(); i++ {
-				m := &mv[i%len(mv)]
+				m := &mv[(i>>1)&mask]
 				p := board.Color(i & 1)
 				if !s.RequiresRefresh(&m.dirty, p) {
 					add, rem = s.Diff(&m.before, &m.after, &m.dirty, p, add[:0], rem[:0])
