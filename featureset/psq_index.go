@@ -158,7 +158,7 @@ func (p *PieceSquare) RequiresRefresh(persp board.Color, dirty *board.DirtyPiece
 // returns it (entries naming invalid pieces or squares are skipped). No allocation when
 // added and removed have room for 3 more entries each.
 func (p *PieceSquare) AppendDiff(persp board.Color, ownKing board.Square, dirty *board.DirtyPieces, added, removed []int) ([]int, []int) {
-	if p.kind != PSQAll && !ownKing.Valid() || persp > board.Black {
+	if dirty == nil || p.kind != PSQAll && !ownKing.Valid() || persp > board.Black {
 		return added, removed
 	}
 	m := p.Mask(persp, ownKing)
@@ -298,6 +298,9 @@ func (s *Set) PieceSquare() *PieceSquare { return s.psq }
 // exactly one own king where the index depends on it). One pass over dirty, table
 // lookups, no block traversal.
 func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int, bool) {
+	if dirty == nil {
+		return added, removed, false
+	}
 	n := dirty.N
 	if uint(n) > uint(len(dirty.Pieces)) || persp > board.Black {
 		return added, removed, false
