@@ -121,7 +121,8 @@ func (s *AccumulatorStack) PushMove(m board.Move) *board.Position {
 
 // PushNull makes a null move (CPW "Null Move Pruning"): the side to move passes, the
 // en-passant square is cleared, the halfmove clock grows by one and the fullmove number
-// advances after Black's pass, as Stockfish 15.1 position.cpp do_null_move. No piece
+// advances after Black's pass (board.Position.PlayNull, as Stockfish 15.1 position.cpp
+// do_null_move; the Zobrist key follows). No piece
 // changes, so the child's accumulators are the parent's (Evaluate copies them, no feature
 // difference is computed). It returns the child position (valid until the next Pop) and
 // panics if the stack has no root.
@@ -131,24 +132,10 @@ func (s *AccumulatorStack) PushNull() *board.Position {
 	}
 	e := s.grow()
 	prev := &s.entries[s.n-2]
-	e.pos = playNull(&prev.pos)
-	e.dirty = board.DirtyPieces{}
+	e.pos, e.dirty = prev.pos.PlayNull()
 	e.computed = [2]bool{}
 	e.root = false
 	return &e.pos
-}
-
-// playNull returns p with the side to move passed (see PushNull).
-func playNull(p *board.Position) board.Position {
-	q := *p
-	q.SetSideToMove(p.SideToMove().Other())
-	q.SetEnPassant(board.NoSquare)
-	full := p.FullmoveNumber()
-	if p.SideToMove() == board.Black {
-		full++
-	}
-	q.SetClocks(p.HalfmoveClock()+1, full)
-	return q
 }
 
 // Pop removes the top entry (undoing the last Push). Popping the root panics.

@@ -84,18 +84,9 @@ func (e *materialEval) push(m board.Move) *board.Position {
 	return &e.stack[e.n]
 }
 func (e *materialEval) pushNull() *board.Position {
-	p := &e.stack[e.n]
-	q := &e.stack[e.n+1]
-	*q = *p
-	q.SetSideToMove(p.SideToMove().Other())
-	q.SetEnPassant(board.NoSquare)
-	full := p.FullmoveNumber()
-	if p.SideToMove() == board.Black {
-		full++
-	}
-	q.SetClocks(p.HalfmoveClock()+1, full)
+	e.stack[e.n+1], _ = e.stack[e.n].PlayNull()
 	e.n++
-	return q
+	return &e.stack[e.n]
 }
 func (e *materialEval) pop()                 { e.n-- }
 func (e *materialEval) pos() *board.Position { return &e.stack[e.n] }

@@ -23,7 +23,7 @@ func mvvLVA(victim, attacker board.Role) int32 {
 // scoreMoves gives each move of l its ordering score; ply < 0: quiescence (no killers).
 func (t *thread) scoreMoves(pos *board.Position, l *moveList, ttMove board.Move, ply int) {
 	stm := pos.SideToMove()
-	for i, m := range l.moves[:l.n] {
+	for i, m := range l.Moves[:l.N] {
 		var s int32
 		switch victim, capture := capturedRole(pos, m); {
 		case m == ttMove:
@@ -52,12 +52,12 @@ func (t *thread) scoreMoves(pos *board.Position, l *moveList, ttMove board.Move,
 // pick moves the best-scored move of l.moves[i:] to position i and returns it.
 func (l *moveList) pick(i int) board.Move {
 	b := i
-	for j := i + 1; j < l.n; j++ {
+	for j := i + 1; j < l.N; j++ {
 		if l.scores[j] > l.scores[b] {
 			b = j
 		}
 	}
-	l.moves[i], l.moves[b] = l.moves[b], l.moves[i]
+	l.Moves[i], l.Moves[b] = l.Moves[b], l.Moves[i]
 	l.scores[i], l.scores[b] = l.scores[b], l.scores[i]
-	return l.moves[i]
+	return l.Moves[i]
 }

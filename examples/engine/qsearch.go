@@ -30,7 +30,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	var ml moveList
 	if inCheck {
 		genLegal(pos, &ml)
-		if ml.n == 0 {
+		if ml.N == 0 {
 			return -mateScore + ply
 		}
 	} else {
@@ -43,7 +43,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		genNoisy(pos, &ml)
 	}
 	t.scoreMoves(pos, &ml, board.NullMove, -1)
-	for i := 0; i < ml.n; i++ {
+	for i := 0; i < ml.N; i++ {
 		m := ml.pick(i)
 		if !inCheck && !seeGE(pos, m, 0) {
 			continue // SEE pruning: a losing capture

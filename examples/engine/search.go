@@ -123,7 +123,12 @@ func (t *thread) iterate() {
 			d = min(depth+(t.id&1), maxDepth)
 		}
 		score := t.search(-infinity, infinity, d, 0, false)
-		if s.stop.Load() && t.depth > 0 {
+		if s.stop.Load() {
+			if t.depth == 0 && t.pvLen[0] > 0 {
+				// Stopped inside the first iteration: the best root move so far is
+				// still better than an arbitrary legal move.
+				t.bestMove, t.bestScore = t.pv[0][0], score
+			}
 			break // incomplete iteration: keep the last completed one
 		}
 		if t.pvLen[0] > 0 {
@@ -314,7 +319,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 
 	var ml moveList
 	genLegal(pos, &ml)
-	if ml.n == 0 {
+	if ml.N == 0 {
 		if inCheck {
 			return -mateScore + ply
 		}
@@ -326,7 +331,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 	best, bestMove := -infinity, board.NullMove
 	var quiets [64]board.Move
 	nq := 0
-	for i := 0; i < ml.n; i++ {
+	for i := 0; i < ml.N; i++ {
 		m := ml.pick(i)
 		capture := isCapture(pos, m)
 		_, promo := m.Promotion()

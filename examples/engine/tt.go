@@ -51,12 +51,9 @@ func newTT(mb int) *tt {
 	return &tt{slots: make([]ttSlot, n), mask: n - 1}
 }
 
-// clear empties the table (ucinewgame).
+// clear empties the table (ucinewgame; no search may be running).
 func (t *tt) clear() {
-	for i := range t.slots {
-		t.slots[i].check.Store(0)
-		t.slots[i].data.Store(0)
-	}
+	clear(t.slots)
 	t.gen.Store(0)
 }
 

@@ -405,7 +405,7 @@ func (e *engine) stopSearch() {
 func (s *searcher) run(root *board.Position, history []uint64) board.Move {
 	var ml moveList
 	genLegal(root, &ml)
-	if ml.n == 0 {
+	if ml.N == 0 {
 		if s.info != nil {
 			if root.InCheck() {
 				s.info("depth 0 score mate 0")
@@ -437,7 +437,7 @@ func (s *searcher) run(root *board.Position, history []uint64) board.Move {
 		s.info(fmt.Sprintf("string debug: %d nodes where incremental != refresh", s.debugErr.Load()))
 	}
 	if main.bestMove == board.NullMove {
-		return ml.moves[0]
+		return ml.Moves[0]
 	}
 	return main.bestMove
 }
