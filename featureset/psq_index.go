@@ -305,23 +305,26 @@ func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, pers
 	if uint(n) > uint(len(dirty.Pieces)) || persp > board.Black {
 		return added, removed, false
 	}
-	ksq := board.A1 // ALL outside FlipMirror ignores the own king
+	var tab *[13][64]int16
+	base := 0
 	ownKing := board.NoPiece
-	if p.kingDep {
+	if !p.kingDep {
+		tab = &p.part[maskVariant(p.mask0[persp])][persp]
+	} else {
 		k := after.Pieces(persp, board.King)
 		if k == 0 || k&(k-1) != 0 {
 			return added, removed, false
 		}
-		ksq = k.First()
+		ksq := k.First()
 		ownKing = p.kings[persp]
+		m := p.mask0[persp]
+		if p.orient == FlipMirror && ksq&7 < 4 {
+			m ^= 7
+		}
+		v := maskVariant(m)
+		base = int(p.base[v][ksq])
+		tab = &p.part[v][persp]
 	}
-	m := p.mask0[persp]
-	if p.orient == FlipMirror && ksq&7 < 4 {
-		m ^= 7
-	}
-	v := maskVariant(m)
-	base := int(p.base[v][ksq])
-	tab := &p.part[v][persp]
 	a0, r0 := len(added), len(removed)
 	for i := 0; i < n; i++ {
 		d := &dirty.Pieces[i]

@@ -83,6 +83,11 @@ func (s *Set) Diff(before, after *board.Position, dirty *board.DirtyPieces, pers
 			return a, r
 		}
 	}
+	return s.diffBlocks(before, after, dirty, persp, added, removed)
+}
+
+// diffBlocks is Diff through the block tree (kept out of Diff so that Diff inlines).
+func (s *Set) diffBlocks(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
 	return s.root.AppendDiff(before, after, dirty, persp, 0, added, removed)
 }
 
@@ -98,6 +103,13 @@ func (s *Set) DiffGeneric(before, after *board.Position, persp board.Color, adde
 // for blocks whose orientation depends on the own king (FlipMirror) then. A nil dirty
 // (unknown change) requires a refresh.
 func (s *Set) RequiresRefresh(dirty *board.DirtyPieces, persp board.Color) bool {
+	if s.psq != nil && dirty != nil && !s.psq.kingDep {
+		return false // ALL: no own-king dependence (inlined fast path)
+	}
+	return s.requiresRefresh(dirty, persp)
+}
+
+func (s *Set) requiresRefresh(dirty *board.DirtyPieces, persp board.Color) bool {
 	if dirty == nil {
 		return true
 	}

@@ -105,7 +105,8 @@ func TestStackNoAllocs(t *testing.T) {
 // before the SIMD kernels (RequiresRefresh + Diff, "diff") with the fused copy-make update
 // itself ("update", same added/removed lists precomputed): the issue-12 aim is diff ≤ 25 %
 // of update for ALL (width 512, as hv.nn) and HalfKAv2_hm (width 1024, as Stockfish 15.1).
-// Moves are one legal non-king move of each positions.epd position.
+// Moves are one legal non-king move of each positions.epd position. "harness" is the loop
+// without work (subtract it from both for the net ratio).
 func BenchmarkDiffVsUpdate(b *testing.B) {
 	d := loadBenchData(b)
 	for _, c := range []struct {
@@ -126,6 +127,16 @@ func BenchmarkDiffVsUpdate(b *testing.B) {
 				pre[k].ad[p], pre[k].rm[p] = set.Diff(&d.pos[k], &d.after[k], &d.dirty[k], p, nil, nil)
 			}
 		}
+		b.Run(c.spec+"/harness", func(b *testing.B) { // the loop alone, to subtract
+			sink := 0
+			benchLoop(b, func(i int) {
+				k := i & 255
+				for p := board.White; p <= board.Black; p++ {
+					sink += d.dirty[k].N + len(pre[k].ad[p])
+				}
+			})
+			_ = sink
+		})
 		b.Run(c.spec+"/diff", func(b *testing.B) {
 			ad, rm := make([]int, 0, 8), make([]int, 0, 8)
 			refreshes := 0

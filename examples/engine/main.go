@@ -8,6 +8,7 @@
 //
 //	go run ./examples/engine            # speaks UCI on stdin/stdout (plug into a GUI)
 //	go run ./examples/engine bench [depth] [evalfile]   # Stockfish-style bench, then exit
+//	go run ./examples/engine -cpuprofile cpu.out bench 10 ../shared/thesis-models/hv.nn
 //
 // Options (setoption name … value …): Hash (MiB, default 128), Threads (default 1),
 // EvalFile (path of a thesis .nn, Stockfish .nnue or native network; "<default>" for the
@@ -20,28 +21,46 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 )
 
 func main() {
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the bench to `file`")
+	flag.Parse()
+	args := flag.Args()
 	e := newEngine(os.Stdout)
-	if len(os.Args) > 1 && os.Args[1] == "bench" {
+	if len(args) > 0 && args[0] == "bench" {
 		depth := defaultBenchDepth
-		if len(os.Args) > 2 {
-			d, err := strconv.Atoi(os.Args[2])
+		if len(args) > 1 {
+			d, err := strconv.Atoi(args[1])
 			if err != nil || d < 1 {
 				fmt.Fprintln(os.Stderr, "usage: engine bench [depth] [evalfile]")
 				os.Exit(2)
 			}
 			depth = d
 		}
-		if len(os.Args) > 3 {
-			if err := e.setEvalFile(os.Args[3]); err != nil {
+		if len(args) > 2 {
+			if err := e.setEvalFile(args[2]); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
+		}
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			defer f.Close()
+			defer pprof.StopCPUProfile()
 		}
 		e.bench(depth)
 		e.flush()
