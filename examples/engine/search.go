@@ -68,6 +68,7 @@ type thread struct {
 	history  [2][64][64]int32
 	pv       [maxPly + 1][maxPly + 1]board.Move
 	pvLen    [maxPly + 1]int
+	fromNull [maxPly + 2]int // plies since the last null move on the path (repetitions stop there)
 
 	bestMove  board.Move
 	bestScore int
@@ -203,7 +204,9 @@ func (t *thread) isDraw(pos *board.Position, ply int) bool {
 	}
 	i := t.base + ply
 	k := t.keys[i]
-	for j, stop := i-4, max(i-pos.HalfmoveClock(), 0); j >= stop; j -= 2 {
+	// Positions before a null move on the path are not repetitions of positions after it
+	// (the null move is not a move; Stockfish counts pliesFromNull likewise).
+	for j, stop := i-4, max(i-min(pos.HalfmoveClock(), t.fromNull[ply]), 0); j >= stop; j -= 2 {
 		if t.keys[j] == k {
 			return true
 		}
@@ -261,6 +264,14 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 	pos := t.ev.pos()
 	k := key(pos)
 	t.keys[t.base+ply] = k
+	switch {
+	case ply == 0:
+		t.fromNull[0] = 1 << 20
+	case afterNull:
+		t.fromNull[ply] = 0
+	default:
+		t.fromNull[ply] = t.fromNull[ply-1] + 1
+	}
 	if t.s.debug {
 		t.verify()
 	}

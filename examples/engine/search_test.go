@@ -104,6 +104,7 @@ func TestMatedAndDraws(t *testing.T) {
 	} {
 		th.prepare(s, &start, c.hist)
 		th.keys[th.base] = start.Key()
+		th.fromNull[0] = 1 << 20
 		if got := th.isDraw(&start, 0); got != c.want {
 			t.Errorf("isDraw with history %x: %v, want %v", c.hist, got, c.want)
 		}
