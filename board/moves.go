@@ -28,14 +28,22 @@ var castlingMask = func() (m [64]CastlingRights) {
 // ../shared/data/positions.epd; doc/board.md); the halfmove clock resets on pawn moves and
 // captures, the fullmove number increments after Black's move.
 //
-// Contract: m must be legal in p (an element of p.LegalMoves(), or checked with
-// PlayChecked/IsLegal). Play does not check legality — it is meant for hot loops — and
-// for an illegal move the result is unspecified, but it never panics: a move from an
-// empty square returns p unchanged with zero DirtyPieces, a pawn reaching the last rank
-// without a valid promotion role promotes to a queen.
-func (p *Position) Play(m Move) (Position, DirtyPieces) {
-	var d DirtyPieces
-	q := *p
+// Key and PawnKey are updated incrementally (polyglot keys, zobrist.go). Play costs a
+// copy of the Position plus a few table updates (doc/benchmarks.md) and never allocates.
+//
+// Contract: m should be legal in p (from GenerateLegal / LegalMoves, or checked with
+// IsLegal / PlayChecked). Play does not check legality — it is meant for hot loops:
+//
+//   - a pseudo-legal move that is not legal (IsPseudoLegal(m) && !IsLegal(m), e.g. a
+//     pinned piece's move from a transposition table) is applied mechanically: the child
+//     is internally consistent (mailbox, bitboards and keys agree) but leaves the mover's
+//     king attacked, which Validate rejects; test IsLegal first;
+//   - for any other move the result is unspecified, but Play never panics: a move from an
+//     empty square returns p unchanged with zero DirtyPieces, a pawn reaching the last rank
+//     without a valid promotion role promotes to a queen.
+func (p *Position) Play(m Move) (q Position, d DirtyPieces) {
+	// named results: q is built in the caller's result slot (no second copy)
+	q = *p
 	from, to := m.From(), m.To()
 	pc := q.mailbox[from]
 	if pc == NoPiece || from == to {
@@ -120,7 +128,7 @@ func (p *Position) Play(m Move) (Position, DirtyPieces) {
 				rookFrom, rookTo = from-4, from-1
 			}
 			{
-				if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) {
+				if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) && q.mailbox[rookTo] == NoPiece {
 					rb := SquareBB(rookFrom) | SquareBB(rookTo)
 					q.mailbox[rookFrom] = NoPiece
 					q.mailbox[rookTo] = rk
@@ -151,15 +159,15 @@ func (p *Position) Play(m Move) (Position, DirtyPieces) {
 // does) and the fullmove number increments after Black's pass, as after a move; Key is
 // updated. p should not be in check (a null move in check gives a position where the
 // side not to move is in check, which Validate rejects).
-func (p *Position) PlayNull() (Position, DirtyPieces) {
-	q := *p
+func (p *Position) PlayNull() (q Position, d DirtyPieces) {
+	q = *p
 	q.epSet, q.epSquare = false, 0
 	q.halfmove++
 	if q.side == Black {
 		q.fullmove++
 	}
 	q.side ^= 1
-	return q, DirtyPieces{}
+	return q, d
 }
 
 // pieceColor and pieceRole are table forms of Piece.Color and Piece.Role (index 0, NoPiece,
@@ -258,8 +266,10 @@ func ParseUCIMove(p *Position, s string) (Move, error) {
 // Status is the game state of a position as far as the board decides it.
 type Status uint8
 
-// The statuses. Draws by the fifty-move rule, repetition or insufficient material are
-// not reported (they need history or a rules choice); see HalfmoveClock.
+// The statuses. Status reports only what the position alone decides by the rules of
+// movement; draws by the fifty-move rule and insufficient material are separate questions
+// (IsFiftyMoveDraw, IsInsufficientMaterial: a search scores them, a game adjudicates
+// them), and repetition needs the game history (keep the Key of every position).
 const (
 	Ongoing   Status = iota // the side to move has a legal move
 	Checkmate               // the side to move is in check and has no legal move
