@@ -143,6 +143,9 @@ func (t *thread) iterate() {
 			if s.stop.Load() {
 				break
 			}
+			if a := max(score, -score); a >= mateBound && !s.lim.infinite && d >= 2*(mateScore-a)+4 {
+				break // a mate found well inside the horizon: deeper iterations change nothing
+			}
 		}
 	}
 }
@@ -313,7 +316,10 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 	// move; if a reduced search still fails high, so would a real move.
 	if !pvNode && !inCheck && !afterNull && depth >= 3 && staticEval >= beta && beta > -mateBound &&
 		hasNonPawnMaterial(pos, pos.SideToMove()) {
-		r := 3 + depth/6
+		r := 2 // adaptive R (Heinz; CPW "Null Move Pruning"): 2, 3 from depth 7
+		if depth > 6 {
+			r = 3
+		}
 		t.ev.pushNull()
 		score := -t.search(-beta, -beta+1, depth-1-r, ply+1, true)
 		t.ev.pop()
