@@ -43,6 +43,8 @@ func (e *engine) runBench(depth int) benchResult {
 	for _, t := range e.threads {
 		t.clearHistory()
 	}
+	root, history := e.root, e.history
+	defer func() { e.root, e.history = root, history }() // bench leaves the position as it was
 	var r benchResult
 	start := time.Now()
 	for _, fen := range benchFENs {
@@ -57,7 +59,6 @@ func (e *engine) runBench(depth int) benchResult {
 		r.nodes += s.nodes()
 	}
 	r.elapsed = time.Since(start)
-	e.root, e.history = board.StartPosition(), nil
 	return r
 }
 
