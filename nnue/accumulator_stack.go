@@ -104,7 +104,8 @@ func (s *AccumulatorStack) Push(after *board.Position, dirty *board.DirtyPieces)
 
 // PushMove plays m on the top position with board.Position.Play, writing the child
 // position and its dirty pieces straight into the new entry (one copy, none on the
-// caller's side), and returns the child position (valid until the next Pop). m must be
+// caller's side), and returns the child position (valid until the next Pop; without
+// Reserve also until a push that grows the stack moves the entries). m must be
 // legal in the top position (Play's contract; check with IsLegal or PlayChecked for
 // untrusted moves). PushMove panics if the stack has no root (Reset was not called).
 func (s *AccumulatorStack) PushMove(m board.Move) *board.Position {
@@ -124,7 +125,7 @@ func (s *AccumulatorStack) PushMove(m board.Move) *board.Position {
 // advances after Black's pass (board.Position.PlayNull, as Stockfish 15.1 position.cpp
 // do_null_move; the Zobrist key follows). No piece
 // changes, so the child's accumulators are the parent's (Evaluate copies them, no feature
-// difference is computed). It returns the child position (valid until the next Pop) and
+// difference is computed). It returns the child position (valid as PushMove's) and
 // panics if the stack has no root.
 func (s *AccumulatorStack) PushNull() *board.Position {
 	if s.n == 0 {
