@@ -1,17 +1,17 @@
 package board
 
-// Code generated from the polyglot book format's Random64 table; DO NOT EDIT.
+// Data file: the polyglot book format's Random64 table (do not edit by hand).
 //
 // polyglotRandom is the table of 781 64-bit random numbers of the polyglot opening book
 // format (Fabien Letouzey's polyglot; format specification "PolyGlot opening book format"
 // by H. G. Muller / Michel Van den Bergh, hgm.nubati.net/book_format.html, array
 // Random64[781]). Layout: 0–767 pieces (64·kind + 8·row + file, kind = 2·role + 1 for
 // White, 2·role for Black, row 0 = rank 1), 768–771 castling (K, Q, k, q), 772–779
-// en-passant file a–h, 780 White to move. The values were transcribed as data from
-// github.com/corentings/chess/v2 v2.3.2 (hashes.go, GetPolyglotHashes, MIT licence), an
-// independent copy of the same published table; zobrist_test.go checks them against the
-// specification's test keys (start position 0x463b96181691fc9c and the positions after
-// e2e4, e2e4 d7d5, …).
+// en-passant file a–h, 780 White to move. The values were transcribed as data, by a
+// one-off program, from github.com/corentings/chess/v2 v2.3.2 (GetPolyglotHashes, MIT
+// licence), a copy of the same published table; zobrist_test.go checks every value against
+// chess/v2 and the keys against the specification's test keys (start position
+// 0x463b96181691fc9c and the positions after e2e4, e2e4 d7d5, …).
 var polyglotRandom = [781]uint64{
 	0x9d39247e33776d41, 0x2af7398005aaa5c7, 0x44db015024623547, 0x9c15f73e62a76ae2,
 	0x75834465489c0c89, 0x3290ac3a203001bf, 0x0fbbad1f61042279, 0xe83a908ff2fb60ca,
