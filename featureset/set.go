@@ -78,16 +78,15 @@ func (s *Set) Active(pos *board.Position, persp board.Color, dst []int) []int {
 // just not cheaper than a refresh then. If dirty is nil or names no valid piece the
 // generic path is taken.
 func (s *Set) Diff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
+	return s.diff(before, after, dirty, persp, added, removed) // one call: Diff inlines
+}
+
+func (s *Set) diff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
 	if s.psq != nil {
 		if a, r, ok := s.psq.diff(after, dirty, persp, added, removed); ok {
 			return a, r
 		}
 	}
-	return s.diffBlocks(before, after, dirty, persp, added, removed)
-}
-
-// diffBlocks is Diff through the block tree (kept out of Diff so that Diff inlines).
-func (s *Set) diffBlocks(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
 	return s.root.AppendDiff(before, after, dirty, persp, 0, added, removed)
 }
 
