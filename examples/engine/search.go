@@ -9,6 +9,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -101,7 +102,7 @@ func (t *thread) prepare(s *searcher, root *board.Position, history []uint64) {
 	t.s = s
 	t.nodes.Store(0)
 	t.seldepth = 0
-	t.keys = append(t.keys[:0], history...)
+	t.keys = slices.Grow(append(t.keys[:0], history...), maxPly+2)
 	t.base = len(t.keys)
 	t.keys = t.keys[:t.base+maxPly+2]
 	t.ev.reset(root)

@@ -87,6 +87,14 @@ func TestMatedAndDraws(t *testing.T) {
 	if len(e.history) != 6 {
 		t.Fatalf("history: %d keys, want 6", len(e.history))
 	}
+	// A long reversible history (more keys than the preallocated 1024) must not break
+	// the search.
+	long := make([]uint64, 3000)
+	pos0 := board.StartPosition()
+	e.root, e.history = pos0, long
+	if m := e.newSearcher(limits{depth: 2}, nil).run(&e.root, long); !pos0.IsLegal(m) {
+		t.Fatalf("long history: move %v", m)
+	}
 	th := e.threads[0]
 	start := board.StartPosition()
 	start.SetClocks(4, 3)
