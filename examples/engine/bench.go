@@ -13,9 +13,9 @@ import (
 
 const defaultBenchDepth = 8
 
-// benchFENs: the start position, the six CPW "Perft Results" positions' relatives and
-// well-known middlegame and endgame test positions (Bratko-Kopec BK.01/BK.02, Win At
-// Chess WAC.001, Fine #70).
+// benchFENs: the start position, CPW "Perft Results" positions 2–6, Bratko-Kopec test
+// positions (BK.01–BK.03 and another middlegame), the pawn endgame Lasker–Reichhelm
+// 1901 (Fine, Basic Chess Endings #70) and a tactical opening position.
 var benchFENs = []string{
 	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
