@@ -144,12 +144,14 @@ func TestLegalMovesEPD(t *testing.T) {
 
 // TestIncrementalEqualsRefreshInSearch: with DebugEval every node checks the accumulator
 // stack against a full refresh; for every network family (thesis hv.nn, the default
-// network, Stockfish 15.1 HalfKAv2_hm, Stockfish 13 HalfKP) no mismatch occurs in searches
+// network, Stockfish 15.1 HalfKAv2_hm, Stockfish 13 HalfKP, and the whole-board thesis set
+// all+ph+pv through the generic diff path) no mismatch occurs in searches
 // with null moves, captures, castling, promotions and king moves.
 func TestIncrementalEqualsRefreshInSearch(t *testing.T) {
 	nets := []string{evalDefault}
 	if !testing.Short() {
-		nets = append(nets, shared(t, "thesis-models", "hv.nn"), shared(t, "nets", "nn-ad9b42354671.nnue"),
+		nets = append(nets, shared(t, "thesis-models", "hv.nn"), shared(t, "thesis-models", "all+ph+pv.nn"),
+			shared(t, "nets", "nn-ad9b42354671.nnue"),
 			shared(t, "nets", "nn-62ef826d1a6d.nnue"))
 	}
 	fens := []string{
