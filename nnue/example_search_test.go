@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/nnue"
 )
 
@@ -127,4 +128,49 @@ func Example_ownBoard() {
 	fmt.Println("own board equals a refresh:", own == net.Evaluate(&check))
 	// Output:
 	// own board equals a refresh: true
+}
+
+// Example_ownBoardWholeBoardSet: for feature sets that need the whole board (here
+// ALL+PH+PV: pairs of pieces on a file or rank), PieceSquare is nil, so an engine with its
+// own board keeps a board.Position beside it — Play is a cheap copy-make that also
+// returns the dirty pieces — and pushes both to the AccumulatorStack.
+func Example_ownBoardWholeBoardSet() {
+	set := featureset.MustParse("all+ph+pv")
+	const width = 32
+	w := make([]int16, set.Size()*width)
+	for f := range set.Size() {
+		w[f*width+f%width] = int16(f%7 - 3) // any weights will do
+	}
+	ft, err := nnue.NewFeatureTransformer(set, width, w, make([]int16, width), 0, nil)
+	if err != nil {
+		panic(err)
+	}
+	hidden, out := nnue.NewAffine(2*width, 32), nnue.NewAffine(32, 1)
+	for i := range hidden.Weights {
+		hidden.Weights[i] = int8(i%5 - 2)
+	}
+	out.Weights[0] = 64
+	net, err := nnue.NewNetwork(ft, nnue.ThesisArchitecture(hidden, out), "toy all+ph+pv")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("own-board path:", net.PieceSquare() != nil)
+
+	pos := board.StartPosition() // kept beside the engine's own board
+	st := net.NewAccumulatorStack()
+	st.Reserve(8)
+	st.Reset(&pos)
+	for _, s := range []string{"e2e4", "d7d5", "e4d5", "d8d5", "b1c3"} {
+		m, err := board.ParseUCIMove(&pos, s) // the engine's own move, in board terms
+		if err != nil {
+			panic(err)
+		}
+		after, dirty := pos.Play(m) // the engine's own make-move happens here too
+		st.Push(&after, &dirty)
+		pos = after
+	}
+	fmt.Println("incremental == refresh:", st.Evaluate() == net.Evaluate(&pos))
+	// Output:
+	// own-board path: false
+	// incremental == refresh: true
 }
