@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
-	"github.com/nnuekit/nnuekit/nnue"
 )
 
 // TestForcedMates: the engine finds every mate in 2 and 3 of testdata/mates.txt (positions
@@ -231,4 +230,3 @@ func TestNoAllocsPerNode(t *testing.T) {
 	}
 }
 
-var _ = nnue.Default
