@@ -229,4 +229,3 @@ func TestNoAllocsPerNode(t *testing.T) {
 		t.Errorf("%v allocations for a search of %d nodes, want ≤ 10 (none per node)", allocs, nodes)
 	}
 }
-
