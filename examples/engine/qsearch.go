@@ -1,6 +1,6 @@
 package main
 
-// qsearch.go: quiescence search (thesis §2.3; CPW "Quiescence Search"): at the horizon
+// qsearch.go: quiescence search (thesis §2.2; CPW "Quiescence Search"): at the horizon
 // only captures and queen promotions are searched, most valuable victim / least valuable
 // attacker first, captures that lose material by static exchange evaluation are pruned
 // (CPW "Static Exchange Evaluation"), and the side to move may stand pat on its static

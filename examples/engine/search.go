@@ -3,7 +3,8 @@ package main
 // search.go: iterative deepening, principal variation search (negamax alpha-beta with a
 // null window for every move but the first), transposition table cutoffs, null-move
 // pruning, late move reductions, check extension, mate scores and draws by repetition,
-// fifty moves and insufficient material (thesis §2.3; CPW "Iterative Deepening",
+// fifty moves and insufficient material (thesis §2.1 iterative deepening and negamax, §2.3
+// alpha-beta, TT, null move, LMR; CPW "Iterative Deepening",
 // "Principal Variation Search", "Null Move Pruning", "Late Move Reductions", "Check
 // Extensions", "Checkmate", "Repetitions", "Fifty-move Rule", "Lazy SMP").
 
