@@ -463,7 +463,9 @@ func (e *engine) eval() {
 		var sb strings.Builder
 		if err := ev.Trace(&e.root).WriteTable(&sb); err == nil {
 			for _, l := range strings.Split(strings.TrimRight(sb.String(), "\n"), "\n") {
-				e.printf("info string %s", l)
+				if strings.TrimSpace(l) != "" {
+					e.printf("info string %s", l)
+				}
 			}
 		}
 	}
