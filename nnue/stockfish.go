@@ -30,16 +30,17 @@ func decodeStockfish(data []byte) (*Network, error) {
 //	Perspective → ClippedReLU(int16) → Affine(512→32) → ClippedReLU(>>6) →
 //	Affine(32→32) → ClippedReLU(>>6) → Affine(32→1),  Value = output / 16.
 //
-// SFNNv5 (Stockfish 15.1): feature set featureset.HalfKAv2hm(), width 1024, 8 PSQT
-// buckets, 8 stacks selected by (pieces − 1)/4, each
+// SFNNv5 (Stockfish 15.1, 16, 17.1): feature set featureset.HalfKAv2hm(), width L1
+// from the file (1024, 1536, …), 8 PSQT buckets, 8 stacks selected by (pieces − 1)/4, each
 //
-//	Perspective → PairwiseMul → Affine(1024→16) → Forward(·9600/8128) →
+//	Perspective → PairwiseMul → Affine(L1→16) → Forward(·9600/8128) →
 //	Concat(SqrClippedReLU(>>19), ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) →
 //	Affine(32→1),  Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
 //
 // Evaluate then returns Stockfish's internal Value for the side to move
-// (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1); PawnValue
-// is 208 (Stockfish 13 PawnValueEg) or 361 (Stockfish 15.1 NormalizeToPawnValue).
+// (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1 and 16);
+// PawnValue is 208 (Stockfish 13 PawnValueEg), 361 (Stockfish 15.1 NormalizeToPawnValue,
+// uncompressed L1 = 1024 files) or 328 (Stockfish 16, every other SFNNv5 file).
 func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	if f == nil {
 		return nil, fmt.Errorf("nnue: nil StockfishFile")
@@ -77,7 +78,7 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 				affine(&st.FC1), relu, affine(&st.FC2),
 			})
 		}
-		arch.PawnValue = StockfishPawnValueSF15
+		arch.PawnValue = stockfishPawnValue(f)
 		arch.Quantization = "stockfish: accumulator 127, pairwise /128, hidden weights 64 (>>6), output /16"
 	default:
 		return nil, fmt.Errorf("nnue: stockfish: unknown architecture %v", f.Arch)
@@ -91,6 +92,16 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	ft := newFT(set, f.HalfDims, f.FTWeights, f.FTBiases, f.PSQTBuckets, f.PSQTWeights)
 	desc := fmt.Sprintf("Stockfish %s net, version 0x%08X, hash 0x%08X: %s", f.Arch, f.Version, f.Hash, f.Description)
 	return NewNetwork(ft, arch, desc)
+}
+
+// stockfishPawnValue guesses the engine's printed-pawn divisor for an SFNNv5-family
+// file, which does not name its engine: 361 (Stockfish 15.1) for the uncompressed
+// 1024-wide layout 15.1 wrote, 328 (Stockfish 16) for every compressed or wider file.
+func stockfishPawnValue(f *StockfishFile) int32 {
+	if f.HalfDims == 1024 && !f.Compressed[1] {
+		return StockfishPawnValueSF15
+	}
+	return StockfishPawnValueSF16
 }
 
 // StockfishTrace is what Stockfish 15.1's eval command prints in its "NNUE network

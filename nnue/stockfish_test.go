@@ -93,6 +93,7 @@ func TestStockfishGolden(t *testing.T) {
 	for _, tc := range []struct{ net, csv string }{
 		{sfNetHalfKP, "sf13-halfkp-eval.csv"},
 		{sfNetSFNNv5, "sf15.1-eval.csv"},
+		{sfNetSF16, "sf16-eval.csv"},
 	} {
 		t.Run(tc.net, func(t *testing.T) {
 			n := sfTestNetwork(t, tc.net)
@@ -144,6 +145,7 @@ func TestStockfishIncremental(t *testing.T) {
 	for _, tc := range []struct{ net, csv string }{
 		{sfNetHalfKP, "sf13-halfkp-eval.csv"},
 		{sfNetSFNNv5, "sf15.1-eval.csv"},
+		{sfNetSF16, "sf16-eval.csv"},
 	} {
 		t.Run(tc.net, func(t *testing.T) {
 			n := sfTestNetwork(t, tc.net)
