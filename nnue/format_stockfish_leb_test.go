@@ -257,3 +257,25 @@ func BenchmarkStockfishLoad(b *testing.B) {
 		}
 	}
 }
+
+// TestStockfishUnknownVersion checks that Decode reports a Stockfish-looking file with
+// an unknown version word as such (not as a malformed thesis file).
+func TestStockfishUnknownVersion(t *testing.T) {
+	le := binary.LittleEndian
+	desc := "Network trained with the https://github.com/official-stockfish/nnue-pytorch trainer."
+	for _, ver := range []uint32{0x6A448AFB, 0x7AF32F21, 0x12345678} {
+		b := le.AppendUint32(nil, ver)
+		b = le.AppendUint32(b, 0xA85B2205)
+		b = le.AppendUint32(b, uint32(len(desc)))
+		b = append(b, desc...)
+		b = append(b, make([]byte, 100)...)
+		_, err := Decode(b)
+		var fe *FormatError
+		if !errors.As(err, &fe) || fe.Format != "stockfish" || fe.Field != "version" || !strings.Contains(fe.Msg, "not a supported Stockfish version") {
+			t.Errorf("%#x: %v", ver, err)
+		}
+	}
+	if looksLikeStockfish([]byte("all+ph\x00\x00\x03\x00\x00\x00ab")) {
+		t.Error("a thesis header looks like Stockfish")
+	}
+}

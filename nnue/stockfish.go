@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,42 @@ import (
 
 func init() {
 	registerFormat(format{name: "stockfish", detect: IsStockfishVersion, decode: decodeStockfish})
+	// After the supported versions: a file that looks like a Stockfish network but has
+	// another version word is reported as such instead of failing as a thesis file.
+	registerFormat(format{name: "stockfish (unknown version)", detect: looksLikeStockfish, decode: decodeStockfish})
+}
+
+// looksLikeStockfish reports whether head looks like the start of a Stockfish .nnue file
+// of any version: a version word of the 0x7AF32Fxx family (Stockfish 12 to 17.1), or a
+// binary (not printable ASCII) version word followed by a hash and a plausible
+// description (length 1..4096, printable ASCII), as every Stockfish network since 12
+// has. Thesis files start with a printable feature-set name, native ones with their magic.
+func looksLikeStockfish(head []byte) bool {
+	if len(head) < 4 {
+		return false
+	}
+	if binary.LittleEndian.Uint32(head)&0xFFFFFF00 == 0x7AF32F00 {
+		return true
+	}
+	if len(head) < 13 {
+		return false
+	}
+	binaryWord := false
+	for _, c := range head[:4] {
+		if c < 0x20 || c >= 0x7F {
+			binaryWord = true
+		}
+	}
+	n := int(binary.LittleEndian.Uint32(head[8:]))
+	if !binaryWord || n < 1 || n > 4096 {
+		return false
+	}
+	for _, c := range head[12:min(len(head), 12+min(n, 64))] {
+		if c < 0x20 || c >= 0x7F {
+			return false
+		}
+	}
+	return true
 }
 
 func decodeStockfish(data []byte) (*Network, error) {
