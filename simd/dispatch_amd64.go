@@ -45,4 +45,5 @@ func install(l ISA) {
 	PairwiseMul = pairwiseMulAsm
 	Affine = affineAsm
 	SCReLUDot = screluDotAsm
+	installI8Asm()
 }

@@ -21,4 +21,5 @@ func installGeneric() {
 	PairwiseMul = pairwiseMulGeneric
 	Affine = affineGeneric
 	SCReLUDot = screluDotGeneric
+	installI8Generic()
 }

@@ -137,3 +137,47 @@ func affineAVX512(out *int32, in *uint8, weights *int8, bias *int32, nin int, no
 //
 //go:noescape
 func affineVNNI(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
+
+// addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
+//
+//go:noescape
+func addI8AVX2(dst *int16, src *int16, add *int8, n int)
+
+// subI8AVX2 sets dst[i] = src[i] − int16(sub[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
+//
+//go:noescape
+func subI8AVX2(dst *int16, src *int16, sub *int8, n int)
+
+// addSubI8AVX2 sets dst[i] = src[i] + int16(add[i]) − int16(sub[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
+//
+//go:noescape
+func addSubI8AVX2(dst *int16, src *int16, add *int8, sub *int8, n int)
+
+// updateI8AVX2 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i] for i < n
+// (int8 weights widened to int16, wrapping); n is a multiple of 16 and every row index must be
+// valid (the caller checks).
+//
+//go:noescape
+func updateI8AVX2(dst *int16, src *int16, weights *int8, add *int, nadd int, sub *int, nsub int, n int)
+
+// addI8AVX512 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
+//
+//go:noescape
+func addI8AVX512(dst *int16, src *int16, add *int8, n int)
+
+// subI8AVX512 sets dst[i] = src[i] − int16(sub[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
+//
+//go:noescape
+func subI8AVX512(dst *int16, src *int16, sub *int8, n int)
+
+// addSubI8AVX512 sets dst[i] = src[i] + int16(add[i]) − int16(sub[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
+//
+//go:noescape
+func addSubI8AVX512(dst *int16, src *int16, add *int8, sub *int8, n int)
+
+// updateI8AVX512 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i] for i < n
+// (int8 weights widened to int16, wrapping); n is a multiple of 16 and every row index must be
+// valid (the caller checks).
+//
+//go:noescape
+func updateI8AVX512(dst *int16, src *int16, weights *int8, add *int, nadd int, sub *int, nsub int, n int)
