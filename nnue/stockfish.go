@@ -85,6 +85,9 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	if _, err := f.shape(); err != nil {
 		return nil, err
 	}
+	if f.Arch == StockfishThreats {
+		return newStockfishThreatsNetwork(f)
+	}
 	var set *featureset.Set
 	var arch Architecture
 	arch.Output = OutputScale{Div: StockfishOutputScale}
