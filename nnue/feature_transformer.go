@@ -101,7 +101,7 @@ func newFT(set *featureset.Set, width int, w, b []int16, psqtBuckets int, p []in
 func newFT8(set *featureset.Set, width int, rows8 int, w8 []int8, max8 int, w []int16, max16 int, b []int16, psqtBuckets int, p []int32) *FeatureTransformer {
 	ft := &FeatureTransformer{set: set, width: width, weights: w, bias: b, psqtBuckets: psqtBuckets, psqt: p, rows8: rows8, weights8: w8}
 	b16 := computeBound(set.Size()-rows8, width, max16, w, b)
-	b8 := computeBound(rows8, width, max8, w8, make([]int16, width))
+	b8 := computeBound8(rows8, width, max8, w8)
 	ft.bound = AccumulatorBound{MaxActive: max8 + max16, Abs: b16.Abs + b8.Abs, Max: b16.Max + b8.Max, Min: b16.Min + b8.Min}
 	ft.bound.CanOverflow = ft.bound.Max > math.MaxInt16 || ft.bound.Min < math.MinInt16
 	return ft
@@ -189,7 +189,7 @@ func (b AccumulatorBound) String() string {
 // computeBound gathers the weights in blocks of 64 columns (reading each feature row's 64
 // contiguous values) and sums, per column, the k largest positive, k most negative and k
 // largest absolute values with a quickselect: O(features·width) overall.
-func computeBound[T int8 | int16](nf, m, k int, w []T, bias []int16) AccumulatorBound {
+func computeBound(nf, m, k int, w, bias []int16) AccumulatorBound {
 	k = max(0, min(k, nf))
 	res := AccumulatorBound{MaxActive: k, Max: math.MinInt64, Min: math.MaxInt64}
 	const blk = 64

@@ -157,7 +157,11 @@ type StockfishTrace struct {
 	PSQT       []int32
 	Positional []int32
 	Value      int32
-	PawnValue  int32 // divisor from internal Value to printed pawns (208 or 361)
+	PawnValue  int32 // divisor from internal Value to printed pawns (208, 361 or 328)
+	// PawnDivisor is Stockfish 19's material-dependent divisor for this position
+	// (StockfishMaterialPawnDivisor), 0 for networks with a fixed PawnValue. When set,
+	// WriteTable prints Stockfish 19's layout and rounding.
+	PawnDivisor float64
 }
 
 // Trace refreshes the evaluator's accumulator for pos and runs every layer stack on it,
@@ -169,6 +173,9 @@ func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
 	t := StockfishTrace{SideToMove: stm, Bucket: n.arch.Buckets.Of(pos), PawnValue: n.arch.PawnValue}
 	if t.PawnValue == 0 {
 		t.PawnValue = 100
+	}
+	if isStockfishThreats(n) {
+		t.PawnDivisor = StockfishMaterialPawnDivisor(pos)
 	}
 	div := n.arch.Output
 	for b := 0; b < n.arch.Buckets.Count(); b++ {
@@ -204,6 +211,11 @@ func stockfishAligned(v, pawnValue int32) string {
 // WriteTable writes the bucket table in the layout of Stockfish 15.1's eval command
 // ("NNUE network contributions", one row per bucket, the used one marked), followed by
 // the "NNUE evaluation" line from White's point of view.
+//
+// With PawnDivisor set (Stockfish 19) it follows Stockfish 19's nnue_misc.cpp trace and
+// evaluate.cpp: the title says "(Normalized, … to move)", each cell is
+// |round(100·v/a)|/100 with the sign of v, and two lines follow: the NNUE value in
+// internal units for the side to move, and round(100·v/a)/100 from White's side.
 func (t StockfishTrace) WriteTable(w io.Writer) error {
 	var sb strings.Builder
 	side := "(White to move)"
@@ -211,6 +223,9 @@ func (t StockfishTrace) WriteTable(w io.Writer) error {
 		side = "(Black to move)"
 	}
 	line := "+------------+------------+------------+------------+\n"
+	if t.PawnDivisor > 0 {
+		return t.writeTable19(w, side[1:len(side)-1], line)
+	}
 	sb.WriteString(" NNUE network contributions " + side + "\n" + line +
 		"|   Bucket   |  Material  | Positional |   Total    |\n" +
 		"|            |   (PSQT)   |  (Layers)  |            |\n" + line)
@@ -229,6 +244,49 @@ func (t StockfishTrace) WriteTable(w io.Writer) error {
 		white = -white
 	}
 	fmt.Fprintf(&sb, "\nNNUE evaluation        %+.2f (white side)\n", float64(white)/float64(t.PawnValue))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// sf19Aligned is Stockfish 19's format_cp_aligned_dot: the sign of v ('+', '-', ' ')
+// then |to_cp(v)|/100 in "%6.2f", to_cp(v) = round(100·v/a).
+func sf19Aligned(v int32, a float64) string {
+	sign := " "
+	if v < 0 {
+		sign = "-"
+	} else if v > 0 {
+		sign = "+"
+	}
+	return sign + fmt.Sprintf("%6.2f", math.Round(100*math.Abs(float64(v))/a)/100)
+}
+
+// StockfishToCP is Stockfish 19's UCIEngine::to_cp: round(100·v/a) with a the
+// material-dependent divisor (round half away from zero).
+func StockfishToCP(v int32, a float64) int {
+	return int(math.Round(100 * float64(v) / a))
+}
+
+func (t StockfishTrace) writeTable19(w io.Writer, side, line string) error {
+	var sb strings.Builder
+	a := t.PawnDivisor
+	sb.WriteString("NNUE network contributions (Normalized, " + side + ")\n" + line +
+		"|   Bucket   |  Material  | Positional |   Total    |\n" +
+		"|            |   (PSQT)   |  (Layers)  |            |\n" + line)
+	for b := range t.PSQT {
+		fmt.Fprintf(&sb, "|  %d         |  %s   |  %s   |  %s   |", b,
+			sf19Aligned(t.PSQT[b], a), sf19Aligned(t.Positional[b], a), sf19Aligned(t.PSQT[b]+t.Positional[b], a))
+		if b == t.Bucket {
+			sb.WriteString(" <-- this bucket is used")
+		}
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(line)
+	white := t.Value
+	if t.SideToMove == board.Black {
+		white = -white
+	}
+	fmt.Fprintf(&sb, "\nNNUE evaluation          %+d (side to move, internal units)\n", t.Value)
+	fmt.Fprintf(&sb, "NNUE evaluation        %+.2f (white side)\n", 0.01*float64(StockfishToCP(white, a)))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

@@ -240,3 +240,53 @@ func newStockfishThreatsNetwork(f *StockfishFile) (*Network, error) {
 	desc := fmt.Sprintf("Stockfish %s net, version 0x%08X, hash 0x%08X: %s", f.Arch, f.Version, f.Hash, f.Description)
 	return NewNetwork(ft, arch, desc)
 }
+
+// computeBound8 is computeBound for int8 rows without bias, by a histogram of each
+// column's 256 possible values (one pass over the weights; the quickselect of
+// computeBound would take seconds over Stockfish 19's 64,368 × 1,024 int8 weights).
+func computeBound8(nf, m, k int, w []int8) AccumulatorBound {
+	k = max(0, min(k, nf))
+	res := AccumulatorBound{MaxActive: k}
+	hist := make([][256]int32, m)
+	for f := 0; f < nf; f++ {
+		row := w[f*m : (f+1)*m]
+		for j, x := range row {
+			hist[j][uint8(x)]++
+		}
+	}
+	count := func(h *[256]int32, v int) int { return int(h[uint8(int8(v))]) }
+	for j := range hist {
+		h := &hist[j]
+		var sp, sn, sa int64
+		lp, ln, la := k, k, k
+		for v := 128; v >= 1; v-- {
+			if v <= 127 && lp > 0 {
+				c := min(lp, count(h, v))
+				sp += int64(c * v)
+				lp -= c
+			}
+			if ln > 0 {
+				c := min(ln, count(h, -v))
+				sn += int64(c * v)
+				ln -= c
+			}
+			if la > 0 {
+				c := count(h, -v)
+				if v <= 127 {
+					c += count(h, v)
+				}
+				c = min(la, c)
+				sa += int64(c * v)
+				la -= c
+			}
+		}
+		if j == 0 {
+			res.Max, res.Min, res.Abs = sp, -sn, sa
+		}
+		res.Max = max(res.Max, sp)
+		res.Min = min(res.Min, -sn)
+		res.Abs = max(res.Abs, sa)
+	}
+	res.CanOverflow = res.Max > 32767 || res.Min < -32768
+	return res
+}
