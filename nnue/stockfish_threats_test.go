@@ -146,7 +146,9 @@ func TestStockfish19File(t *testing.T) {
 	}
 }
 
-func leU32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+func leU32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 
 // TestStockfish19TraceTable checks the layout of the Stockfish 19 table.
 func TestStockfish19TraceTable(t *testing.T) {
