@@ -218,7 +218,9 @@ func knownNames() string {
 // tighter), with parentheses, e.g. "all+ph+pv", "hv+d1+d2", "ka", "ksq*all",
 // "ksq*(all+h)". A name may carry an orientation, "all@rotate" (flip, rotate, hm, abs;
 // default flip). Names: all (alias hv, the thesis code's legacy name), h, v, d1, d2, ph,
-// pv, mb, mc, ksq, nk, ka (alias king-all), kp — see BlockNames.
+// pv, mb, mc, ksq, nk, ka (alias king-all), kp, and the blocks other files register:
+// kings, kb32, halfkav2_hm, threats, threats18, pawnpairs, moves, piece-move, hrkp,
+// hrkp-h, hrkp-v, toppp … — see BlockNames.
 //
 // It returns a *ParseError for an empty or longer than 4096-byte spec, an unknown name
 // or orientation, a block repeated in a sum, a product larger than MaxSize, unbalanced

@@ -215,16 +215,6 @@ func (b *threatBlock) RequiresRefresh(d *board.DirtyPieces, persp board.Color) b
 	return threatRefresh(d, persp)
 }
 
-// index returns the feature of relative attacker x on oriented square f attacking relative
-// piece y on oriented square t, or −1.
-func (b *threatBlock) index(x, y int, f, t board.Square) int {
-	l := b.lut[x][y][b2i(f < t)]
-	if l < 0 {
-		return -1
-	}
-	return int(l) + int(b.off[x][f]) + bits.OnesCount64(uint64(b.att[x][f])&(1<<uint(t)-1))
-}
-
 func b2i(v bool) int {
 	if v {
 		return 1
@@ -232,51 +222,64 @@ func b2i(v bool) int {
 	return 0
 }
 
-// targetBB returns the occupied squares attacker role r may threaten.
-func (b *threatBlock) targetBB(pos *board.Position, r board.Role) board.Bitboard {
-	var t board.Bitboard
-	for m := b.tmask[r]; m != 0; m &= m - 1 {
-		t |= pos.ByRole(board.Role(bits.TrailingZeros8(m)))
+// targetsOf returns, per attacker role, the occupied squares it may threaten.
+func (b *threatBlock) targetsOf(pos *board.Position) (t [board.NumRoles]board.Bitboard) {
+	var by [board.NumRoles]board.Bitboard
+	for r := range by {
+		by[r] = pos.ByRole(board.Role(r))
+	}
+	for a := range t {
+		for m := b.tmask[a]; m != 0; m &= m - 1 {
+			t[a] |= by[bits.TrailingZeros8(m)]
+		}
 	}
 	return t
 }
 
-// appendFrom appends (with off) the features of the piece on from (nothing when empty or
-// not an attacker).
-func (b *threatBlock) appendFrom(pos *board.Position, persp board.Color, m board.Square, from board.Square, occ board.Bitboard, off int, dst []int) []int {
-	pc := pos.PieceAt(from)
-	if pc == board.NoPiece {
-		return dst
-	}
-	role := pc.Role()
-	if b.attRole&(1<<role) == 0 {
-		return dst
-	}
-	x := int(pc.Color()^persp)*6 + int(role)
+// appendTo appends (with off) the features of piece pc on from attacking the squares of
+// to (already restricted to its targets).
+func (b *threatBlock) appendTo(pos *board.Position, persp board.Color, m board.Square, pc board.Piece, from board.Square, to board.Bitboard, off int, dst []int) []int {
+	x := int(pc.Color()^persp)*6 + int(pc.Role())
 	fo := from ^ m
-	if role == board.Pawn && (fo.Rank() == 0 || fo.Rank() == 7) {
+	if pc.Role() == board.Pawn && (fo.Rank() == 0 || fo.Rank() == 7) {
 		return dst // not a legal pawn square: no feature
 	}
-	for a := board.Attacks(pc, from, occ) & b.targetBB(pos, role); a != 0; {
-		to := a.PopFirst()
-		y := pos.PieceAt(to)
-		if i := b.index(x, int(y.Color()^persp)*6+int(y.Role()), fo, to^m); i >= 0 {
-			dst = append(dst, off+i)
+	lut := &b.lut[x]
+	base := int(b.off[x][fo])
+	att := uint64(b.att[x][fo])
+	for to != 0 {
+		t := to.PopFirst()
+		y := pos.PieceAt(t)
+		to := t ^ m
+		l := lut[int(y.Color()^persp)*6+int(y.Role())][b2i(fo < to)]
+		if l >= 0 {
+			dst = append(dst, off+int(l)+base+bits.OnesCount64(att&(1<<uint(to)-1)))
 		}
 	}
 	return dst
 }
 
+// appendFrom appends (with off) every feature of the piece on from (nothing when empty or
+// not an attacker); tb is targetsOf(pos).
+func (b *threatBlock) appendFrom(pos *board.Position, persp board.Color, m board.Square, from board.Square, occ board.Bitboard, tb *[board.NumRoles]board.Bitboard, off int, dst []int) []int {
+	pc := pos.PieceAt(from)
+	if pc == board.NoPiece || b.attRole&(1<<pc.Role()) == 0 {
+		return dst
+	}
+	return b.appendTo(pos, persp, m, pc, from, board.Attacks(pc, from, occ)&tb[pc.Role()], off, dst)
+}
+
 func (b *threatBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
 	m := threatMask(pos, persp)
 	occ := pos.Occupied()
+	tb := b.targetsOf(pos)
 	start := len(dst)
 	for r := board.Pawn; r <= board.King; r++ {
 		if b.attRole&(1<<r) == 0 {
 			continue
 		}
 		for bb := pos.ByRole(r); bb != 0; {
-			dst = b.appendFrom(pos, persp, m, bb.PopFirst(), occ, off, dst)
+			dst = b.appendFrom(pos, persp, m, bb.PopFirst(), occ, &tb, off, dst)
 		}
 	}
 	sortInts(dst[start:])
@@ -319,11 +322,12 @@ func (b *threatBlock) attackersTo(pos *board.Position, s board.Square, occ board
 }
 
 // AppendDiff is the DirtyPieces fast path. The threats that can change are those of the
-// pieces on the dirty squares S and of every piece that attacks a square of S before or
-// after the move (a slider whose ray S opens or closes sees that square; a piece whose
-// target on S changes attacks it); every other piece keeps its attack set and its
-// targets. Their threats before and after are listed and the common ones cancelled. When
-// the own king crosses the d/e boundary (orientation change) it recomputes.
+// pieces on the dirty squares S and those of every piece that attacks a square of S
+// before or after the move (a slider whose ray S opens or closes sees that square; a piece
+// whose target on S changes attacks it); every other piece keeps its attack set and its
+// targets. A piece on S contributes all its threats before (removed) and after (added);
+// a piece off S only its threats onto S and onto the squares its attack set gained or
+// lost. When the own king crosses the d/e boundary (orientation change) it recomputes.
 func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
 	m := threatMask(before, persp)
 	if !dirtyOK(dirty) || dirty.N == 0 || m != threatMask(after, persp) {
@@ -339,21 +343,35 @@ func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.Dir
 		}
 	}
 	occB, occA := before.Occupied(), after.Occupied()
-	aff := s
+	var aff board.Bitboard
 	for t := s; t != 0; {
 		sq := t.PopFirst()
 		aff |= b.attackersTo(before, sq, occB) | b.attackersTo(after, sq, occA)
 	}
+	aff &^= s
+	tbB, tbA := b.targetsOf(before), b.targetsOf(after)
 	a0, r0 := len(added), len(removed)
-	for t := aff; t != 0; {
+	for t := s; t != 0; {
 		sq := t.PopFirst()
-		removed = b.appendFrom(before, persp, m, sq, occB, off, removed)
-		added = b.appendFrom(after, persp, m, sq, occA, off, added)
+		removed = b.appendFrom(before, persp, m, sq, occB, &tbB, off, removed)
+		added = b.appendFrom(after, persp, m, sq, occA, &tbA, off, added)
 	}
-	sortInts(added[a0:])
-	sortInts(removed[r0:])
-	na, nr := cancelSorted(added[a0:], removed[r0:])
-	return added[:a0+na], removed[:r0+nr]
+	for aff != 0 {
+		sq := aff.PopFirst()
+		pc := before.PieceAt(sq) // == after.PieceAt(sq): sq is not dirty
+		r := pc.Role()
+		ab, aa := board.Attacks(pc, sq, occB), board.Attacks(pc, sq, occA)
+		d := ab ^ aa | s
+		removed = b.appendTo(before, persp, m, pc, sq, ab&tbB[r]&d, off, removed)
+		added = b.appendTo(after, persp, m, pc, sq, aa&tbA[r]&d, off, added)
+	}
+	if len(added)-a0 > 1 && len(removed)-r0 > 1 {
+		sortInts(added[a0:])
+		sortInts(removed[r0:])
+		na, nr := cancelSorted(added[a0:], removed[r0:])
+		return added[:a0+na], removed[:r0+nr]
+	}
+	return cancelTails(added, removed, a0, r0)
 }
 
 // sortInts sorts a short slice ascending (insertion sort; the lists are ≤ 256 long and

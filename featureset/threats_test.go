@@ -405,3 +405,28 @@ func TestThreatAllMoves(t *testing.T) {
 	}
 	t.Logf("%d moves", moves)
 }
+
+// FuzzThreatIndex: Index of the new blocks never panics on hostile descriptions, and what
+// it accepts describes back to the same index.
+func FuzzThreatIndex(f *testing.F) {
+	for _, s := range []string{"FT[g1, knight, own, f3, rook, their]", "FT18[e1, king, own, d2, pawn, own]",
+		"PP[e4, own, d5, their]", "PP[d5, their, e4, own]", "HRKP[df+1, dr-2, knight, own]",
+		"TOPPP[ALL[e1, king, own], ALL[e8, king, their]]", "MOVES[a1, a2]", "FT[", "PP[,,,]", "TOPPP[], ]"} {
+		f.Add(s)
+	}
+	sets := []*Set{MustParse("threats+pawnpairs+hrkp"), MustParse("threats18+toppp+moves")}
+	f.Fuzz(func(t *testing.T, desc string) {
+		for _, s := range sets {
+			i, err := s.Index(desc)
+			if err != nil {
+				continue
+			}
+			if i < 0 || i >= s.Size() {
+				t.Fatalf("%s: Index(%q) = %d out of range", s, desc, i)
+			}
+			if j, err := s.Index(s.Describe(i)); err != nil || j != i {
+				t.Fatalf("%s: Describe(%d) = %q does not map back", s, i, s.Describe(i))
+			}
+		}
+	})
+}
