@@ -641,11 +641,7 @@ func readStockfish(r *sfReader, tmpl *sfShape) (*StockfishFile, error) {
 	}
 	s.half = w / 2
 	f.HalfDims = s.half
-	var ftHash uint32
-	ftHash, f.NetHash = sfHashes(&s)
-	if ftHash != f.FTHash {
-		panic("nnue: stockfish: hash chain inconsistent")
-	}
+	_, f.NetHash = sfHashes(&s) // the FT hash equals f.FTHash by construction of s.half
 	if f.Hash != f.FTHash^f.NetHash {
 		r.failAt(4, "header hash", "hash 0x%08X, expected 0x%08X (feature transformer 0x%08X for width %d ^ layer stack 0x%08X)",
 			f.Hash, f.FTHash^f.NetHash, f.FTHash, s.half, f.NetHash)

@@ -309,8 +309,19 @@ func TestStockfishReferenceHalfKP(t *testing.T) {
 }
 
 func TestStockfishReferenceSFNNv5(t *testing.T) {
-	f := sfTestFile(t, sfNetSFNNv5)
-	rows := sfReadCSV(t, "sf15.1-eval.csv")
+	for _, tc := range []struct {
+		net, csv string
+		pawn     int
+	}{{sfNetSFNNv5, "sf15.1-eval.csv", StockfishPawnValueSF15}, {sfNetSF16, "sf16-eval.csv", StockfishPawnValueSF16}} {
+		t.Run(tc.net, func(t *testing.T) { sfReferenceSFNNv5(t, tc.net, tc.csv, tc.pawn) })
+	}
+}
+
+// sfReferenceSFNNv5 checks the plain reference evaluation of an SFNNv5-family net
+// against every printed number of its CSV.
+func sfReferenceSFNNv5(t *testing.T, net, csv string, pawn int) {
+	f := sfTestFile(t, net)
+	rows := sfReadCSV(t, csv)
 	if len(rows) != 5283 {
 		t.Fatalf("%d rows, want 5283", len(rows))
 	}
@@ -323,12 +334,12 @@ func TestStockfishReferenceSFNNv5(t *testing.T) {
 		if pos.SideToMove() == board.Black {
 			v = -v
 		}
-		got := []string{strconv.Itoa(bucket), sfPawns(v, StockfishPawnValueSF15)}
+		got := []string{strconv.Itoa(bucket), sfPawns(v, pawn)}
 		for b := 0; b < 8; b++ {
-			got = append(got, sfPawns(psqt[b]/StockfishOutputScale, StockfishPawnValueSF15))
+			got = append(got, sfPawns(psqt[b]/StockfishOutputScale, pawn))
 		}
 		for b := 0; b < 8; b++ {
-			got = append(got, sfPawns(pos1[b]/StockfishOutputScale, StockfishPawnValueSF15))
+			got = append(got, sfPawns(pos1[b]/StockfishOutputScale, pawn))
 		}
 		if g, w := strings.Join(got, ","), strings.Join(r.cols, ","); g != w {
 			if bad++; bad <= 10 {
