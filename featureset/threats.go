@@ -13,7 +13,8 @@ import (
 // it (ThreatsSF18, ThreatsSF19); everything else — the orientation, the index formula,
 // blocked rays, mutual same-type pairs counted once — is common.
 type ThreatVariant struct {
-	// Name is the spec name Parse accepts ("threats"); Label the Describe prefix ("FT").
+	// Name is the block's spec name ("threats"; Parse knows the two predefined variants
+	// only), Label the Describe prefix ("FT").
 	Name, Label string
 	// Map[a][t] is the slot of attacked role t among attacker role a's targets of one
 	// color (0, 1, …), or −1 when a piece of role a attacking one of role t is no feature.
@@ -177,7 +178,7 @@ func mustThreats(v ThreatVariant) Block {
 }
 
 func (b *threatBlock) Name() string      { return b.v.Name }
-func (b *threatBlock) key() string       { return "threats:" + b.v.Name }
+func (b *threatBlock) key() string       { return fmt.Sprint("threats:", b.v.Name, b.v.Map) }
 func (b *threatBlock) Size() int         { return b.size }
 func (b *threatBlock) MaxActive() int    { return b.maxA }
 func (b *threatBlock) Dims() []Dimension { return nil }
@@ -215,6 +216,16 @@ func (b *threatBlock) RequiresRefresh(d *board.DirtyPieces, persp board.Color) b
 	return threatRefresh(d, persp)
 }
 
+// relPiece[persp][pc] is (color ^ persp)·6 + role of a valid piece (0 for NoPiece, never
+// looked up: targets are occupied squares).
+var relPiece = func() (t [2][13]uint8) {
+	for p := board.Piece(1); p <= 12; p++ {
+		t[board.White][p] = uint8(int(p.Color())*6 + int(p.Role()))
+		t[board.Black][p] = uint8(int(p.Color()^1)*6 + int(p.Role()))
+	}
+	return t
+}()
+
 func b2i(v bool) int {
 	if v {
 		return 1
@@ -247,11 +258,11 @@ func (b *threatBlock) appendTo(pos *board.Position, persp board.Color, m board.S
 	lut := &b.lut[x]
 	base := int(b.off[x][fo])
 	att := uint64(b.att[x][fo])
+	rel := &relPiece[persp]
 	for to != 0 {
 		t := to.PopFirst()
-		y := pos.PieceAt(t)
 		to := t ^ m
-		l := lut[int(y.Color()^persp)*6+int(y.Role())][b2i(fo < to)]
+		l := lut[rel[pos.PieceAt(t)]][b2i(fo < to)]
 		if l >= 0 {
 			dst = append(dst, off+int(l)+base+bits.OnesCount64(att&(1<<uint(to)-1)))
 		}
@@ -343,10 +354,12 @@ func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.Dir
 		}
 	}
 	occB, occA := before.Occupied(), after.Occupied()
+	// Pieces off S are the same before and after, and a slider that sees a square of S
+	// with either occupancy sees it with their intersection: one look-up per square gives
+	// a superset of the affected pieces (an extra one contributes nothing).
 	var aff board.Bitboard
 	for t := s; t != 0; {
-		sq := t.PopFirst()
-		aff |= b.attackersTo(before, sq, occB) | b.attackersTo(after, sq, occA)
+		aff |= b.attackersTo(before, t.PopFirst(), occB&occA)
 	}
 	aff &^= s
 	tbB, tbA := b.targetsOf(before), b.targetsOf(after)

@@ -340,7 +340,15 @@ func TestThreatDeadFeatures(t *testing.T) {
 	for _, c := range []struct {
 		spec string
 		dead int
-	}{{"threats", 0}, {"threats18", 0},
+	}{
+		// Mutual lower: N B R Q attack symmetrically, so half of each of the 4 color
+		// combinations' NP slots, 4·(336+560+896+1456)/2; attacked pawn on rank 1 or 8:
+		// Σ over the 16 back-rank squares of |A(t)| for N B R Q (52+112+224+336), 2×2 colors.
+		{"threats", 4*(336+560+896+1456)/2 + 4*(52+112+224+336)},
+		// Stockfish 18 adds: own pawn × their pawn (all 84 slots from the lower square),
+		// kings attacking back-rank pawns (72 per color pair), pawns attacking back-rank
+		// pawns of the same color (2·14) or own pawns from their side (14).
+		{"threats18", 4*(336+560+896+1456)/2 + 84 + 4*(52+112+224+336+72) + 3*14},
 		// Live pairs: 372 unordered square pairs on ranks 2–7 within one file × 4 colorings.
 		{"pawnpairs", 4560 - 4*372}} {
 		s := MustParse(c.spec)
@@ -348,7 +356,7 @@ func TestThreatDeadFeatures(t *testing.T) {
 		for _, d := range s.DeadFeatures() {
 			dead[d.Index] = true
 		}
-		if c.dead > 0 && len(dead) != c.dead {
+		if len(dead) != c.dead {
 			t.Errorf("%s: %d dead features, want %d", c.spec, len(dead), c.dead)
 		}
 		for i := range pos {
