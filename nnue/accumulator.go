@@ -19,6 +19,10 @@ type Accumulator struct {
 	ft   *FeatureTransformer
 	v    [2][]int16
 	psqt [2][]int32
+	// split holds, for transformers with int8 rows, the feature lists split into int8
+	// rows and int16 rows (int16 indices made relative): added8, removed8, added16,
+	// removed16 (scratch, reused).
+	split [4][]int
 }
 
 // NewAccumulator returns a zeroed accumulator for ft. Call Refresh before use.
@@ -68,7 +72,13 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	a.checkIndices(active)
 	p := int(persp & 1)
 	ft := a.ft
-	simd.Refresh(a.v[p], ft.bias, ft.weights, active)
+	if ft.rows8 > 0 {
+		a8, a16 := a.splitRows(active, 0, 2)
+		simd.Refresh(a.v[p], ft.bias, ft.weights, a16)
+		simd.UpdateI8(a.v[p], a.v[p], ft.weights8, a8, nil)
+	} else {
+		simd.Refresh(a.v[p], ft.bias, ft.weights, active)
+	}
 	if ft.psqtBuckets > 0 {
 		ps := a.psqt[p]
 		clear(ps)
@@ -100,6 +110,11 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	row := func(f int) []int16 { return w[f*m : f*m+m : f*m+m] }
 	dst, s := a.v[p], src.v[p]
 	ad, rm := added, removed
+	var ad8, rm8 []int
+	if ft.rows8 > 0 {
+		ad8, ad = a.splitRows(added, 0, 2)
+		rm8, rm = a.splitRows(removed, 1, 3)
+	}
 	first := true
 	for len(ad) > 0 || len(rm) > 0 {
 		switch {
@@ -125,6 +140,9 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	if first && a != src {
 		copy(dst, s)
 	}
+	if len(ad8) > 0 || len(rm8) > 0 {
+		simd.UpdateI8(dst, dst, ft.weights8, ad8, rm8)
+	}
 	if ft.psqtBuckets > 0 {
 		pd, ps := a.psqt[p], src.psqt[p]
 		if a != src {
@@ -142,4 +160,20 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 			}
 		}
 	}
+}
+
+// splitRows splits idx into the features with int8 rows and those with int16 rows (made
+// relative to the int16 matrix), in the scratch lists i8 and i16 of a.
+func (a *Accumulator) splitRows(idx []int, i8, i16 int) ([]int, []int) {
+	r8 := a.ft.rows8
+	l8, l16 := a.split[i8][:0], a.split[i16][:0]
+	for _, f := range idx {
+		if f < r8 {
+			l8 = append(l8, f)
+		} else {
+			l16 = append(l16, f-r8)
+		}
+	}
+	a.split[i8], a.split[i16] = l8, l16
+	return l8, l16
 }

@@ -33,3 +33,21 @@ func Example_stockfish() {
 		stack.Pop()
 	}
 }
+
+// Evaluating a position with Stockfish 19's network (threat and pawn-pair inputs) and
+// converting to pawns the way Stockfish 19 prints them (compiled, not run: it needs the
+// 98 MB net).
+func Example_stockfish19() {
+	net, err := nnue.LoadFile("nn-1a298aa575a0.nnue")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pos, _ := board.ParseFEN("rnb1kb2/2q2p1Q/p2pp1r1/1p6/3NP3/P1N1P1P1/1PP1B2P/R3K2R b KQq - 0 15")
+	ev := net.NewEvaluator()
+	v := ev.Evaluate(&pos)                            // psqt/16 + positional/16, side to move: -394
+	a, rule := nnue.PawnScale(net, &pos)              // 297.6, material-dependent (material 68)
+	fmt.Println(v, nnue.FormatStockfish19Pawns(v, a)) // -394 -1.32
+	fmt.Println(rule)
+	ev.Trace(&pos).WriteTable(os.Stdout) // Stockfish 19's "Normalized" table
+}

@@ -18,14 +18,20 @@ import (
 //
 // A FeatureTransformer is immutable after construction and safe for concurrent use; its
 // buffers are 64-byte aligned.
+//
+// Stockfish 19 keeps the rows of its first features (threats and pawn pairs) in int8 and
+// widens them while accumulating: the first Int8Rows() features then have int8 rows
+// (WeightsInt8) and the others int16 rows (Weights).
 type FeatureTransformer struct {
 	set         *featureset.Set
 	width       int
-	weights     []int16
+	weights     []int16 // rows of features rows8 … Features()−1
 	bias        []int16
 	psqtBuckets int
 	psqt        []int32
 	bound       AccumulatorBound
+	rows8       int    // features 0 … rows8−1 have int8 rows
+	weights8    []int8 // their rows, feature-major
 }
 
 // NewFeatureTransformer builds a feature transformer for set with width outputs per
@@ -89,6 +95,18 @@ func newFT(set *featureset.Set, width int, w, b []int16, psqtBuckets int, p []in
 	return ft
 }
 
+// newFT8 is newFT for a transformer whose first rows8 features have the int8 rows w8
+// (Stockfish 19) and the others the int16 rows w. The bound adds the int8 rows' bound
+// (max8 features at most) to the int16 rows' (max16): a safe over-approximation.
+func newFT8(set *featureset.Set, width int, rows8 int, w8 []int8, max8 int, w []int16, max16 int, b []int16, psqtBuckets int, p []int32) *FeatureTransformer {
+	ft := &FeatureTransformer{set: set, width: width, weights: w, bias: b, psqtBuckets: psqtBuckets, psqt: p, rows8: rows8, weights8: w8}
+	b16 := computeBound(set.Size()-rows8, width, max16, w, b)
+	b8 := computeBound8(rows8, width, max8, w8)
+	ft.bound = AccumulatorBound{MaxActive: max8 + max16, Abs: b16.Abs + b8.Abs, Max: b16.Max + b8.Max, Min: b16.Min + b8.Min}
+	ft.bound.CanOverflow = ft.bound.Max > math.MaxInt16 || ft.bound.Min < math.MinInt16
+	return ft
+}
+
 // Set returns the feature set.
 func (ft *FeatureTransformer) Set() *featureset.Set { return ft.set }
 
@@ -96,12 +114,30 @@ func (ft *FeatureTransformer) Set() *featureset.Set { return ft.set }
 func (ft *FeatureTransformer) Width() int { return ft.width }
 
 // Features returns the number of input features (Set().Size()).
-func (ft *FeatureTransformer) Features() int { return len(ft.weights) / ft.width }
+func (ft *FeatureTransformer) Features() int { return ft.rows8 + len(ft.weights)/ft.width }
 
 // Weights returns feature f's row of Width int16 weights (quantization scale of the format,
-// e.g. 127 for thesis nets). The slice aliases the network: do not modify it.
+// e.g. 127 for thesis nets), or nil when f < Int8Rows() (see WeightsInt8). The slice
+// aliases the network: do not modify it.
 func (ft *FeatureTransformer) Weights(f int) []int16 {
+	if f < ft.rows8 {
+		return nil
+	}
+	f -= ft.rows8
 	return ft.weights[f*ft.width : (f+1)*ft.width : (f+1)*ft.width]
+}
+
+// Int8Rows returns the number of leading features whose rows are int8 (Stockfish 19:
+// the 59,808 threat and 4,560 pawn-pair features; 0 for every other network).
+func (ft *FeatureTransformer) Int8Rows() int { return ft.rows8 }
+
+// WeightsInt8 returns feature f's row of Width int8 weights for f < Int8Rows(), nil
+// otherwise. Do not modify.
+func (ft *FeatureTransformer) WeightsInt8(f int) []int8 {
+	if f < 0 || f >= ft.rows8 {
+		return nil
+	}
+	return ft.weights8[f*ft.width : (f+1)*ft.width : (f+1)*ft.width]
 }
 
 // Bias returns the Width int16 biases. Do not modify.

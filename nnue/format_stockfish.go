@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -15,13 +16,19 @@ const (
 	// StockfishVersionHalfKP is the version word of Stockfish 12/13 networks,
 	// HalfKP(Friend)[41024→256×2]→32→32→1 (Stockfish 13 nnue/nnue_common.h).
 	StockfishVersionHalfKP uint32 = 0x7AF32F16
-	// StockfishVersionSFNNv5 is the version word of Stockfish 15/15.1 networks (SFNNv5),
-	// HalfKAv2_hm[22528→1024×2] with 8 PSQT buckets and 8 layer stacks
-	// 1024→16→(15×2→32)→32→1 (Stockfish 15.1 nnue/nnue_common.h, nnue_architecture.h).
+	// StockfishVersionSFNNv5 is the version word of Stockfish 15 to 17.1 networks
+	// (SFNNv5 and its wider successors): HalfKAv2_hm[22528→L1×2] with 8 PSQT buckets and 8
+	// layer stacks L1→16→(15×2→32)→32→1, L1 = 1024 (15.1), 1536 (16), 3072 or 128 (17.1),
+	// read from the feature transformer's hash (Stockfish 15.1 and 16 nnue_common.h,
+	// nnue_architecture.h).
 	StockfishVersionSFNNv5 uint32 = 0x7AF32F20
+	// StockfishVersionThreats is the version word of Stockfish 19 networks:
+	// FullThreats ⊕ PP_3Wide ⊕ HalfKAv2_hm inputs, L1 = 1024, 8 layer stacks
+	// 1024→32→(64→32)→128→1 (Stockfish nnue_common.h, stockfish-dev-20260803-762dd1da).
+	StockfishVersionThreats uint32 = 0x6A448AFA
 )
 
-// Stockfish evaluation constants shared by both architectures.
+// Stockfish evaluation constants shared by the architectures.
 const (
 	// StockfishOutputScale is the divisor from the last layer's integer output to the
 	// internal Value (Stockfish FV_SCALE / OutputScale = 16).
@@ -35,6 +42,9 @@ const (
 	// StockfishPawnValueSF15 is the divisor from internal Value to the pawns printed by
 	// Stockfish 15.1's eval command (UCI::NormalizeToPawnValue = 361).
 	StockfishPawnValueSF15 = 361
+	// StockfishPawnValueSF16 is the divisor from internal Value to the pawns printed by
+	// Stockfish 16's eval command (UCI::NormalizeToPawnValue = 328).
+	StockfishPawnValueSF16 = 328
 )
 
 // Feature-set hashes embedded in the feature transformer's hash
@@ -45,36 +55,44 @@ const (
 	sfHashHalfKAv2hm uint32 = 0x7f234cb8
 )
 
-// maxStockfishDescription bounds the description string; both published files use
-// fewer than 200 bytes. The bound only matters for io.Reader input, whose length is
-// unknown up front.
+// maxStockfishDescription bounds the description string; the published files use
+// fewer than 200 bytes.
 const maxStockfishDescription = 1 << 20
 
-// StockfishArch identifies one of the two supported Stockfish architectures.
+// sfLEBMagic starts every compressed tensor (Stockfish nnue_common.h Leb128MagicString).
+const sfLEBMagic = "COMPRESSED_LEB128"
+
+// StockfishArch identifies one of the supported Stockfish architectures.
 type StockfishArch uint8
 
 // The supported architectures.
 const (
 	// StockfishHalfKP is Stockfish 12/13's HalfKP[41024→256×2]→32→32→1.
 	StockfishHalfKP StockfishArch = iota + 1
-	// StockfishSFNNv5 is Stockfish 15.1's HalfKAv2_hm[22528→1024×2] with PSQT and
-	// 8 layer stacks.
+	// StockfishSFNNv5 is Stockfish 15.1's HalfKAv2_hm[22528→L1×2] with PSQT and
+	// 8 layer stacks (also Stockfish 16, L1 = 1536, and 17.1, L1 = 3072 or 128).
 	StockfishSFNNv5
+	// StockfishThreats is Stockfish 19's FullThreats ⊕ PP_3Wide ⊕ HalfKAv2_hm
+	// [86896→1024×2] with PSQT and 8 layer stacks 1024→32→(64→32)→128→1.
+	StockfishThreats
 )
 
-// String returns "HalfKP" or "SFNNv5".
+// String returns "HalfKP", "SFNNv5" or "Threats".
 func (a StockfishArch) String() string {
 	switch a {
 	case StockfishHalfKP:
 		return "HalfKP"
 	case StockfishSFNNv5:
 		return "SFNNv5"
+	case StockfishThreats:
+		return "Threats"
 	}
 	return fmt.Sprintf("StockfishArch(%d)", uint8(a))
 }
 
-// sfShape fixes every dimension of an architecture. The published files have exactly
-// one shape per version; tests build tiny shapes to fuzz the reader with small seeds.
+// sfShape fixes the dimensions of an architecture. The accumulator width (half) is
+// read from the file's feature transformer hash; the rest is fixed by the version. Tests
+// build tiny shapes to fuzz the reader with small seeds.
 type sfShape struct {
 	version     uint32
 	arch        StockfishArch
@@ -85,25 +103,29 @@ type sfShape struct {
 	stacks      int    // layer stacks
 	layers      [3]int // fc0, fc1, fc2 outputs
 	fc1In       int    // logical input width of fc1
+	fc2In       int    // logical input width of fc2
 }
 
 // fc0In is the width of the transformed features: 2·half for HalfKP (both perspectives
-// clipped), half for SFNNv5 (each perspective's halves multiplied pairwise).
+// clipped), half for SFNNv5 and Threats (each perspective's halves multiplied pairwise).
 func (s *sfShape) fc0In() int {
-	if s.arch == StockfishSFNNv5 {
-		return s.half
+	if s.arch == StockfishHalfKP {
+		return 2 * s.half
 	}
-	return 2 * s.half
+	return s.half
 }
+
+// ins returns the logical input widths of fc0, fc1 and fc2.
+func (s *sfShape) ins() [3]int { return [3]int{s.fc0In(), s.fc1In, s.fc2In} }
 
 var sfShapeHalfKP = sfShape{
 	version: StockfishVersionHalfKP, arch: StockfishHalfKP, featureHash: sfHashHalfKP,
-	inputs: 41024, half: 256, psqt: 0, stacks: 1, layers: [3]int{32, 32, 1}, fc1In: 32,
+	inputs: 41024, half: 256, psqt: 0, stacks: 1, layers: [3]int{32, 32, 1}, fc1In: 32, fc2In: 32,
 }
 
 var sfShapeSFNNv5 = sfShape{
 	version: StockfishVersionSFNNv5, arch: StockfishSFNNv5, featureHash: sfHashHalfKAv2hm,
-	inputs: 22528, half: 1024, psqt: 8, stacks: 8, layers: [3]int{16, 32, 1}, fc1In: 30,
+	inputs: 22528, half: 1024, psqt: 8, stacks: 8, layers: [3]int{16, 32, 1}, fc1In: 30, fc2In: 32,
 }
 
 // StockfishAffine is one affine layer as stored in a Stockfish file: int32 biases[Out]
@@ -125,24 +147,33 @@ type StockfishLayerStack struct {
 // header, the feature transformer (feature-major int16 weights, one row of HalfDims per
 // feature, and for SFNNv5 int32 PSQT weights, one row of PSQTBuckets per feature) and
 // the layer stacks. It is produced by ReadStockfish; NewStockfishNetwork (and Load)
-// turn it into an evaluating network.
+// turn it into an evaluating network. For Stockfish 19 (StockfishThreats) the file also
+// holds the int8 threat and pawn-pair rows (Threats).
 type StockfishFile struct {
-	Version     uint32 // StockfishVersionHalfKP or StockfishVersionSFNNv5
+	Version     uint32 // StockfishVersionHalfKP, StockfishVersionSFNNv5 or StockfishVersionThreats
 	Arch        StockfishArch
 	Hash        uint32 // header hash = FTHash ^ NetHash
 	Description string // architecture/trainer description from the header
 	FTHash      uint32 // feature transformer hash = feature-set hash ^ (2·HalfDims)
 	NetHash     uint32 // layer-stack hash (identical for every stack)
 
-	Features    int // features per perspective: 41024 (HalfKP) or 22528 (HalfKAv2_hm)
-	HalfDims    int // accumulator width per perspective: 256 or 1024
+	Features    int // HalfKP/HalfKAv2_hm features per perspective: 41024 or 22528
+	HalfDims    int // accumulator width per perspective (L1): 256, 1024, 1536, …
 	PSQTBuckets int // 0 (HalfKP) or 8
+
+	// Compressed reports which feature-transformer tensors are stored as
+	// COMPRESSED_LEB128 blocks: [0] biases, [1] weights, [2] PSQT weights (all three from
+	// Stockfish 16 on, none in 13 and 15.1). WriteTo stores them the same way.
+	Compressed [3]bool
 
 	FTBiases    []int16 // len HalfDims
 	FTWeights   []int16 // len Features·HalfDims, feature-major
 	PSQTWeights []int32 // len Features·PSQTBuckets, feature-major (nil for HalfKP)
 
-	Stacks []StockfishLayerStack // 1 (HalfKP) or 8 (SFNNv5)
+	// Threats is the Stockfish 19 threat and pawn-pair part (nil otherwise).
+	Threats *StockfishThreatRows
+
+	Stacks []StockfishLayerStack // 1 (HalfKP) or 8
 }
 
 // sfHashes computes the feature transformer hash and the layer-stack hash of shape s,
@@ -167,53 +198,84 @@ func sfHashes(s *sfShape) (ft, net uint32) {
 	return ft, h
 }
 
-// sfSize returns the exact byte size of a file of shape s with a description of n bytes.
-func sfSize(s *sfShape, desc int) int64 {
-	n := int64(12 + desc)
-	n += 4 + 2*int64(s.half) + 2*int64(s.half)*int64(s.inputs) + 4*int64(s.psqt)*int64(s.inputs)
-	ins := [3]int{s.fc0In(), s.fc1In, s.layers[1]}
+// sfStackSize is the byte size of one stored layer stack of shape s.
+func sfStackSize(s *sfShape) int64 {
+	ins := s.ins()
 	per := int64(4)
 	for i, out := range s.layers {
 		per += 4*int64(out) + int64(out)*int64(pad32(ins[i]))
 	}
-	return n + per*int64(s.stacks)
+	return per
 }
 
-// sfReader reads little-endian fields from a byte slice and reports errors by field and
-// offset. It never allocates more than the bytes that remain.
+// sfSize returns the exact byte size of an uncompressed file of shape s with a
+// description of desc bytes.
+func sfSize(s *sfShape, desc int) int64 {
+	n := int64(12 + desc)
+	n += 4 + 2*int64(s.half) + 2*int64(s.half)*int64(s.inputs) + 4*int64(s.psqt)*int64(s.inputs)
+	return n + sfStackSize(s)*int64(s.stacks)
+}
+
+// sfReader reads little-endian fields from a stream of known total size straight into
+// their final arrays, checks every declared size against the bytes that remain before
+// allocating, and reports errors by field and offset.
 type sfReader struct {
-	b   []byte
-	off int
-	err error
+	br      *bufio.Reader
+	off     int64 // bytes consumed
+	size    int64 // total input size
+	err     error
+	scratch []byte
 }
 
-func (r *sfReader) fail(field, format string, a ...any) {
+func newSFReader(r io.Reader, size int64) *sfReader {
+	return &sfReader{br: bufio.NewReaderSize(r, 1<<16), size: size}
+}
+
+func (r *sfReader) failAt(off int64, field, format string, a ...any) {
 	if r.err == nil {
-		r.err = &FormatError{Format: "stockfish", Field: field, Offset: int64(r.off), Msg: fmt.Sprintf(format, a...)}
+		r.err = &FormatError{Format: "stockfish", Field: field, Offset: off, Msg: fmt.Sprintf(format, a...)}
 	}
 }
 
+func (r *sfReader) fail(field, format string, a ...any) { r.failAt(r.off, field, format, a...) }
+
+func (r *sfReader) remaining() int64 { return r.size - r.off }
+
+// need checks that n more bytes exist.
 func (r *sfReader) need(field string, n int64) bool {
 	if r.err != nil {
 		return false
 	}
-	if rem := int64(len(r.b) - r.off); n > rem {
+	if rem := r.remaining(); n > rem || n < 0 {
 		r.fail(field, "truncated: need %d bytes, %d remain", n, rem)
 		return false
 	}
 	return true
 }
 
-func (r *sfReader) u32(field string) uint32 {
-	if !r.need(field, 4) {
-		return 0
+// read fills dst (after need succeeded).
+func (r *sfReader) read(field string, dst []byte) bool {
+	if !r.need(field, int64(len(dst))) {
+		return false
 	}
-	v := binary.LittleEndian.Uint32(r.b[r.off:])
-	r.off += 4
-	return v
+	n, err := io.ReadFull(r.br, dst)
+	if err != nil {
+		r.fail(field, "reading %d bytes: %v", len(dst), err)
+		return false
+	}
+	r.off += int64(n)
+	return true
 }
 
-// sfLittleEndian reports a little-endian host, where the file's arrays are copied in bulk.
+func (r *sfReader) u32(field string) uint32 {
+	var b [4]byte
+	if !r.read(field, b[:]) {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b[:])
+}
+
+// sfLittleEndian reports a little-endian host, where the file's arrays are read in bulk.
 var sfLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func (r *sfReader) i16s(field string, n int) []int16 {
@@ -221,15 +283,15 @@ func (r *sfReader) i16s(field string, n int) []int16 {
 		return nil
 	}
 	out := alignedInt16(n)
-	src := r.b[r.off : r.off+2*n]
-	if sfLittleEndian && n > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 2*n), src)
-	} else {
+	if n > 0 && !r.read(field, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 2*n)) {
+		return nil
+	}
+	if !sfLittleEndian {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 2*n)
 		for i := range out {
-			out[i] = int16(binary.LittleEndian.Uint16(src[2*i:]))
+			out[i] = int16(binary.LittleEndian.Uint16(b[2*i:]))
 		}
 	}
-	r.off += 2 * n
 	return out
 }
 
@@ -238,15 +300,15 @@ func (r *sfReader) i32s(field string, n int) []int32 {
 		return nil
 	}
 	out := alignedInt32(n)
-	src := r.b[r.off : r.off+4*n]
-	if sfLittleEndian && n > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n), src)
-	} else {
+	if n > 0 && !r.read(field, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n)) {
+		return nil
+	}
+	if !sfLittleEndian {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 4*n)
 		for i := range out {
-			out[i] = int32(binary.LittleEndian.Uint32(src[4*i:]))
+			out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
 		}
 	}
-	r.off += 4 * n
 	return out
 }
 
@@ -255,10 +317,9 @@ func (r *sfReader) i8s(field string, n int) []int8 {
 		return nil
 	}
 	out := alignedInt8(n)
-	if n > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), n), r.b[r.off:r.off+n])
+	if n > 0 && !r.read(field, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), n)) {
+		return nil
 	}
-	r.off += n
 	return out
 }
 
@@ -266,66 +327,236 @@ func (r *sfReader) hash(field string, want uint32) uint32 {
 	off := r.off
 	got := r.u32(field)
 	if r.err == nil && got != want {
-		r.off = off
-		r.fail(field, "hash 0x%08X, expected 0x%08X", got, want)
+		r.failAt(off, field, "hash 0x%08X, expected 0x%08X", got, want)
 	}
 	return got
 }
 
-// ReadStockfish reads a Stockfish .nnue network of version StockfishVersionHalfKP or
-// StockfishVersionSFNNv5 (uncompressed, as both published files are) from r.
+// compressed reports whether the next bytes are the COMPRESSED_LEB128 magic.
+func (r *sfReader) compressed() bool {
+	if r.err != nil || r.remaining() < int64(len(sfLEBMagic)) {
+		return false
+	}
+	b, err := r.br.Peek(len(sfLEBMagic))
+	return err == nil && string(b) == sfLEBMagic
+}
+
+// sfInt is the element type of a LEB128-compressed tensor.
+type sfInt interface{ ~int16 | ~int32 }
+
+// sfLEBLen is the number of bytes of the minimal signed LEB128 encoding of v.
+func sfLEBLen(v int64) int {
+	n := 1
+	for {
+		b := v & 0x7f
+		v >>= 7
+		if (b&0x40 == 0 && v == 0) || (b&0x40 != 0 && v == -1) {
+			return n
+		}
+		n++
+	}
+}
+
+// sfReadLEB reads a COMPRESSED_LEB128 block (the 17-byte magic, a uint32 byte count,
+// then that many bytes of signed LEB128, Stockfish nnue_common.h read_leb_128) into a new
+// aligned array of n values. The byte count must hold exactly n values and every value
+// must be minimally encoded and fit in T, so that writing the values back reproduces the
+// block byte for byte.
 //
-// It checks the version, the header hash (= feature transformer hash ^ network hash),
-// the feature transformer hash, every layer stack's hash, and that the input ends
-// exactly after the last layer. Errors are *FormatError values (Format "stockfish")
-// naming the field and its byte offset. Memory use is bounded by
-// the input actually read (at most the architecture's exact file size, 21 MB or 47 MB,
-// plus one byte).
-func ReadStockfish(r io.Reader) (*StockfishFile, error) {
-	var head [12]byte
-	n, err := io.ReadFull(r, head[:])
-	if err != nil {
-		if n < 4 {
-			return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", n)}
+// alloc is called once the byte count has been checked against what remains and returns
+// the n-value destination.
+func sfReadLEB[T sfInt](r *sfReader, field string, n int, alloc func(int) []T) []T {
+	start := r.off
+	var magic [len(sfLEBMagic)]byte
+	if !r.read(field+" magic", magic[:]) {
+		return nil
+	}
+	if string(magic[:]) != sfLEBMagic {
+		r.failAt(start, field, "missing %s magic", sfLEBMagic)
+		return nil
+	}
+	cnt := int64(r.u32(field + " byte count"))
+	if r.err != nil {
+		return nil
+	}
+	var zero T
+	width := int64(unsafe.Sizeof(zero))
+	maxBytes := int64(3) // int16: 16 bits in 7-bit groups
+	if width == 4 {
+		maxBytes = 5
+	}
+	if cnt < int64(n) || cnt > int64(n)*maxBytes {
+		r.failAt(r.off-4, field+" byte count", "%d bytes cannot hold %d values of %d bits", cnt, n, 8*width)
+		return nil
+	}
+	if !r.need(field, cnt) {
+		return nil
+	}
+	lo, hi := int64(-1)<<(8*width-1), int64(1)<<(8*width-1)-1
+	out := alloc(n)
+	if len(r.scratch) == 0 {
+		r.scratch = make([]byte, 1<<16)
+	}
+	i := 0
+	var acc int64
+	var shift uint
+	nb := int64(0)    // bytes of the current value
+	base := r.off     // offset of the current chunk
+	valStart := r.off // offset of the current value
+	for left := cnt; left > 0; {
+		chunk := r.scratch[:min(left, int64(len(r.scratch)))]
+		if !r.read(field, chunk) {
+			return nil
+		}
+		for k, b := range chunk {
+			if nb == 0 {
+				valStart = base + int64(k)
+			}
+			if i == n {
+				r.failAt(valStart, field, "%d bytes left after the last of %d values", left-int64(k), n)
+				return nil
+			}
+			acc |= int64(b&0x7f) << shift
+			shift += 7
+			nb++
+			if b&0x80 != 0 {
+				if nb == maxBytes {
+					r.failAt(valStart, field, "value %d longer than %d bytes", i, maxBytes)
+					return nil
+				}
+				continue
+			}
+			if b&0x40 != 0 {
+				acc |= -1 << shift
+			}
+			if acc < lo || acc > hi {
+				r.failAt(valStart, field, "value %d = %d out of range of int%d", i, acc, 8*width)
+				return nil
+			}
+			if int64(sfLEBLen(acc)) != nb {
+				r.failAt(valStart, field, "value %d = %d is not minimally encoded (%d bytes)", i, acc, nb)
+				return nil
+			}
+			out[i] = T(acc)
+			i++
+			acc, shift, nb = 0, 0, 0
+		}
+		base += int64(len(chunk))
+		left -= int64(len(chunk))
+	}
+	if i != n || nb != 0 {
+		r.failAt(start, field, "%d bytes hold %d complete values, expected %d", cnt, i, n)
+		return nil
+	}
+	return out
+}
+
+// sfAppendLEB appends the COMPRESSED_LEB128 block of vals (Stockfish write_leb_128).
+func sfAppendLEB[T sfInt](b []byte, vals []T) []byte {
+	b = append(b, sfLEBMagic...)
+	cnt := 0
+	for _, v := range vals {
+		cnt += sfLEBLen(int64(v))
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(cnt))
+	for _, v := range vals {
+		x := int64(v)
+		for {
+			c := byte(x & 0x7f)
+			x >>= 7
+			if (c&0x40 == 0 && x == 0) || (c&0x40 != 0 && x == -1) {
+				b = append(b, c)
+				break
+			}
+			b = append(b, c|0x80)
 		}
 	}
-	ver := binary.LittleEndian.Uint32(head[:])
-	shape := sfShapeFor(ver)
-	if shape == nil {
-		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0,
-			Msg: fmt.Sprintf("0x%08X is not a supported Stockfish version (0x7AF32F16, 0x7AF32F20)", ver)}
+	return b
+}
+
+// sfTensor16 reads an int16 tensor of n values, raw or compressed, reporting which.
+func (r *sfReader) tensor16(field string, n int) ([]int16, bool) {
+	if r.compressed() {
+		return sfReadLEB(r, field, n, alignedInt16), true
 	}
-	if n < 12 {
-		return nil, &FormatError{Format: "stockfish", Field: "header", Offset: int64(n), Msg: fmt.Sprintf("truncated: %d of 12 bytes", n)}
+	return r.i16s(field, n), false
+}
+
+// tensor32 is tensor16 for int32.
+func (r *sfReader) tensor32(field string, n int) ([]int32, bool) {
+	if r.compressed() {
+		return sfReadLEB(r, field, n, alignedInt32), true
 	}
-	descLen := int64(binary.LittleEndian.Uint32(head[8:]))
-	if descLen > maxStockfishDescription {
-		return nil, &FormatError{Format: "stockfish", Field: "description length", Offset: 8,
-			Msg: fmt.Sprintf("%d bytes exceeds the limit of %d", descLen, maxStockfishDescription)}
+	return r.i32s(field, n), false
+}
+
+// sfSupportedVersions lists the version words ReadStockfish accepts, for error messages.
+const sfSupportedVersions = "0x7AF32F16 (Stockfish 12/13), 0x7AF32F20 (15–17.1), 0x6A448AFA (19)"
+
+// sfUnknownVersion is the error for a file whose first word is no supported version.
+func sfUnknownVersion(ver uint32) error {
+	return &FormatError{Format: "stockfish", Field: "version", Offset: 0,
+		Msg: fmt.Sprintf("0x%08X is not a supported Stockfish version (%s)", ver, sfSupportedVersions)}
+}
+
+// ReadStockfish reads a Stockfish .nnue network of version StockfishVersionHalfKP,
+// StockfishVersionSFNNv5 (any feature-transformer width; raw or COMPRESSED_LEB128
+// tensors) or StockfishVersionThreats from r.
+//
+// It checks the version, the feature transformer hash (from which it takes the width),
+// the header hash (= feature transformer hash ^ network hash, recomputed from the
+// architecture), every layer stack's hash, every declared byte count against what
+// remains, and that the input ends exactly after the last layer. Errors are
+// *FormatError values (Format "stockfish") naming the field and its byte offset.
+//
+// When r has a known length (*os.File, *bytes.Reader, *bytes.Buffer, *strings.Reader)
+// the arrays are filled straight from r, so memory use is the size of the network's
+// arrays (about the file size for uncompressed files); otherwise r is first read into
+// memory (at most MaxFileSize bytes).
+func ReadStockfish(r io.Reader) (*StockfishFile, error) {
+	return ReadStockfishSize(r, -1)
+}
+
+// ReadStockfishSize is ReadStockfish for a reader that holds exactly size more bytes
+// (a caller that has already looked at the file, e.g. a format-detecting loader reading
+// through an io.MultiReader); size −1 means unknown, as for ReadStockfish. Every declared
+// byte count is checked against size before its array is allocated, so garbage costs
+// no more memory than its length.
+func ReadStockfishSize(r io.Reader, size int64) (*StockfishFile, error) {
+	if size >= 0 {
+		if size > MaxFileSize {
+			return nil, fmt.Errorf("nnue: stockfish: network of %d bytes exceeds MaxFileSize %d", size, MaxFileSize)
+		}
+		return readStockfish(newSFReader(r, size), nil)
 	}
-	limit := sfSize(shape, int(descLen)) - 12
-	// The buffer grows with the data actually present; the limit stops a hostile stream
-	// one byte after the expected end.
-	var buf bytes.Buffer
-	buf.Write(head[:])
-	if _, err := buf.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
-		return nil, fmt.Errorf("nnue: stockfish: reading network: %w", err)
+	switch v := r.(type) {
+	case interface{ Stat() (os.FileInfo, error) }:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			if s, ok := r.(io.Seeker); ok {
+				if cur, err := s.Seek(0, io.SeekCurrent); err == nil {
+					size = st.Size() - cur
+				}
+			}
+		}
+	case interface{ Len() int }:
+		size = int64(v.Len())
 	}
-	return parseStockfish(buf.Bytes(), shape)
+	if size < 0 {
+		var buf bytes.Buffer
+		if _, err := buf.ReadFrom(io.LimitReader(r, MaxFileSize+1)); err != nil {
+			return nil, fmt.Errorf("nnue: stockfish: reading network: %w", err)
+		}
+		if buf.Len() > MaxFileSize {
+			return nil, fmt.Errorf("nnue: stockfish: network larger than MaxFileSize %d bytes", MaxFileSize)
+		}
+		return ParseStockfish(buf.Bytes())
+	}
+	return readStockfish(newSFReader(r, size), nil)
 }
 
 // ParseStockfish is ReadStockfish for a file already in memory.
 func ParseStockfish(data []byte) (*StockfishFile, error) {
-	if len(data) < 4 {
-		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", len(data))}
-	}
-	ver := binary.LittleEndian.Uint32(data)
-	shape := sfShapeFor(ver)
-	if shape == nil {
-		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0,
-			Msg: fmt.Sprintf("0x%08X is not a supported Stockfish version (0x7AF32F16, 0x7AF32F20)", ver)}
-	}
-	return parseStockfish(data, shape)
+	return readStockfish(newSFReader(bytes.NewReader(data), int64(len(data))), nil)
 }
 
 // LoadStockfishFile reads the Stockfish network stored at path.
@@ -354,39 +585,82 @@ func sfShapeFor(ver uint32) *sfShape {
 		return &sfShapeHalfKP
 	case StockfishVersionSFNNv5:
 		return &sfShapeSFNNv5
+	case StockfishVersionThreats:
+		return &sfShapeThreats
 	}
 	return nil
 }
 
+// parseStockfish parses data with shape template s (tests use tiny shapes).
 func parseStockfish(data []byte, s *sfShape) (*StockfishFile, error) {
-	r := &sfReader{b: data}
-	f := &StockfishFile{Arch: s.arch, Features: s.inputs, HalfDims: s.half, PSQTBuckets: s.psqt}
-	f.FTHash, f.NetHash = sfHashes(s)
+	return readStockfish(newSFReader(bytes.NewReader(data), int64(len(data))), s)
+}
 
-	f.Version = r.u32("version")
-	if r.err == nil && f.Version != s.version {
-		r.off = 0
-		r.fail("version", "0x%08X, expected 0x%08X", f.Version, s.version)
+// readStockfish reads a whole file; tmpl is the shape template, or nil to select it by
+// the version word.
+func readStockfish(r *sfReader, tmpl *sfShape) (*StockfishFile, error) {
+	if r.size < 4 {
+		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", max(r.size, 0))}
 	}
-	f.Hash = r.hash("header hash", f.FTHash^f.NetHash)
-	descLen := r.u32("description length")
+	ver := r.u32("version")
+	if tmpl == nil {
+		tmpl = sfShapeFor(ver)
+		if tmpl == nil {
+			return nil, sfUnknownVersion(ver)
+		}
+	} else if ver != tmpl.version {
+		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("0x%08X, expected 0x%08X", ver, tmpl.version)}
+	}
+	s := *tmpl
+	f := &StockfishFile{Version: ver, Arch: s.arch, Features: s.inputs, PSQTBuckets: s.psqt}
+	f.Hash = r.u32("header hash")
+	descOff := r.off
+	descLen := int64(r.u32("description length"))
 	if r.err == nil {
-		if int64(descLen) > int64(len(data)-r.off) {
-			r.off -= 4
-			r.fail("description length", "%d bytes, but only %d bytes remain", descLen, len(data)-r.off-4)
+		if descLen > maxStockfishDescription || descLen > r.remaining() {
+			r.failAt(descOff, "description length", "%d bytes, but only %d bytes remain", descLen, r.remaining())
 		} else {
-			f.Description = string(data[r.off : r.off+int(descLen)])
-			r.off += int(descLen)
+			d := make([]byte, descLen)
+			if r.read("description", d) {
+				f.Description = string(d)
+			}
 		}
 	}
-	r.hash("feature transformer hash", f.FTHash)
-	f.FTBiases = r.i16s("feature transformer biases", s.half)
-	f.FTWeights = r.i16s("feature transformer weights", s.half*s.inputs)
-	if s.psqt > 0 {
-		f.PSQTWeights = r.i32s("PSQT weights", s.psqt*s.inputs)
+	ftOff := r.off
+	f.FTHash = r.u32("feature transformer hash")
+	if r.err != nil {
+		return nil, r.err
 	}
-	ins := [3]int{s.fc0In(), s.fc1In, s.layers[1]}
+	// The width is the only free dimension: FTHash = feature-set hash ^ 2·width.
+	w := int(f.FTHash ^ s.featureHash)
+	if w%2 != 0 || w/2 <= 0 || w/2 > maxWidth || (w/2)%32 != 0 || (s.arch == StockfishThreats && w/2 != s.half) ||
+		(s.arch == StockfishHalfKP && w/2 != s.half) {
+		r.failAt(ftOff, "feature transformer hash", "hash 0x%08X is not the %s feature hash 0x%08X ^ 2·width for a supported width (%s)",
+			f.FTHash, s.arch, s.featureHash, sfWidthHint(&s))
+		return nil, r.err
+	}
+	s.half = w / 2
+	f.HalfDims = s.half
+	_, f.NetHash = sfHashes(&s) // the FT hash equals f.FTHash by construction of s.half
+	if f.Hash != f.FTHash^f.NetHash {
+		r.failAt(4, "header hash", "hash 0x%08X, expected 0x%08X (feature transformer 0x%08X for width %d ^ layer stack 0x%08X)",
+			f.Hash, f.FTHash^f.NetHash, f.FTHash, s.half, f.NetHash)
+		return nil, r.err
+	}
+	if s.arch == StockfishThreats {
+		readThreatTransformer(r, f)
+	} else {
+		f.FTBiases, f.Compressed[0] = r.tensor16("feature transformer biases", s.half)
+		f.FTWeights, f.Compressed[1] = r.tensor16("feature transformer weights", s.half*s.inputs)
+		if s.psqt > 0 {
+			f.PSQTWeights, f.Compressed[2] = r.tensor32("PSQT weights", s.psqt*s.inputs)
+		}
+	}
+	ins := s.ins()
 	names := [3]string{"fc_0", "fc_1", "fc_2"}
+	if r.err == nil && r.remaining() < sfStackSize(&s)*int64(s.stacks) {
+		r.fail("layer stacks", "truncated: %d stacks need %d bytes, %d remain", s.stacks, sfStackSize(&s)*int64(s.stacks), r.remaining())
+	}
 	for k := 0; k < s.stacks && r.err == nil; k++ {
 		var st StockfishLayerStack
 		st.Hash = r.hash(fmt.Sprintf("layer stack %d hash", k), f.NetHash)
@@ -398,8 +672,8 @@ func parseStockfish(data []byte, s *sfShape) (*StockfishFile, error) {
 		}
 		f.Stacks = append(f.Stacks, st)
 	}
-	if r.err == nil && r.off != len(data) {
-		r.fail("end of file", "%d trailing bytes after the last layer", len(data)-r.off)
+	if r.err == nil && r.remaining() != 0 {
+		r.fail("end of file", "%d trailing bytes after the last layer", r.remaining())
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -407,21 +681,40 @@ func parseStockfish(data []byte, s *sfShape) (*StockfishFile, error) {
 	return f, nil
 }
 
+// sfWidthHint names the widths a shape accepts, for error messages.
+func sfWidthHint(s *sfShape) string {
+	if s.arch == StockfishSFNNv5 {
+		return "a multiple of 32 up to 16384; Stockfish 15.1 1024, 16 1536, 17.1 3072 or 128"
+	}
+	return fmt.Sprintf("%d", s.half)
+}
+
 // shape reconstructs the architecture shape of f (for writing).
 func (f *StockfishFile) shape() (*sfShape, error) {
-	s := sfShapeFor(f.Version)
-	if s == nil {
+	t := sfShapeFor(f.Version)
+	if t == nil {
 		return nil, fmt.Errorf("nnue: stockfish: unsupported version 0x%08X", f.Version)
 	}
-	if f.Features != s.inputs || f.HalfDims != s.half || f.PSQTBuckets != s.psqt || len(f.Stacks) != s.stacks {
+	s := *t
+	if s.arch == StockfishSFNNv5 {
+		if f.HalfDims <= 0 || f.HalfDims%32 != 0 || f.HalfDims > maxWidth {
+			return nil, fmt.Errorf("nnue: stockfish: width %d is not a multiple of 32 in [32, %d]", f.HalfDims, maxWidth)
+		}
+		s.half = f.HalfDims
+	}
+	if f.Arch != s.arch || f.Features != s.inputs || f.HalfDims != s.half || f.PSQTBuckets != s.psqt || len(f.Stacks) != s.stacks {
 		return nil, fmt.Errorf("nnue: stockfish: dimensions do not match version 0x%08X", f.Version)
 	}
-	return s, nil
+	if (s.arch == StockfishThreats) != (f.Threats != nil) {
+		return nil, fmt.Errorf("nnue: stockfish: threat rows present exactly for version 0x%08X", StockfishVersionThreats)
+	}
+	return &s, nil
 }
 
 // WriteTo writes f in the Stockfish .nnue format it was read from, byte for byte
-// (header hash and layer hashes recomputed from the architecture). It implements
-// io.WriterTo and returns an error when f's dimensions do not match its version.
+// (header hash and layer hashes recomputed from the architecture, compressed tensors
+// re-encoded as minimal signed LEB128). It implements io.WriterTo and returns an error
+// when f's dimensions do not match its version.
 func (f *StockfishFile) WriteTo(w io.Writer) (int64, error) {
 	s, err := f.shape()
 	if err != nil {
@@ -445,19 +738,22 @@ func encodeStockfish(f *StockfishFile, s *sfShape) ([]byte, error) {
 	b = le.AppendUint32(b, uint32(len(f.Description)))
 	b = append(b, f.Description...)
 	b = le.AppendUint32(b, ft)
-	if len(f.FTBiases) != s.half || len(f.FTWeights) != s.half*s.inputs || len(f.PSQTWeights) != s.psqt*s.inputs {
-		return nil, fmt.Errorf("nnue: stockfish: feature transformer slice lengths do not match the architecture")
+	if s.arch == StockfishThreats {
+		var err error
+		if b, err = appendThreatTransformer(b, f); err != nil {
+			return nil, err
+		}
+	} else {
+		if len(f.FTBiases) != s.half || len(f.FTWeights) != s.half*s.inputs || len(f.PSQTWeights) != s.psqt*s.inputs {
+			return nil, fmt.Errorf("nnue: stockfish: feature transformer slice lengths do not match the architecture")
+		}
+		b = sfAppend16(b, f.FTBiases, f.Compressed[0])
+		b = sfAppend16(b, f.FTWeights, f.Compressed[1])
+		if s.psqt > 0 {
+			b = sfAppend32(b, f.PSQTWeights, f.Compressed[2])
+		}
 	}
-	for _, v := range f.FTBiases {
-		b = le.AppendUint16(b, uint16(v))
-	}
-	for _, v := range f.FTWeights {
-		b = le.AppendUint16(b, uint16(v))
-	}
-	for _, v := range f.PSQTWeights {
-		b = le.AppendUint32(b, uint32(v))
-	}
-	ins := [3]int{s.fc0In(), s.fc1In, s.layers[1]}
+	ins := s.ins()
 	for _, st := range f.Stacks {
 		b = le.AppendUint32(b, net)
 		for i, l := range [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2} {
@@ -473,4 +769,32 @@ func encodeStockfish(f *StockfishFile, s *sfShape) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+func sfAppend16(b []byte, v []int16, compressed bool) []byte {
+	if compressed {
+		return sfAppendLEB(b, v)
+	}
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint16(b, uint16(x))
+	}
+	return b
+}
+
+func sfAppend32(b []byte, v []int32, compressed bool) []byte {
+	if compressed {
+		return sfAppendLEB(b, v)
+	}
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	return b
+}
+
+// int8Bytes views an int8 slice as bytes.
+func int8Bytes(v []int8) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v))
 }

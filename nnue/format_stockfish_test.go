@@ -22,6 +22,8 @@ import (
 const (
 	sfNetHalfKP = "nn-62ef826d1a6d.nnue"
 	sfNetSFNNv5 = "nn-ad9b42354671.nnue"
+	sfNetSF16   = "nn-5af11540bbfe.nnue"
+	sfNetSF19   = "nn-1a298aa575a0.nnue"
 )
 
 func sfSharedDir(t testing.TB) string {
@@ -38,13 +40,13 @@ var (
 	sfFiles   = map[string]*StockfishFile{}
 )
 
-// sfSkipBigUnderRace skips tests of the 47 MB net under the race detector: loading it
+// sfSkipBigUnderRace skips tests of the 40–98 MB nets under the race detector: loading it
 // (and the load-time accumulator bound over 23 M weights) is instrumented and takes
 // minutes there, and these tests are not about concurrency; the 21 MB HalfKP net still
 // runs with -race.
 func sfSkipBigUnderRace(t testing.TB, name string) {
 	t.Helper()
-	if raceEnabled && name == sfNetSFNNv5 {
+	if raceEnabled && name != sfNetHalfKP {
 		t.Skip("stockfish: the 47 MB net is skipped under -race (covered without -race)")
 	}
 }
@@ -307,8 +309,19 @@ func TestStockfishReferenceHalfKP(t *testing.T) {
 }
 
 func TestStockfishReferenceSFNNv5(t *testing.T) {
-	f := sfTestFile(t, sfNetSFNNv5)
-	rows := sfReadCSV(t, "sf15.1-eval.csv")
+	for _, tc := range []struct {
+		net, csv string
+		pawn     int
+	}{{sfNetSFNNv5, "sf15.1-eval.csv", StockfishPawnValueSF15}, {sfNetSF16, "sf16-eval.csv", StockfishPawnValueSF16}} {
+		t.Run(tc.net, func(t *testing.T) { sfReferenceSFNNv5(t, tc.net, tc.csv, tc.pawn) })
+	}
+}
+
+// sfReferenceSFNNv5 checks the plain reference evaluation of an SFNNv5-family net
+// against every printed number of its CSV.
+func sfReferenceSFNNv5(t *testing.T, net, csv string, pawn int) {
+	f := sfTestFile(t, net)
+	rows := sfReadCSV(t, csv)
 	if len(rows) != 5283 {
 		t.Fatalf("%d rows, want 5283", len(rows))
 	}
@@ -321,12 +334,12 @@ func TestStockfishReferenceSFNNv5(t *testing.T) {
 		if pos.SideToMove() == board.Black {
 			v = -v
 		}
-		got := []string{strconv.Itoa(bucket), sfPawns(v, StockfishPawnValueSF15)}
+		got := []string{strconv.Itoa(bucket), sfPawns(v, pawn)}
 		for b := 0; b < 8; b++ {
-			got = append(got, sfPawns(psqt[b]/StockfishOutputScale, StockfishPawnValueSF15))
+			got = append(got, sfPawns(psqt[b]/StockfishOutputScale, pawn))
 		}
 		for b := 0; b < 8; b++ {
-			got = append(got, sfPawns(pos1[b]/StockfishOutputScale, StockfishPawnValueSF15))
+			got = append(got, sfPawns(pos1[b]/StockfishOutputScale, pawn))
 		}
 		if g, w := strings.Join(got, ","), strings.Join(r.cols, ","); g != w {
 			if bad++; bad <= 10 {
@@ -387,13 +400,13 @@ func TestStockfishHashChain(t *testing.T) {
 // sfTinyShape is a small architecture with the SFNNv5 structure, for fuzzing.
 var sfTinyShape = sfShape{
 	version: StockfishVersionSFNNv5, arch: StockfishSFNNv5, featureHash: sfHashHalfKAv2hm,
-	inputs: 3, half: 32, psqt: 2, stacks: 2, layers: [3]int{16, 32, 1}, fc1In: 30,
+	inputs: 3, half: 32, psqt: 2, stacks: 2, layers: [3]int{16, 32, 1}, fc1In: 30, fc2In: 32,
 }
 
 // sfTinyHalfKP is a small architecture with the HalfKP structure.
 var sfTinyHalfKP = sfShape{
 	version: StockfishVersionHalfKP, arch: StockfishHalfKP, featureHash: sfHashHalfKP,
-	inputs: 2, half: 32, stacks: 1, layers: [3]int{32, 32, 1}, fc1In: 32,
+	inputs: 2, half: 32, stacks: 1, layers: [3]int{32, 32, 1}, fc1In: 32, fc2In: 32,
 }
 
 func sfRandomFile(s *sfShape, rng *rand.Rand, desc string) *StockfishFile {
@@ -414,7 +427,7 @@ func sfRandomFile(s *sfShape, rng *rand.Rand, desc string) *StockfishFile {
 			f.PSQTWeights[i] = rng.Int32()
 		}
 	}
-	ins := [3]int{s.fc0In(), s.fc1In, s.layers[1]}
+	ins := s.ins()
 	for k := 0; k < s.stacks; k++ {
 		st := StockfishLayerStack{Hash: f.NetHash}
 		for i, l := range [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2} {
@@ -492,7 +505,9 @@ func TestStockfishErrors(t *testing.T) {
 		{"empty", nil, "version", 0},
 		{"short version", []byte{0x20, 0x2F}, "version", 0},
 		{"other version", hdr(0x7AF32F17, 0, 0), "version", 0},
-		{"bad header hash", hdr(StockfishVersionSFNNv5, 1, 0), "header hash", 4},
+		{"bad header hash", le.AppendUint32(hdr(StockfishVersionSFNNv5, 1, 0), ft), "header hash", 4},
+		{"bad feature hash", le.AppendUint32(hdr(StockfishVersionSFNNv5, ft^net, 0), ft^1), "feature transformer hash", 12},
+		{"unknown version", hdr(0x6A448AFB, 0, 0), "version", 0},
 		{"huge description", hdr(StockfishVersionSFNNv5, ft^net, 0xFFFFFFF0), "description length", 8},
 		{"no parameters", hdr(StockfishVersionSFNNv5, ft^net, 0), "feature transformer hash", 12},
 		{"truncated FT", le.AppendUint32(hdr(StockfishVersionSFNNv5, ft^net, 0), ft), "feature transformer biases", 16},
@@ -542,6 +557,19 @@ func FuzzParseStockfish(f *testing.F) {
 	f.Add(uint8(1), tinyKP)
 	f.Add(uint8(2), tiny[:40])
 	f.Add(uint8(3), tinyKP[:12])
+	// the start of a Stockfish 19 file: header, feature transformer hash, bias block
+	sf19 := binary.LittleEndian.AppendUint32(nil, StockfishVersionThreats)
+	ft19, net19 := sfHashes(&sfShapeThreats)
+	sf19 = binary.LittleEndian.AppendUint32(sf19, ft19^net19)
+	sf19 = binary.LittleEndian.AppendUint32(sf19, 1)
+	sf19 = append(sf19, 'N')
+	sf19 = binary.LittleEndian.AppendUint32(sf19, ft19)
+	sf19 = sfAppendLEB(sf19, make([]int16, 1024))
+	f.Add(uint8(2), sf19)
+	f.Add(uint8(3), sf19[:40])
+	_, tiny16 := sfTinyCompressed(rng)
+	f.Add(uint8(0), tiny16)
+	f.Add(uint8(4), tiny16[:300])
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		var s *sfShape
 		switch which % 4 {
@@ -564,7 +592,9 @@ func FuzzParseStockfish(f *testing.F) {
 		if err != nil {
 			return
 		}
-		b, err := encodeStockfish(g, s)
+		s2 := *s
+		s2.half = g.HalfDims
+		b, err := encodeStockfish(g, &s2)
 		if err != nil || !bytes.Equal(b, data) {
 			t.Fatalf("accepted input does not round-trip: %v", err)
 		}

@@ -69,9 +69,10 @@ type tensor struct {
 
 // evalState carries what a layer stack accumulates besides the main data path.
 type evalState struct {
-	stm  int       // side to move as 0 (White) / 1 (Black)
-	skip int64     // sum of Forward contributions, added to the stack's final output
-	part [8]tensor // Concat's per-part output views (kept here so they do not escape)
+	stm   int           // side to move as 0 (White) / 1 (Black)
+	skip  int64         // sum of Forward contributions, added to the stack's final output
+	part  [8]tensor     // Concat's per-part output views (kept here so they do not escape)
+	dense *denseScratch // DenseStack's intermediate buffers (Evaluator-owned)
 }
 
 // newTensor allocates the output buffer of a layer with output kind k and n elements.

@@ -68,6 +68,10 @@ type Architecture struct {
 	PSQTDiv int32
 	// Output scales the raw output into the value Evaluate returns.
 	Output OutputScale
+	// OutputPerTerm applies Output to the PSQT term and to the positional term separately
+	// and adds the results (Stockfish 19 network.cpp evaluate: psqt/16 + positional/16,
+	// each truncated), instead of to their sum. Not stored by the native format.
+	OutputPerTerm bool
 	// PawnValue is the number of output units in one pawn: Centipawns(v) = 100·v/PawnValue.
 	// 100 for thesis nets (their output is ≈ centipawns) and CPW nets, 361 for Stockfish 15.1
 	// (NormalizeToPawnValue), 208 for Stockfish 13 (PawnValueEg). 0 means 100.
@@ -187,6 +191,7 @@ type Evaluator struct {
 	scratch [][]tensor
 	in      tensor    // forward-pass input view (a field so that it does not escape per call)
 	st      evalState // forward-pass state (likewise)
+	dense   denseScratch
 }
 
 // NewEvaluator returns an Evaluator for n.
@@ -236,7 +241,7 @@ func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int)
 	n := e.net
 	stack := n.arch.Stacks[bucket]
 	bufs := e.scratch[bucket]
-	e.st = evalState{stm: int(stm & 1)}
+	e.st = evalState{stm: int(stm & 1), dense: &e.dense}
 	e.in = tensor{n: n.ft.width, acc: acc.v}
 	cur := &e.in
 	for i, l := range stack {
@@ -254,7 +259,11 @@ func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int)
 		s := int(stm & 1)
 		o.PSQT = (acc.psqt[s][bucket] - acc.psqt[s^1][bucket]) / d
 	}
-	o.Value = n.arch.Output.Apply(int64(o.PSQT) + int64(o.Positional))
+	if n.arch.OutputPerTerm {
+		o.Value = n.arch.Output.Apply(int64(o.PSQT)) + n.arch.Output.Apply(int64(o.Positional))
+	} else {
+		o.Value = n.arch.Output.Apply(int64(o.PSQT) + int64(o.Positional))
+	}
 	return o
 }
 

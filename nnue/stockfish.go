@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +13,42 @@ import (
 
 func init() {
 	registerFormat(format{name: "stockfish", detect: IsStockfishVersion, decode: decodeStockfish})
+	// After the supported versions: a file that looks like a Stockfish network but has
+	// another version word is reported as such instead of failing as a thesis file.
+	registerFormat(format{name: "stockfish (unknown version)", detect: looksLikeStockfish, decode: decodeStockfish})
+}
+
+// looksLikeStockfish reports whether head looks like the start of a Stockfish .nnue file
+// of any version: a version word of the 0x7AF32Fxx family (Stockfish 12 to 17.1), or a
+// binary (not printable ASCII) version word followed by a hash and a plausible
+// description (length 1..4096, printable ASCII), as every Stockfish network since 12
+// has. Thesis files start with a printable feature-set name, native ones with their magic.
+func looksLikeStockfish(head []byte) bool {
+	if len(head) < 4 {
+		return false
+	}
+	if binary.LittleEndian.Uint32(head)&0xFFFFFF00 == 0x7AF32F00 {
+		return true
+	}
+	if len(head) < 13 {
+		return false
+	}
+	binaryWord := false
+	for _, c := range head[:4] {
+		if c < 0x20 || c >= 0x7F {
+			binaryWord = true
+		}
+	}
+	n := int(binary.LittleEndian.Uint32(head[8:]))
+	if !binaryWord || n < 1 || n > 4096 {
+		return false
+	}
+	for _, c := range head[12:min(len(head), 12+min(n, 64))] {
+		if c < 0x20 || c >= 0x7F {
+			return false
+		}
+	}
+	return true
 }
 
 func decodeStockfish(data []byte) (*Network, error) {
@@ -30,22 +67,26 @@ func decodeStockfish(data []byte) (*Network, error) {
 //	Perspective → ClippedReLU(int16) → Affine(512→32) → ClippedReLU(>>6) →
 //	Affine(32→32) → ClippedReLU(>>6) → Affine(32→1),  Value = output / 16.
 //
-// SFNNv5 (Stockfish 15.1): feature set featureset.HalfKAv2hm(), width 1024, 8 PSQT
-// buckets, 8 stacks selected by (pieces − 1)/4, each
+// SFNNv5 (Stockfish 15.1, 16, 17.1): feature set featureset.HalfKAv2hm(), width L1
+// from the file (1024, 1536, …), 8 PSQT buckets, 8 stacks selected by (pieces − 1)/4, each
 //
-//	Perspective → PairwiseMul → Affine(1024→16) → Forward(·9600/8128) →
+//	Perspective → PairwiseMul → Affine(L1→16) → Forward(·9600/8128) →
 //	Concat(SqrClippedReLU(>>19), ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) →
 //	Affine(32→1),  Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
 //
 // Evaluate then returns Stockfish's internal Value for the side to move
-// (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1); PawnValue
-// is 208 (Stockfish 13 PawnValueEg) or 361 (Stockfish 15.1 NormalizeToPawnValue).
+// (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1 and 16);
+// PawnValue is 208 (Stockfish 13 PawnValueEg), 361 (Stockfish 15.1 NormalizeToPawnValue,
+// uncompressed L1 = 1024 files) or 328 (Stockfish 16, every other SFNNv5 file).
 func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	if f == nil {
 		return nil, fmt.Errorf("nnue: nil StockfishFile")
 	}
 	if _, err := f.shape(); err != nil {
 		return nil, err
+	}
+	if f.Arch == StockfishThreats {
+		return newStockfishThreatsNetwork(f)
 	}
 	var set *featureset.Set
 	var arch Architecture
@@ -77,7 +118,7 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 				affine(&st.FC1), relu, affine(&st.FC2),
 			})
 		}
-		arch.PawnValue = StockfishPawnValueSF15
+		arch.PawnValue = stockfishPawnValue(f)
 		arch.Quantization = "stockfish: accumulator 127, pairwise /128, hidden weights 64 (>>6), output /16"
 	default:
 		return nil, fmt.Errorf("nnue: stockfish: unknown architecture %v", f.Arch)
@@ -93,6 +134,16 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	return NewNetwork(ft, arch, desc)
 }
 
+// stockfishPawnValue guesses the engine's printed-pawn divisor for an SFNNv5-family
+// file, which does not name its engine: 361 (Stockfish 15.1) for the uncompressed
+// 1024-wide layout 15.1 wrote, 328 (Stockfish 16) for every compressed or wider file.
+func stockfishPawnValue(f *StockfishFile) int32 {
+	if f.HalfDims == 1024 && !f.Compressed[1] {
+		return StockfishPawnValueSF15
+	}
+	return StockfishPawnValueSF16
+}
+
 // StockfishTrace is what Stockfish 15.1's eval command prints in its "NNUE network
 // contributions" table, computed for every bucket: the used bucket and, per bucket, the
 // Material (PSQT) and Positional (Layers) columns as internal Values, each already
@@ -106,7 +157,11 @@ type StockfishTrace struct {
 	PSQT       []int32
 	Positional []int32
 	Value      int32
-	PawnValue  int32 // divisor from internal Value to printed pawns (208 or 361)
+	PawnValue  int32 // divisor from internal Value to printed pawns (208, 361 or 328)
+	// PawnDivisor is Stockfish 19's material-dependent divisor for this position
+	// (StockfishMaterialPawnDivisor), 0 for networks with a fixed PawnValue. When set,
+	// WriteTable prints Stockfish 19's layout and rounding.
+	PawnDivisor float64
 }
 
 // Trace refreshes the evaluator's accumulator for pos and runs every layer stack on it,
@@ -118,6 +173,9 @@ func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
 	t := StockfishTrace{SideToMove: stm, Bucket: n.arch.Buckets.Of(pos), PawnValue: n.arch.PawnValue}
 	if t.PawnValue == 0 {
 		t.PawnValue = 100
+	}
+	if isStockfishThreats(n) {
+		t.PawnDivisor = StockfishMaterialPawnDivisor(pos)
 	}
 	div := n.arch.Output
 	for b := 0; b < n.arch.Buckets.Count(); b++ {
@@ -153,6 +211,11 @@ func stockfishAligned(v, pawnValue int32) string {
 // WriteTable writes the bucket table in the layout of Stockfish 15.1's eval command
 // ("NNUE network contributions", one row per bucket, the used one marked), followed by
 // the "NNUE evaluation" line from White's point of view.
+//
+// With PawnDivisor set (Stockfish 19) it follows Stockfish 19's nnue_misc.cpp trace and
+// evaluate.cpp: the title says "(Normalized, … to move)", each cell is
+// |round(100·v/a)|/100 with the sign of v, and two lines follow: the NNUE value in
+// internal units for the side to move, and round(100·v/a)/100 from White's side.
 func (t StockfishTrace) WriteTable(w io.Writer) error {
 	var sb strings.Builder
 	side := "(White to move)"
@@ -160,6 +223,9 @@ func (t StockfishTrace) WriteTable(w io.Writer) error {
 		side = "(Black to move)"
 	}
 	line := "+------------+------------+------------+------------+\n"
+	if t.PawnDivisor > 0 {
+		return t.writeTable19(w, side[1:len(side)-1], line)
+	}
 	sb.WriteString(" NNUE network contributions " + side + "\n" + line +
 		"|   Bucket   |  Material  | Positional |   Total    |\n" +
 		"|            |   (PSQT)   |  (Layers)  |            |\n" + line)
@@ -178,6 +244,49 @@ func (t StockfishTrace) WriteTable(w io.Writer) error {
 		white = -white
 	}
 	fmt.Fprintf(&sb, "\nNNUE evaluation        %+.2f (white side)\n", float64(white)/float64(t.PawnValue))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// sf19Aligned is Stockfish 19's format_cp_aligned_dot: the sign of v ('+', '-', ' ')
+// then |to_cp(v)|/100 in "%6.2f", to_cp(v) = round(100·v/a).
+func sf19Aligned(v int32, a float64) string {
+	sign := " "
+	if v < 0 {
+		sign = "-"
+	} else if v > 0 {
+		sign = "+"
+	}
+	return sign + fmt.Sprintf("%6.2f", math.Round(100*math.Abs(float64(v))/a)/100)
+}
+
+// StockfishToCP is Stockfish 19's UCIEngine::to_cp: round(100·v/a) with a the
+// material-dependent divisor (round half away from zero).
+func StockfishToCP(v int32, a float64) int {
+	return int(math.Round(100 * float64(v) / a))
+}
+
+func (t StockfishTrace) writeTable19(w io.Writer, side, line string) error {
+	var sb strings.Builder
+	a := t.PawnDivisor
+	sb.WriteString("NNUE network contributions (Normalized, " + side + ")\n" + line +
+		"|   Bucket   |  Material  | Positional |   Total    |\n" +
+		"|            |   (PSQT)   |  (Layers)  |            |\n" + line)
+	for b := range t.PSQT {
+		fmt.Fprintf(&sb, "|  %d         |  %s   |  %s   |  %s   |", b,
+			sf19Aligned(t.PSQT[b], a), sf19Aligned(t.Positional[b], a), sf19Aligned(t.PSQT[b]+t.Positional[b], a))
+		if b == t.Bucket {
+			sb.WriteString(" <-- this bucket is used")
+		}
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(line)
+	white := t.Value
+	if t.SideToMove == board.Black {
+		white = -white
+	}
+	fmt.Fprintf(&sb, "\nNNUE evaluation          %+d (side to move, internal units)\n", t.Value)
+	fmt.Fprintf(&sb, "NNUE evaluation        %+.2f (white side)\n", 0.01*float64(StockfishToCP(white, a)))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

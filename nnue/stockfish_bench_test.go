@@ -21,7 +21,8 @@ import (
 //
 //	refresh      full refresh of both perspectives + forward pass (Evaluator.Evaluate)
 //	quiet        a quiet non-king move: Set.Diff + fused UpdateFrom for both
-//	             perspectives from the parent's accumulator + forward pass
+//	             perspectives from the parent's accumulator + forward pass (rows/move:
+//	             feature rows added + removed over both perspectives)
 //	king         an own-king move: refresh of the mover's perspective, update of the
 //	             other + forward pass
 //	king-table   the same through a RefreshTable warmed on a nearby position (the
@@ -152,12 +153,12 @@ func (c *sfClock) report(b *testing.B) {
 var sfSink int32
 
 func BenchmarkStockfish(b *testing.B) {
-	for _, name := range []string{sfNetSFNNv5, sfNetHalfKP} {
+	for _, name := range []string{sfNetSFNNv5, sfNetHalfKP, sfNetSF16, sfNetSF19} {
 		n := sfTestNetwork(b, name)
 		d := sfBenchSetup(b)
 		roots := sfRoots(n, d.positions)
 		p2roots := sfRoots(n, d.p2)
-		short := map[string]string{sfNetSFNNv5: "sf15.1", sfNetHalfKP: "sf13"}[name]
+		short := map[string]string{sfNetSFNNv5: "sf15.1", sfNetHalfKP: "sf13", sfNetSF16: "sf16", sfNetSF19: "sf19"}[name]
 		for _, lvl := range simd.Available() {
 			prefix := short + "/" + lvl.String() + "/"
 			set := func(b *testing.B) func() {
@@ -208,6 +209,7 @@ func BenchmarkStockfish(b *testing.B) {
 				fs := n.ft.set
 				var added, removed []int
 				var c sfClock
+				rows := 0
 				for i := 0; c.evals < b.N; {
 					// one parent's quiet moves: the parent accumulator is copied into a
 					// hot buffer first (not timed), as in a search
@@ -223,6 +225,7 @@ func BenchmarkStockfish(b *testing.B) {
 						for p := board.White; p <= board.Black; p++ {
 							added, removed = fs.Diff(parent, &mv.after, &mv.dirty, p, added[:0], removed[:0])
 							acc.UpdateFrom(hot, p, added, removed)
+							rows += len(added) + len(removed)
 						}
 						sfSink += ev.Forward(acc, &mv.after).Value
 					}
@@ -230,6 +233,7 @@ func BenchmarkStockfish(b *testing.B) {
 					i = j % len(d.quiet)
 				}
 				c.report(b)
+				b.ReportMetric(float64(rows)/float64(max(c.evals, 1)), "rows/move")
 			})
 			for _, withTable := range []bool{false, true} {
 				label := "king"

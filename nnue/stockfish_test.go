@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,6 +94,7 @@ func TestStockfishGolden(t *testing.T) {
 	for _, tc := range []struct{ net, csv string }{
 		{sfNetHalfKP, "sf13-halfkp-eval.csv"},
 		{sfNetSFNNv5, "sf15.1-eval.csv"},
+		{sfNetSF16, "sf16-eval.csv"},
 	} {
 		t.Run(tc.net, func(t *testing.T) {
 			n := sfTestNetwork(t, tc.net)
@@ -144,6 +146,8 @@ func TestStockfishIncremental(t *testing.T) {
 	for _, tc := range []struct{ net, csv string }{
 		{sfNetHalfKP, "sf13-halfkp-eval.csv"},
 		{sfNetSFNNv5, "sf15.1-eval.csv"},
+		{sfNetSF16, "sf16-eval.csv"},
+		{sfNetSF19, "sf19-eval.csv"},
 	} {
 		t.Run(tc.net, func(t *testing.T) {
 			n := sfTestNetwork(t, tc.net)
@@ -171,7 +175,7 @@ func TestStockfishIncremental(t *testing.T) {
 					if len(r.cols) > 1 {
 						want = r.cols[1]
 					}
-					if got := FormatStockfishPawns(sfWhite(v, &pos), n.Architecture().PawnValue); got != want {
+					if got := sfWhitePawns(n, &pos, v); got != want {
 						t.Fatalf("%s: root %s want %s", r.fen, got, want)
 					}
 					for _, m := range pos.LegalMoves() {
@@ -198,12 +202,25 @@ func TestStockfishIncremental(t *testing.T) {
 						s.Pop()
 					}
 				}
-				if step <= 80 && rt.Hits == 0 { // sparse samples may never revisit a king square
+				// Sparse samples may never revisit a king square; with Stockfish 19's ~100
+				// threat features, entries left by unrelated positions (the generic level's
+				// sparser sample) may all differ by more than the active set.
+				sparse := simd.Level() == simd.Generic && isStockfishThreats(n)
+				if step <= 80 && !sparse && rt.Hits == 0 {
 					t.Errorf("refresh table never hit (%d misses)", rt.Misses)
 				}
 			})
 		})
 	}
+}
+
+// sfWhitePawns formats v (side to move) from White's side as the engine's "NNUE
+// evaluation … (white side)" line prints it (without a leading '+').
+func sfWhitePawns(n *Network, pos *board.Position, v int32) string {
+	if isStockfishThreats(n) {
+		return fmt.Sprintf("%.2f", 0.01*float64(StockfishToCP(sfWhite(v, pos), StockfishMaterialPawnDivisor(pos))))
+	}
+	return FormatStockfishPawns(sfWhite(v, pos), n.Architecture().PawnValue)
 }
 
 func sfWhite(v int32, pos *board.Position) int32 {

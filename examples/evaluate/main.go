@@ -25,8 +25,22 @@
 //
 // where eval is the network's final integer output for the side to move (thesis nets:
 // ≈ centipawns, exactly the thesis engine's value; Stockfish nets: the engine's internal
-// units). This contract is stable. Without -json a line is "<eval> <pawns> <FEN>" where
-// pawns = Network.Centipawns(eval)/100.
+// units). This contract is stable; members may be added after "eval" (Stockfish nets:
+// "bucket", "psqt", "positional", see trace.go) and "pawns" (eval converted to pawns by
+// nnue.PawnScale, from the side to move's point of view) is appended last.
+//
+// Without -json the output starts with two lines naming the network and the unit
+// conversion, e.g.
+//
+//	network: embedded default (nnue.Default): hv[768]→256×2 | Perspective → …
+//	eval: the network's output for the side to move, in its internal units; pawns = eval ÷ 100 (100 units per pawn (centipawns))
+//
+// then one line per position:
+//
+//	Black to move: eval -61 (Black's view) = -0.61 pawns; White's view +0.61 pawns | <FEN>
+//
+// For Stockfish 19 nets, whose pawn value depends on the material, each line also gives
+// the divisor used, "(÷297.6)".
 package main
 
 import (
@@ -36,7 +50,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -97,13 +113,62 @@ var jsonExtra func(net *nnue.Network, pos *board.Position, out nnue.Output) stri
 
 // printer writes results in the chosen format.
 type printer struct {
-	w    io.Writer
-	json bool
-	net  *nnue.Network
+	w       io.Writer
+	json    bool
+	net     *nnue.Network
+	netName string // -net path, or "" for the embedded default
+	started bool   // the plain-text header has been written
+}
+
+// colorName returns "White" or "Black".
+func colorName(c board.Color) string {
+	if c == board.Black {
+		return "Black"
+	}
+	return "White"
+}
+
+// pawns converts eval (an internal value from one side's point of view) to pawns for
+// pos with nnue.PawnScale: round(100·eval ÷ divisor)/100 with the rounding half away from
+// zero, as Stockfish prints (for a fixed divisor this is also the thesis engine's and
+// Stockfish 13–16's rounding of %.2f in all but exact-half cases). It returns the value,
+// its text with two decimals and a sign ("-0.00" for a small negative eval) and the
+// divisor.
+func pawns(net *nnue.Network, pos *board.Position, eval int32) (float64, string, float64) {
+	div, _ := nnue.PawnScale(net, pos)
+	cp := math.Round(100 * math.Abs(float64(eval)) / div)
+	v, sign := cp/100, "+"
+	if eval < 0 {
+		v, sign = -v, "-"
+	}
+	return v, fmt.Sprintf("%s%.2f", sign, cp/100), div
+}
+
+// materialDependent reports whether the network's pawn value depends on the position
+// (Stockfish 19).
+func materialDependent(net *nnue.Network, pos *board.Position) bool {
+	_, rule := nnue.PawnScale(net, pos)
+	return strings.HasPrefix(rule, "Stockfish 19")
+}
+
+// header writes the two lines naming the network and the conversion.
+func (p *printer) header(pos *board.Position) error {
+	name := p.netName
+	if name == "" {
+		name = "embedded default (nnue.Default)"
+	}
+	div, rule := nnue.PawnScale(p.net, pos)
+	conv := fmt.Sprintf("pawns = eval ÷ %.0f (%s)", div, rule)
+	if materialDependent(p.net, pos) {
+		conv = "pawns = round(100·eval ÷ a)/100, a = Stockfish 19's material-dependent pawn value (uci.cpp win_rate_params), given on each line"
+	}
+	_, err := fmt.Fprintf(p.w, "network: %s: %v\neval: the network's output for the side to move, in its internal units; %s\n", name, p.net, conv)
+	return err
 }
 
 func (p *printer) print(pos *board.Position, out nnue.Output) error {
 	fen := pos.FEN()
+	pv, ptext, div := pawns(p.net, pos, out.Value)
 	if p.json {
 		q, err := json.Marshal(fen)
 		if err != nil {
@@ -113,10 +178,26 @@ func (p *printer) print(pos *board.Position, out nnue.Output) error {
 		if jsonExtra != nil {
 			extra = jsonExtra(p.net, pos, out)
 		}
-		_, err = fmt.Fprintf(p.w, "{\"fen\": %s, \"eval\": %d%s}\n", q, out.Value, extra)
+		_, err = fmt.Fprintf(p.w, "{\"fen\": %s, \"eval\": %d%s, \"pawns\": %s}\n", q, out.Value, extra, strconv.FormatFloat(pv, 'f', 2, 64))
 		return err
 	}
-	_, err := fmt.Fprintf(p.w, "%d %+.2f %s\n", out.Value, p.net.Centipawns(out.Value)/100, fen)
+	if !p.started {
+		p.started = true
+		if err := p.header(pos); err != nil {
+			return err
+		}
+	}
+	stm := pos.SideToMove()
+	_, white, _ := pawns(p.net, pos, -out.Value)
+	if stm == board.White {
+		white = ptext
+	}
+	divText := ""
+	if materialDependent(p.net, pos) {
+		divText = fmt.Sprintf(" (÷%.1f)", div)
+	}
+	_, err := fmt.Fprintf(p.w, "%s to move: eval %d (%s's view) = %s pawns%s; White's view %s pawns | %s\n",
+		colorName(stm), out.Value, colorName(stm), ptext, divText, white, fen)
 	if err == nil {
 		err = printTrace(p.w, p.net, pos) // -trace (trace.go)
 	}
@@ -150,7 +231,7 @@ func printInfo(w io.Writer, net *nnue.Network) {
 
 // runWith is run with an already loaded network.
 func runWith(net *nnue.Network, o options, w io.Writer) error {
-	p := &printer{w: w, json: o.json, net: net}
+	p := &printer{w: w, json: o.json, net: net, netName: o.net}
 	if o.incremental {
 		return runIncremental(o, net, p)
 	}

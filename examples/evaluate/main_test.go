@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,45 @@ func TestErrors(t *testing.T) {
 		if err := run(o, new(bytes.Buffer)); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+// TestPlainOutputLabels checks that the default output (the README's first command)
+// names the network, the units and the conversion, and the side to move's point of view.
+func TestPlainOutputLabels(t *testing.T) {
+	var out bytes.Buffer
+	fen := "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+	if err := run(options{fen: fen}, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 lines:\n%s", out.String())
+	}
+	for i, want := range []string{
+		"network: embedded default (nnue.Default): ",
+		"eval: the network's output for the side to move, in its internal units; pawns = eval ÷ ",
+		"Black to move: eval ",
+	} {
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("line %d = %q, want prefix %q", i+1, lines[i], want)
+		}
+	}
+	var v int
+	var p, wp float64
+	if _, err := fmt.Sscanf(lines[2], "Black to move: eval %d (Black's view) = %f pawns; White's view %f pawns", &v, &p, &wp); err != nil {
+		t.Fatalf("%q: %v", lines[2], err)
+	}
+	if p != -wp || !strings.HasSuffix(lines[2], "| "+fen) {
+		t.Errorf("%q: views %v and %v", lines[2], p, wp)
+	}
+	// -json: the stable members first, then "pawns"
+	out.Reset()
+	if err := run(options{fen: fen, json: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`{"fen": %q, "eval": %d, "pawns": %.2f}`, fen, v, p)
+	if got := strings.TrimSpace(out.String()); got != want {
+		t.Errorf("-json: %s, want %s", got, want)
 	}
 }

@@ -13,15 +13,17 @@ import (
 // Stockfish additions to the evaluate command (doc/stockfish-networks.md):
 //
 //   - -trace prints, after each position's line, the "NNUE network contributions" table
-//     of Stockfish 15.1's eval command: for every bucket the Material (PSQT) and
+//     of Stockfish's eval command: for every bucket the Material (PSQT) and
 //     Positional (Layers) columns in pawns (internal Value / 361 for Stockfish 15.1,
-//     / 208 for Stockfish 13 nets), side to move relative, the used bucket marked, and
-//     the "NNUE evaluation" line from White's side.
-//   - -json, for networks with PSQT buckets (Stockfish 15.1 SFNNv5), appends to the
+//     / 328 for 16, / 208 for Stockfish 13 nets, and Stockfish 19's material-dependent
+//     round(100·v/a)/100 in its "Normalized" layout), side to move relative, the used
+//     bucket marked, and the "NNUE evaluation" line(s).
+//   - -json, for networks with PSQT buckets (Stockfish 15.1, 16, 19), appends to the
 //     object "bucket": <int>, "psqt": [8 ints], "positional": [8 ints]: exactly the
-//     integers Stockfish's trace prints before dividing by 361 (each already divided by
-//     OutputScale 16 with truncation, side to move relative). "eval" keeps its meaning,
-//     NNUE::evaluate(pos, false) for the side to move.
+//     integers Stockfish's trace prints before converting to pawns (each already divided
+//     by OutputScale 16 with truncation, side to move relative). "eval" keeps its meaning,
+//     the network's value for the side to move: NNUE::evaluate(pos, false) for 15.1 and
+//     16, psqt/16 + positional/16 for 19.
 
 // traceTable is set by -trace.
 var traceTable bool

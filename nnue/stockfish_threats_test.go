@@ -1,0 +1,240 @@
+package nnue
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
+)
+
+// sf19Row is one row of sf19-eval.csv, split into its printed and internal columns.
+type sf19Row struct {
+	fen     string
+	printed string // bucket, nnue_white, psqt0..7, positional0..7 as printed
+	ints    string // psqt_int0..7, positional_int0..7, nnue_internal
+	divisor float64
+}
+
+func sf19Rows(t testing.TB) []sf19Row {
+	t.Helper()
+	var out []sf19Row
+	for _, r := range sfReadCSV(t, "sf19-eval.csv") {
+		if len(r.cols) != 37 {
+			t.Fatalf("%s: %d columns", r.fen, len(r.cols))
+		}
+		d, err := strconv.ParseFloat(r.cols[36], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sf19Row{r.fen, strings.Join(r.cols[:18], ","), strings.Join(r.cols[18:35], ","), d})
+	}
+	return out
+}
+
+// sf19Columns formats a trace the way sf19-eval.csv stores it.
+func sf19Columns(tr StockfishTrace) (printed, ints string) {
+	white := tr.Value
+	if tr.SideToMove == board.Black {
+		white = -white
+	}
+	a := tr.PawnDivisor
+	p := []string{strconv.Itoa(tr.Bucket), fmt.Sprintf("%.2f", 0.01*float64(StockfishToCP(white, a)))}
+	var in []string
+	for _, v := range tr.PSQT {
+		p = append(p, FormatStockfish19Pawns(v, a))
+		in = append(in, strconv.Itoa(int(v)))
+	}
+	for _, v := range tr.Positional {
+		p = append(p, FormatStockfish19Pawns(v, a))
+		in = append(in, strconv.Itoa(int(v)))
+	}
+	in = append(in, strconv.Itoa(int(tr.Value)))
+	return strings.Join(p, ","), strings.Join(in, ",")
+}
+
+// TestStockfish19Golden evaluates every row of sf19-eval.csv by full refresh at every
+// SIMD level (run it with -tags purego too) and compares the internal integers exactly
+// and every printed number as a string, through the material-dependent conversion.
+func TestStockfish19Golden(t *testing.T) {
+	n := sfTestNetwork(t, sfNetSF19)
+	rows := sf19Rows(t)
+	if len(rows) != 5283 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	sfForEachLevel(t, func(t *testing.T) {
+		e := n.NewEvaluator()
+		bad := 0
+		for i := 0; i < len(rows); i += sfGoldenStep() {
+			r := rows[i]
+			pos := sfParsePos(t, r.fen)
+			tr := e.Trace(&pos)
+			if math.Abs(tr.PawnDivisor-r.divisor) > 1e-9 {
+				t.Fatalf("%s: pawn divisor %v, want %v", r.fen, tr.PawnDivisor, r.divisor)
+			}
+			p, in := sf19Columns(tr)
+			if p != r.printed || in != r.ints {
+				if bad++; bad <= 5 {
+					t.Errorf("%s:\n got %s | %s\nwant %s | %s", r.fen, p, in, r.printed, r.ints)
+				}
+			}
+			if v := e.Evaluate(&pos); v != tr.Value {
+				t.Fatalf("%s: Evaluate %d, Trace %d", r.fen, v, tr.Value)
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%d of %d positions differ", bad, len(rows))
+		}
+	})
+}
+
+// TestStockfish19File checks the header and hashes of the Stockfish 19 net, that WriteTo
+// rebuilds it byte for byte, and that truncated or altered copies fail with an error
+// naming the field.
+func TestStockfish19File(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-encodes the 98 MB file")
+	}
+	f := sfTestFile(t, sfNetSF19)
+	if f.Arch != StockfishThreats || f.HalfDims != 1024 || f.Hash != 0xA85B2205 || f.FTHash^f.NetHash != 0xA85B2205 ||
+		len(f.Description) != 84 || f.Threats == nil || f.Threats.ThreatFeatures != 59808 || f.Threats.PairFeatures != 4560 {
+		t.Fatalf("header: arch %v width %d hash %#x", f.Arch, f.HalfDims, f.Hash)
+	}
+	if f.Stacks[0].FC0.In != 1024 || f.Stacks[0].FC0.Out != 32 || f.Stacks[0].FC1.In != 64 || f.Stacks[0].FC2.In != 128 {
+		t.Fatal("layer shapes")
+	}
+	raw, err := os.ReadFile(filepath.Join(sfSharedDir(t), "nets", sfNetSF19))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := f.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), raw) {
+		t.Fatal("WriteTo does not reproduce the Stockfish 19 file byte for byte")
+	}
+	biasEnd := 121 + int(leU32(raw[117:])) // the bias block: magic at 100, byte count at 117
+	for _, tc := range []struct {
+		name  string
+		mut   func(b []byte) []byte
+		field string
+	}{
+		{"truncated in the threat rows", func(b []byte) []byte { return b[:30_000_000] }, "threat weights"},
+		{"truncated in the stacks", func(b []byte) []byte { return b[:len(b)-1000] }, "layer stacks"},
+		{"trailing byte", func(b []byte) []byte { return append(b, 0) }, "end of file"},
+		{"header hash", func(b []byte) []byte { b[4] ^= 1; return b }, "header hash"},
+		{"feature hash", func(b []byte) []byte { b[12+84] ^= 1; return b }, "feature transformer hash"},
+		{"bias magic", func(b []byte) []byte { b[100] ^= 1; return b }, "feature transformer biases"},
+		{"threat PSQT magic", func(b []byte) []byte { b[biasEnd+59808*1024] ^= 1; return b }, "threat PSQT weights"},
+		{"stack hash", func(b []byte) []byte { b[len(b)-8*35208] ^= 1; return b }, "layer stack 0 hash"},
+	} {
+		b := tc.mut(append([]byte(nil), raw...))
+		_, err := ParseStockfish(b)
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, tc.field) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+func leU32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// TestStockfish19TraceTable checks the layout of the Stockfish 19 table.
+func TestStockfish19TraceTable(t *testing.T) {
+	n := sfTestNetwork(t, sfNetSF19)
+	pos := sfParsePos(t, "rnb1kb2/2q2p1Q/p2pp1r1/1p6/3NP3/P1N1P1P1/1PP1B2P/R3K2R b KQq - 0 15")
+	var buf bytes.Buffer
+	if err := n.NewEvaluator().Trace(&pos).WriteTable(&buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"NNUE network contributions (Normalized, Black to move)\n",
+		"|  0         |  -  1.74   |  +  1.02   |  -  0.72   |\n",
+		"|  6         |  -  0.95   |  -  0.38   |  -  1.32   | <-- this bucket is used\n",
+		"NNUE evaluation          -394 (side to move, internal units)\n",
+		"NNUE evaluation        +1.32 (white side)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestComputeBound8 checks the histogram bound of int8 rows against the quickselect
+// bound of the same rows widened to int16.
+func TestComputeBound8(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct{ nf, m, k int }{{50, 64, 7}, {300, 32, 300}, {10, 32, 20}, {1, 32, 0}} {
+		w8 := make([]int8, tc.nf*tc.m)
+		w16 := make([]int16, len(w8))
+		for i := range w8 {
+			w8[i] = int8(rng.IntN(256) - 128)
+			w16[i] = int16(w8[i])
+		}
+		got := computeBound8(tc.nf, tc.m, tc.k, w8)
+		want := computeBound(tc.nf, tc.m, tc.k, w16, make([]int16, tc.m))
+		if got != want {
+			t.Errorf("%+v: %v, want %v", tc, got, want)
+		}
+	}
+}
+
+// TestStockfishRandomGames plays random legal games (rapid: pushes, pops and lazy
+// evaluations, with and without a refresh table) through an AccumulatorStack on the real
+// Stockfish 16 and 19 nets and checks every evaluation against a full refresh.
+func TestStockfishRandomGames(t *testing.T) {
+	for _, name := range []string{sfNetSF16, sfNetSF19} {
+		t.Run(name, func(t *testing.T) {
+			n := sfTestNetwork(t, name)
+			roots := startPositions(t)
+			ev := n.NewEvaluator()
+			rapid.Check(t, func(rt *rapid.T) {
+				root := roots[rapid.IntRange(0, len(roots)-1).Draw(rt, "root")]
+				st := n.NewAccumulatorStack()
+				if rapid.Bool().Draw(rt, "table") {
+					st.UseRefreshTable(n.NewRefreshTable())
+				}
+				st.Reset(&root)
+				steps := rapid.IntRange(1, 60).Draw(rt, "steps")
+				for k := 0; k < steps; k++ {
+					pos := st.Position()
+					moves := pos.LegalMoves()
+					action := rapid.IntRange(0, 9).Draw(rt, "action")
+					switch {
+					case action == 0 && st.Len() > 1:
+						st.Pop()
+					case action <= 2:
+						checkStackEval(rt, st, ev)
+					case len(moves) > 0:
+						m := moves[rapid.IntRange(0, len(moves)-1).Draw(rt, "move")]
+						after, dirty := pos.Play(m)
+						st.Push(&after, &dirty)
+					}
+				}
+				checkStackEval(rt, st, ev)
+			})
+		})
+	}
+}
+
+// TestStockfish19NotNative checks that the native format refuses the Stockfish 19 network
+// (its PairwiseClip and DenseStack layers have no native record) with an error.
+func TestStockfish19NotNative(t *testing.T) {
+	n := sfTestNetwork(t, sfNetSF19)
+	var buf bytes.Buffer
+	if err := WriteNative(&buf, n); err == nil || !strings.Contains(err.Error(), "native format") || buf.Len() != 0 {
+		t.Fatalf("WriteNative: %v (%d bytes written)", err, buf.Len())
+	}
+}
