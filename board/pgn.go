@@ -101,7 +101,7 @@ func ReadPGN(r io.Reader) (games []Game, err error) {
 		}
 		if err != nil {
 			if err != io.EOF {
-				errs = append(errs, &PGNError{Game: n + 1, Line: s.line, ErrLine: s.line, Reason: "reading stream", Err: err})
+				errs = append(errs, &PGNError{Game: n + 1, Line: max(s.line, 1), ErrLine: max(s.line, 1), Reason: "reading stream", Err: err})
 			}
 			break
 		}
