@@ -26,8 +26,8 @@ func smallNets(t testing.TB) map[string][]byte {
 	rng := rand.New(rand.NewPCG(11, 11))
 	th := randomThesisNet(t, rng, "ksq", 32, 1, 100)
 	return map[string][]byte{
-		"thesis-ksq":  encodeThesis(t, th),
-		"native-ksq":  encodeNative(t, th),
+		"thesis-ksq": encodeThesis(t, th),
+		"native-ksq": encodeNative(t, th),
 	}
 }
 
