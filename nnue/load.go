@@ -93,7 +93,13 @@ func load(r io.Reader, size int64) (*Network, error) {
 	case bytes.HasPrefix(h, []byte(NativeMagic)):
 		return readNative(&decoder{format: nativeFormat, r: rest, size: size, crc: crc32.NewIEEE()})
 	case IsStockfishVersion(h):
-		sf, err := ReadStockfish(rest)
+		var sr io.Reader = rest
+		if size >= 0 {
+			// keep the size visible through the MultiReader: a reader with Len() lets
+			// ReadStockfish check declared sizes before allocating
+			sr = &lenReader{r: rest, n: size}
+		}
+		sf, err := ReadStockfish(sr)
 		if err != nil {
 			return nil, err
 		}
@@ -129,3 +135,18 @@ func LoadFile(path string) (*Network, error) {
 	}
 	return nw, nil
 }
+
+// lenReader is a reader that knows how many bytes remain (Len), like *bytes.Reader.
+type lenReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *lenReader) Read(p []byte) (int, error) {
+	k, err := l.r.Read(p)
+	l.n -= int64(k)
+	return k, err
+}
+
+// Len returns the bytes not yet read.
+func (l *lenReader) Len() int { return int(max(l.n, 0)) }
