@@ -14,8 +14,6 @@ package board
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"io"
 	"math/bits"
 	"strings"
 
@@ -171,69 +169,4 @@ func (g *Game) Positions() []Position {
 		ps = append(ps, p)
 	}
 	return ps
-}
-
-// ReadPGN reads every game of a PGN stream with chess/v2's PGN scanner and parser
-// (SAN moves, comments, NAGs, variations, "{...}" and ";" comments; a game's text is
-// limited to 64 KiB by the scanner). A FEN tag's position is validated by ParseFEN.
-// It returns the games read so far and an error naming the 1-based game number when a
-// game cannot be read (a chess/v2 error, a malformed or illegal FEN tag, or an illegal
-// move).
-func ReadPGN(r io.Reader) (games []Game, err error) {
-	sc := chess.NewScanner(r)
-	defer func() {
-		if e := recover(); e != nil {
-			err = fmt.Errorf("board: PGN game %d: chess/v2 panicked: %v", len(games)+1, e)
-		}
-	}()
-	for sc.HasNext() {
-		n := len(games) + 1
-		raw, err := sc.ScanGame()
-		if err != nil {
-			return games, fmt.Errorf("board: PGN game %d: %w", n, err)
-		}
-		if strings.TrimSpace(raw.Raw) == "" {
-			continue
-		}
-		g, err := parsePGNGame(raw)
-		if err != nil {
-			return games, fmt.Errorf("board: PGN game %d: %w", n, err)
-		}
-		games = append(games, g)
-	}
-	return games, nil
-}
-
-func parsePGNGame(raw *chess.GameScanned) (Game, error) {
-	tokens, err := chess.TokenizeGame(raw)
-	if err != nil {
-		return Game{}, err
-	}
-	g := Game{Tags: map[string]string{}}
-	for i := 0; i+1 < len(tokens); i++ {
-		if tokens[i].Type == chess.TagKey && tokens[i+1].Type == chess.TagValue {
-			g.Tags[tokens[i].Value] = tokens[i+1].Value
-		}
-	}
-	g.Start = StartPosition()
-	if fen, ok := g.Tags["FEN"]; ok {
-		if g.Start, err = ParseFEN(fen); err != nil {
-			return Game{}, err
-		}
-	}
-	cg, err := chess.NewParser(tokens).Parse()
-	if err != nil {
-		return Game{}, err
-	}
-	p := g.Start
-	for i, cm := range cg.Moves() {
-		m := fromChessMove(cm)
-		next, _, err := p.PlayChecked(m)
-		if err != nil {
-			return Game{}, fmt.Errorf("ply %d: %w", i+1, err)
-		}
-		g.Moves = append(g.Moves, m)
-		p = next
-	}
-	return g, nil
 }

@@ -103,7 +103,7 @@ func TestParseFENRoundTripTable(t *testing.T) {
 		"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 		"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
 		"rnbqkbnr/pppp1ppp/8/8/3Pp3/8/PPP1PPPP/RNBQKBNR b Kq d3 0 3",
-		"4k3/8/8/8/8/8/8/4K3 b - - 123 0",
+		"4k3/8/8/8/8/8/8/4K3 b - - 123 1",
 		"7k/8/8/8/8/8/8/K7 w - - 99999 999999999",
 	} {
 		p := mustFEN(t, s)

@@ -14,8 +14,20 @@ package board
 //   - an en-passant square is on rank 6 with White to move (rank 3 with Black), is
 //     empty, the square behind it (the pawn's origin) is empty, and the opponent's pawn
 //     that just double-pushed stands in front of it;
-//   - the side not to move is not in check; the side to move has at most two checkers;
-//   - halfmove clock ≥ 0 and fullmove number ≥ 0.
+//   - the kings are not on adjacent squares; the side not to move is not in check;
+//   - the checks on the side to move can follow a legal move: at most two checkers; in a
+//     double check at least one checker is a bishop, rook or queen (the discovered one),
+//     the two are not both bishops and not on one line through the king (rooks on both
+//     sides of the king); with an en-passant square, every checker is the pawn that just
+//     double-pushed or a slider its origin square uncovered;
+//   - halfmove clock ≥ 0, and 0 when an en-passant square is set; fullmove number ≥ 1.
+//
+// The king, pawn, en-passant rank and side-not-to-move rules are those of Stockfish 15.1
+// position.cpp (Position::pos_is_ok); the checker rules go further (Stockfish trusts its
+// FEN input there) and follow the reasoning of python-chess's Board.status
+// (STATUS_TOO_MANY_CHECKERS, STATUS_IMPOSSIBLE_CHECK), extended to double checks without
+// a slider and by two bishops (doc/reliability.md gives the argument). Clocks are not
+// bounded above (FENs of analysis positions carry any move number).
 //
 // It does not require the en-passant square to be usable by a legal capture (ParseFEN
 // keeps such squares as written; Play only sets usable ones — see doc/board.md).
@@ -120,17 +132,93 @@ func (p *Position) Validate() error {
 			return bad(FieldEnPassant, pawnSq, "no pawn that just double-pushed in front of the en-passant square")
 		}
 	}
+	if wk, bk := p.KingSquare(White), p.KingSquare(Black); KingAttacks(wk).Has(bk) {
+		return bad(FieldPlacement, bk, "the kings stand on adjacent squares")
+	}
 	if k := p.KingSquare(p.side.Other()); p.IsAttacked(k, p.side) {
 		return bad(FieldSide, k, "the side not to move ("+p.side.Other().String()+") is in check")
 	}
-	if n := p.Checkers().Count(); n > 2 {
-		return bad(FieldSide, p.KingSquare(p.side), "the side to move is in check by more than two pieces")
+	if err := p.validateCheckers(); err != nil {
+		return err
 	}
 	if p.halfmove < 0 {
 		return bad(FieldHalfmove, NoSquare, "negative halfmove clock")
 	}
-	if p.fullmove < 0 {
-		return bad(FieldFullmove, NoSquare, "negative fullmove number")
+	if p.EnPassant() != NoSquare && p.halfmove != 0 {
+		return bad(FieldHalfmove, NoSquare, "halfmove clock not 0 right after a pawn's double push (en-passant square set)")
+	}
+	if p.fullmove < 1 {
+		return bad(FieldFullmove, NoSquare, "fullmove number below 1")
 	}
 	return nil
+}
+
+// validateCheckers rejects checks that no legal move can give (see Validate). The
+// reasoning: a check is given by the piece that just moved, or discovered by it (only a
+// bishop, rook or queen can be discovered), or both; castling moves the rook (the
+// checker) and discovers with the king; an en-passant capture vacates two squares but
+// the pawn itself stands on the capture square.
+func (p *Position) validateCheckers() error {
+	k := p.KingSquare(p.side)
+	checkers := p.Checkers()
+	bad := func(reason string) error {
+		return &PositionError{Field: FieldSide, Square: k, Reason: reason}
+	}
+	slider := func(sq Square) bool {
+		r := p.mailbox[sq].Role()
+		return r == Bishop || r == Rook || r == Queen
+	}
+	switch checkers.Count() {
+	case 0:
+	case 1, 2:
+		if checkers.Count() == 2 {
+			a := checkers.First()
+			b := (checkers & (checkers - 1)).First()
+			switch {
+			case !slider(a) && !slider(b):
+				return bad("double check without a bishop, rook or queen (" + p.mailbox[a].String() + " " + a.String() +
+					", " + p.mailbox[b].String() + " " + b.String() + "): no move gives it")
+			case p.mailbox[a].Role() == Bishop && p.mailbox[b].Role() == Bishop:
+				return bad("double check by two bishops: no move gives it")
+			case collinear(a, b, k):
+				return bad("double check by two pieces on one line through the king (" + a.String() + ", " + b.String() + ")")
+			}
+		}
+		// With an en-passant square the last move was the double push: every checker is
+		// the pushed pawn or a slider whose line to the king crossed the pawn's origin.
+		if ep := p.EnPassant(); ep != NoSquare {
+			push := Square(8)
+			if p.side == Black {
+				push = -8
+			}
+			pawnSq, origin := ep-push, ep+push
+			for b := checkers; b != 0; b &= b - 1 {
+				c := b.First()
+				if c != pawnSq && !(slider(c) && strictlyBetween(origin, c, k)) {
+					return bad("check by " + c.String() + " cannot follow the double push the en-passant square " +
+						ep.String() + " records")
+				}
+			}
+		}
+	default:
+		return bad("the side to move is in check by more than two pieces")
+	}
+	return nil
+}
+
+// collinear reports whether the three squares lie on one rank, file or diagonal.
+func collinear(a, b, c Square) bool {
+	fa, ra, fb, rb, fc, rc := a.File(), a.Rank(), b.File(), b.Rank(), c.File(), c.Rank()
+	return (fb-fa)*(rc-ra) == (rb-ra)*(fc-fa) &&
+		(fa == fb || ra == rb || fa-ra == fb-rb || fa+ra == fb+rb) &&
+		(fa == fc || ra == rc || fa-ra == fc-rc || fa+ra == fc+rc)
+}
+
+// strictlyBetween reports whether x lies on the line segment from a to b, excluding ends.
+func strictlyBetween(x, a, b Square) bool {
+	if x == a || x == b || !collinear(a, b, x) {
+		return false
+	}
+	in := func(v, lo, hi int) bool { return min(lo, hi) <= v && v <= max(lo, hi) }
+	return in(x.File(), a.File(), b.File()) && in(x.Rank(), a.Rank(), b.Rank())
 }

@@ -1,6 +1,7 @@
 package featureset
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -32,66 +33,169 @@ type deadLister interface {
 // DeadFeatures returns, in ascending index order, the features of s that no legal
 // position can activate, by rule (thesis §3.5 names the pawns on the last rank; here both
 // back ranks, since pawns never stand on their own first rank either). The list is not
-// claimed to be complete: features no rule covers may still never occur.
+// claimed to be complete: features no rule covers may still never occur. It is
+// slices.Collect(s.Dead()): memory is the result itself (24 bytes per dead feature, e.g.
+// 0.5 GB for ka*(ph+pv)); use Dead to stream or DeadCount to count without a list.
 func (s *Set) DeadFeatures() []DeadFeature {
-	d := appendDeadOf(s.root, 0, nil)
-	slices.SortFunc(d, func(a, b DeadFeature) int { return a.Index - b.Index })
-	return slices.CompactFunc(d, func(a, b DeadFeature) bool { return a.Index == b.Index })
+	return slices.Collect(s.Dead())
 }
 
+// Dead streams the features of DeadFeatures, in ascending index order, each once (with
+// the first rule that kills it: a factor's rule before the product's king rules). Memory
+// is bounded by the dead lists of the product factors that are leaves (a few thousand
+// entries), not by the output: ka*(ph+pv) (21 million dead features) streams in a few
+// MB.
+func (s *Set) Dead() iter.Seq[DeadFeature] {
+	return func(yield func(DeadFeature) bool) { deadSeq(s.root, 0, yield) }
+}
+
+// DeadCount returns len(s.DeadFeatures()) without building the list.
+func (s *Set) DeadCount() int {
+	n := 0
+	deadSeq(s.root, 0, func(DeadFeature) bool { n++; return true })
+	return n
+}
+
+// appendDeadOf appends b's dead features (plus off), in ascending order.
 func appendDeadOf(b Block, off int, dst []DeadFeature) []DeadFeature {
-	if dl, ok := b.(deadLister); ok {
-		return dl.appendDead(off, dst)
-	}
+	deadSeq(b, off, func(d DeadFeature) bool { dst = append(dst, d); return true })
 	return dst
 }
 
-func (s *sumBlock) appendDead(off int, dst []DeadFeature) []DeadFeature {
-	for k, b := range s.parts {
-		dst = appendDeadOf(b, off+s.offs[k], dst)
+// deadSeq yields b's dead features (plus off) in ascending index order, each once; it
+// returns false when yield asked to stop.
+func deadSeq(b Block, off int, yield func(DeadFeature) bool) bool {
+	switch b := b.(type) {
+	case *sumBlock:
+		for k, p := range b.parts {
+			if !deadSeq(p, off+b.offs[k], yield) {
+				return false
+			}
+		}
+		return true
+	case *productBlock:
+		return b.deadSeq(off, yield)
+	case deadLister:
+		d := b.appendDead(off, nil)
+		slices.SortStableFunc(d, func(a, b DeadFeature) int { return a.Index - b.Index })
+		for i, x := range d {
+			if i > 0 && x.Index == d[i-1].Index {
+				continue
+			}
+			if !yield(x) {
+				return false
+			}
+		}
 	}
-	return dst
+	return true
 }
 
-// A product's feature is dead when either factor is dead; KSQ × ALL-like blocks with the
-// same orientation add the consistency rules between the king square and the pieces.
-func (p *productBlock) appendDead(off int, dst []DeadFeature) []DeadFeature {
+// smallDead bounds the dead list of a product factor kept in memory; a factor with more
+// is streamed again for each row instead.
+const smallDead = 1 << 16
+
+// factorDead returns f's dead list when it has at most smallDead entries, else nil and
+// false.
+func factorDead(f Block) ([]DeadFeature, bool) {
+	var d []DeadFeature
+	ok := deadSeq(f, 0, func(x DeadFeature) bool {
+		d = append(d, x)
+		return len(d) <= smallDead
+	})
+	if !ok {
+		return nil, false
+	}
+	return d, true
+}
+
+// A product's feature (i, j) — index off + i·|B| + j — is dead when A's feature i or B's
+// feature j is dead; KSQ × ALL-like blocks with the same orientation add the consistency
+// rules between the king square and the pieces. Rows are produced one at a time.
+func (p *productBlock) deadSeq(off int, yield func(DeadFeature) bool) bool {
 	na, nb := p.a.Size(), p.b.Size()
-	deadA := appendDeadOf(p.a, 0, nil)
-	for _, d := range deadA {
-		for j := 0; j < nb; j++ {
-			dst = append(dst, DeadFeature{off + d.Index*nb + j, d.Reason})
+	// A's dead features, walked alongside the rows
+	deadA, smallA := factorDead(p.a)
+	var nextA func() (DeadFeature, bool)
+	if smallA {
+		k := 0
+		nextA = func() (DeadFeature, bool) {
+			if k == len(deadA) {
+				return DeadFeature{}, false
+			}
+			k++
+			return deadA[k-1], true
 		}
+	} else {
+		next, stop := iter.Pull(func(y func(DeadFeature) bool) { deadSeq(p.a, 0, y) })
+		defer stop()
+		nextA = next
 	}
-	deadB := appendDeadOf(p.b, 0, nil)
-	for i := 0; i < na; i++ {
-		for _, d := range deadB {
-			dst = append(dst, DeadFeature{off + i*nb + d.Index, d.Reason})
-		}
-	}
+	deadB, smallB := factorDead(p.b)
 	k, ok1 := p.a.(*kingBlock)
 	l, ok2 := p.b.(*lineBlock)
-	if !ok1 || !ok2 || l.kind != lineSquare || k.orient != l.orient || !k.identity() {
-		return dst
-	}
-	for ksq := board.Square(0); ksq < 64; ksq++ {
-		base := off + int(k.bucket[ksq])*nb
-		for sq := board.Square(0); sq < 64; sq++ {
-			line := int(lineOf[lineSquare][sq])
-			for r := board.Pawn; r <= board.King; r++ {
-				if l.noKing && r == board.King {
-					continue
+	kingRules := ok1 && ok2 && l.kind == lineSquare && k.orient == l.orient && k.identity()
+	var row []DeadFeature // the current row's dead entries of B and of the king rules
+	curA, haveA := nextA()
+	for i := 0; i < na; i++ {
+		base := off + i*nb
+		if haveA && curA.Index == i {
+			for j := 0; j < nb; j++ {
+				if !yield(DeadFeature{base + j, curA.Reason}) {
+					return false
 				}
-				for c := 0; c < 2; c++ {
-					i := base + line*l.stride + int(r)*2 + c
-					switch {
-					case r == board.King && c == 0 && sq != ksq:
-						dst = append(dst, DeadFeature{i, DeadKingElsewhere})
-					case sq == ksq && !(r == board.King && c == 0):
-						dst = append(dst, DeadFeature{i, DeadOnKingSquare})
-					case r == board.King && c == 1 && board.KingAttacks(ksq).Has(sq):
-						dst = append(dst, DeadFeature{i, DeadKingsAdjacent})
+			}
+			curA, haveA = nextA()
+			continue
+		}
+		if !kingRules {
+			if smallB {
+				for _, d := range deadB {
+					if !yield(DeadFeature{base + d.Index, d.Reason}) {
+						return false
 					}
+				}
+			} else if !deadSeq(p.b, base, yield) {
+				return false
+			}
+			continue
+		}
+		row = append(row[:0], deadB...) // a line block's dead list is small
+		for j := range row {
+			row[j].Index += base
+		}
+		row = appendKingRules(row, base, board.Square(i), l)
+		slices.SortStableFunc(row, func(a, b DeadFeature) int { return a.Index - b.Index })
+		for j, d := range row {
+			if j > 0 && d.Index == row[j-1].Index {
+				continue
+			}
+			if !yield(d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// appendKingRules appends the dead features of row base (own king on oriented square
+// ksq) of a KSQ × line-square product: the own king elsewhere, another piece on the own
+// king's square, the enemy king next to the own king.
+func appendKingRules(dst []DeadFeature, base int, ksq board.Square, l *lineBlock) []DeadFeature {
+	for sq := board.Square(0); sq < 64; sq++ {
+		line := int(lineOf[lineSquare][sq])
+		for r := board.Pawn; r <= board.King; r++ {
+			if l.noKing && r == board.King {
+				continue
+			}
+			for c := 0; c < 2; c++ {
+				i := base + line*l.stride + int(r)*2 + c
+				switch {
+				case r == board.King && c == 0 && sq != ksq:
+					dst = append(dst, DeadFeature{i, DeadKingElsewhere})
+				case sq == ksq && !(r == board.King && c == 0):
+					dst = append(dst, DeadFeature{i, DeadOnKingSquare})
+				case r == board.King && c == 1 && board.KingAttacks(ksq).Has(sq):
+					dst = append(dst, DeadFeature{i, DeadKingsAdjacent})
 				}
 			}
 		}

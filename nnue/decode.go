@@ -3,6 +3,8 @@ package nnue
 import (
 	"encoding/binary"
 	"fmt"
+	"hash"
+	"io"
 	"math"
 )
 
@@ -20,19 +22,34 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("nnue: %s format: %s at byte %d: %s", e.Format, e.Field, e.Offset, e.Msg)
 }
 
-// decoder reads little-endian fields from an in-memory file. Every read checks the remaining
-// length first, so no allocation exceeds what the input actually contains.
+// decoder reads little-endian fields, either from an in-memory file (data) or from a
+// stream (r) straight into the destination arrays. Every read checks the remaining length
+// first when it is known (data, or size ≥ 0), so no allocation exceeds what the input
+// actually contains; for a stream of unknown size, allocations are bounded by the counts
+// the header declares (themselves bounded by each format's limits).
 type decoder struct {
 	format string
 	data   []byte
 	off    int
+	r      io.Reader   // when non-nil, fields come from r and data is unused
+	size   int64       // bytes r holds from offset 0 (-1: unknown)
+	crc    hash.Hash32 // when non-nil, every byte read from r is added
+	buf    []byte      // scratch for r (≤ 16 KiB, or one string field)
 }
 
 func (d *decoder) errf(field, format string, args ...any) error {
 	return &FormatError{Format: d.format, Field: field, Offset: int64(d.off), Msg: fmt.Sprintf(format, args...)}
 }
 
-func (d *decoder) remaining() int { return len(d.data) - d.off }
+func (d *decoder) remaining() int {
+	if d.r == nil {
+		return len(d.data) - d.off
+	}
+	if d.size < 0 {
+		return math.MaxInt
+	}
+	return int(d.size - int64(d.off))
+}
 
 // need checks that count elements of size bytes each are available.
 func (d *decoder) need(field string, count int64, size int64) error {
@@ -45,31 +62,70 @@ func (d *decoder) need(field string, count int64, size int64) error {
 	return nil
 }
 
+// chunk is the largest piece take reads from a stream at once.
+const chunk = 16 << 10
+
+// take returns the next n bytes (n ≤ chunk for streams, except string fields) and
+// advances; the slice is valid until the next call.
+func (d *decoder) take(field string, n int) ([]byte, error) {
+	if err := d.need(field, int64(n), 1); err != nil {
+		return nil, err
+	}
+	if d.r == nil {
+		b := d.data[d.off : d.off+n]
+		d.off += n
+		return b, nil
+	}
+	if cap(d.buf) < n {
+		d.buf = make([]byte, max(n, 512))
+	}
+	b := d.buf[:n]
+	if k, err := io.ReadFull(d.r, b); err != nil {
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, d.errf(field, "truncated: needs %d bytes, %d remain", n, k)
+		}
+		return nil, d.errf(field, "reading: %v", err)
+	}
+	if d.crc != nil {
+		d.crc.Write(b)
+	}
+	d.off += n
+	return b, nil
+}
+
+// atEOF reports whether the input ends at the current offset (for a stream, by trying
+// to read one more byte).
+func (d *decoder) atEOF() bool {
+	if d.r == nil || d.size >= 0 {
+		return d.remaining() == 0
+	}
+	var one [1]byte
+	n, _ := io.ReadFull(d.r, one[:])
+	return n == 0
+}
+
 func (d *decoder) u8(field string) (uint8, error) {
-	if err := d.need(field, 1, 1); err != nil {
+	b, err := d.take(field, 1)
+	if err != nil {
 		return 0, err
 	}
-	v := d.data[d.off]
-	d.off++
-	return v, nil
+	return b[0], nil
 }
 
 func (d *decoder) u16(field string) (uint16, error) {
-	if err := d.need(field, 1, 2); err != nil {
+	b, err := d.take(field, 2)
+	if err != nil {
 		return 0, err
 	}
-	v := binary.LittleEndian.Uint16(d.data[d.off:])
-	d.off += 2
-	return v, nil
+	return binary.LittleEndian.Uint16(b), nil
 }
 
 func (d *decoder) u32(field string) (uint32, error) {
-	if err := d.need(field, 1, 4); err != nil {
+	b, err := d.take(field, 4)
+	if err != nil {
 		return 0, err
 	}
-	v := binary.LittleEndian.Uint32(d.data[d.off:])
-	d.off += 4
-	return v, nil
+	return binary.LittleEndian.Uint32(b), nil
 }
 
 func (d *decoder) i32(field string) (int32, error) {
@@ -77,49 +133,52 @@ func (d *decoder) i32(field string) (int32, error) {
 	return int32(v), err
 }
 
-func (d *decoder) i16s(field string, dst []int16) error {
-	if err := d.need(field, int64(len(dst)), 2); err != nil {
+// array reads len(dst)·size bytes into dst in pieces of at most chunk bytes; put converts
+// one piece starting at element i.
+func (d *decoder) array(field string, count, size int, put func(i int, b []byte)) error {
+	if err := d.need(field, int64(count), int64(size)); err != nil {
 		return err
 	}
-	b := d.data[d.off:]
-	for i := range dst {
-		dst[i] = int16(binary.LittleEndian.Uint16(b[2*i:]))
+	start := d.off
+	per := chunk / size
+	for i := 0; i < count; i += per {
+		k := min(per, count-i)
+		b, err := d.take(field, k*size)
+		if err != nil {
+			d.off = start
+			return err
+		}
+		put(i, b)
 	}
-	d.off += 2 * len(dst)
 	return nil
+}
+
+func (d *decoder) i16s(field string, dst []int16) error {
+	return d.array(field, len(dst), 2, func(i int, b []byte) {
+		for j := range len(b) / 2 {
+			dst[i+j] = int16(binary.LittleEndian.Uint16(b[2*j:]))
+		}
+	})
 }
 
 func (d *decoder) i32s(field string, dst []int32) error {
-	if err := d.need(field, int64(len(dst)), 4); err != nil {
-		return err
-	}
-	b := d.data[d.off:]
-	for i := range dst {
-		dst[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	d.off += 4 * len(dst)
-	return nil
+	return d.array(field, len(dst), 4, func(i int, b []byte) {
+		for j := range len(b) / 4 {
+			dst[i+j] = int32(binary.LittleEndian.Uint32(b[4*j:]))
+		}
+	})
 }
 
 func (d *decoder) i8s(field string, dst []int8) error {
-	if err := d.need(field, int64(len(dst)), 1); err != nil {
-		return err
-	}
-	for i, b := range d.data[d.off : d.off+len(dst)] {
-		dst[i] = int8(b)
-	}
-	d.off += len(dst)
-	return nil
+	return d.array(field, len(dst), 1, func(i int, b []byte) {
+		for j, x := range b {
+			dst[i+j] = int8(x)
+		}
+	})
 }
 
-func (d *decoder) bytes(field string, n int) ([]byte, error) {
-	if err := d.need(field, int64(n), 1); err != nil {
-		return nil, err
-	}
-	b := d.data[d.off : d.off+n]
-	d.off += n
-	return b, nil
-}
+// bytes returns the next n bytes (valid until the next read).
+func (d *decoder) bytes(field string, n int) ([]byte, error) { return d.take(field, n) }
 
 // encoder appends little-endian fields.
 type encoder struct{ buf []byte }

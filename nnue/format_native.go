@@ -146,7 +146,21 @@ func decodeNative(data []byte) (*Network, error) {
 		return nil, d.errf("checksum", "CRC-32 %08x stored, %08x computed", want, sum)
 	}
 	d.data = body // the checksum is not part of the fields
-	d.off = len(NativeMagic)
+	return readNative(d)
+}
+
+// readNative reads a native file from d, starting at the magic, straight into the
+// network's arrays. For an in-memory decoder the checksum has been verified and removed
+// by the caller; for a stream it is computed while reading and compared at the end.
+func readNative(d *decoder) (*Network, error) {
+	magic, err := d.bytes("magic", len(NativeMagic))
+	if err != nil {
+		return nil, err
+	}
+	if string(magic) != NativeMagic {
+		d.off = 0
+		return nil, d.errf("magic", "not %q", NativeMagic)
+	}
 	v, err := d.u32("version")
 	if err != nil {
 		return nil, err
@@ -317,8 +331,27 @@ func decodeNative(data []byte) (*Network, error) {
 		}
 		a.Stacks = append(a.Stacks, st)
 	}
-	if d.remaining() != 0 {
-		return nil, d.errf("end", "%d unexpected bytes before the checksum", d.remaining())
+	if d.r == nil {
+		if d.remaining() != 0 {
+			return nil, d.errf("end", "%d unexpected bytes before the checksum", d.remaining())
+		}
+	} else {
+		sum := d.crc.Sum32()
+		d.crc = nil
+		if d.size >= 0 && d.remaining() != 4 {
+			return nil, d.errf("end", "%d unexpected bytes before the checksum", d.remaining()-4)
+		}
+		stored, err := d.u32("checksum")
+		if err != nil {
+			return nil, err
+		}
+		if stored != sum {
+			d.off -= 4
+			return nil, d.errf("checksum", "CRC-32 %08x stored, %08x computed", stored, sum)
+		}
+		if !d.atEOF() {
+			return nil, d.errf("end", "trailing bytes after the checksum")
+		}
 	}
 	ft := newFT(set, m, w, bias, int(nb), psqt)
 	net, err := NewNetwork(ft, a, desc)

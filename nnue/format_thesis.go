@@ -80,19 +80,44 @@ func thesisLayers(n *Network) (hidden, output *Affine, ok bool) {
 	return h, o, true
 }
 
-// decodeThesis parses a whole thesis .nn file.
+// decodeThesis parses a whole thesis .nn file held in memory.
 func decodeThesis(data []byte) (*Network, error) {
-	d := &decoder{format: thesisFormat, data: data}
-	end := bytes.IndexByte(data[:min(len(data), maxNameLen+1)], 0)
-	if end < 0 {
-		return nil, d.errf("feature-set name", "no terminating 0x00 within %d bytes", min(len(data), maxNameLen+1))
+	return readThesis(&decoder{format: thesisFormat, data: data})
+}
+
+// readThesis reads a thesis .nn file from d: the header first (at most maxNameLen+13
+// bytes), then — after checking the declared body size against the input size when it is
+// known — the weights straight into the network's arrays.
+func readThesis(d *decoder) (*Network, error) {
+	var name []byte
+	for {
+		if len(name) > maxNameLen {
+			d.off = 0
+			return nil, d.errf("feature-set name", "no terminating 0x00 within %d bytes", maxNameLen+1)
+		}
+		c, err := d.u8("feature-set name")
+		if err != nil {
+			d.off = 0
+			return nil, d.errf("feature-set name", "no terminating 0x00 within %d bytes", len(name))
+		}
+		if c == 0 {
+			break
+		}
+		name = append(name, c)
+		// a name is a feature-set spec: refuse binary garbage at its first byte
+		if c < 0x20 || c == 0x7f {
+			d.off = 0
+			return nil, d.errf("feature-set name", "control byte 0x%02x at byte %d: not a feature-set name", c, len(name)-1)
+		}
 	}
-	name := string(data[:end])
-	if !utf8.ValidString(name) {
+	end := len(name)
+	if !utf8.Valid(name) {
+		d.off = 0
 		return nil, d.errf("feature-set name", "not valid UTF-8")
 	}
-	set, err := featureset.Parse(name)
+	set, err := featureset.Parse(string(name))
 	if err != nil {
+		d.off = 0
 		return nil, d.errf("feature-set name", "%q: %v", name, err)
 	}
 	d.off = end + 1
@@ -122,13 +147,16 @@ func decodeThesis(data []byte) (*Network, error) {
 	}
 	n1, m, h := int64(nf), int64(l1), int64(l2)
 	want := 2*n1*m + 2*m + 2*m*h + 4*h + h + 4
-	if int64(d.remaining()) != want {
+	if rem := int64(d.remaining()); rem != want && (d.r == nil || d.size >= 0) {
 		what := "truncated"
-		if int64(d.remaining()) > want {
+		if rem > want {
 			what = "trailing bytes"
 		}
 		return nil, d.errf("body", "%s: header %q NF=%d L1=%d L2=%d needs %d bytes after the header, %d present",
-			what, name, nf, l1, l2, want, d.remaining())
+			what, name, nf, l1, l2, want, rem)
+	}
+	if want > MaxFileSize {
+		return nil, d.errf("body", "header %q NF=%d L1=%d L2=%d declares %d bytes, more than MaxFileSize", name, nf, l1, l2, want)
 	}
 	w1 := alignedInt16(int(n1 * m))
 	if err := d.i16s("L1 weights", w1); err != nil {
@@ -151,6 +179,9 @@ func decodeThesis(data []byte) (*Network, error) {
 	}
 	if err := d.i32s("output bias", out.Bias); err != nil {
 		return nil, err
+	}
+	if !d.atEOF() {
+		return nil, d.errf("end", "trailing bytes after the output bias")
 	}
 	ft := newFT(set, int(m), w1, b1, 0, nil)
 	return NewNetwork(ft, ThesisArchitecture(hidden, out), "")

@@ -217,8 +217,9 @@ func TestDecodeHostileAllocation(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	f.Add(tinyThesis(f))
-	for _, b := range tinyNatives(f) {
+	// small seeds (≤ 5 KB, smallNets) keep the target at ≥ 10⁵ executions per minute;
+	// testdata/fuzz/FuzzDecode holds the same
+	for _, b := range smallNets(f) {
 		f.Add(b)
 		f.Add(b[:len(b)/3])
 	}
@@ -248,7 +249,7 @@ func FuzzDecode(f *testing.F) {
 }
 
 func FuzzDecodeThesis(f *testing.F) {
-	f.Add(tinyThesis(f))
+	f.Add(smallNets(f)["thesis-ksq"])
 	f.Add([]byte("hv\x00\x00\x03\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if n, err := decodeThesis(data); err == nil {
@@ -261,9 +262,9 @@ func FuzzDecodeThesis(f *testing.F) {
 }
 
 func FuzzDecodeNative(f *testing.F) {
-	for _, b := range tinyNatives(f) {
-		f.Add(b)
-	}
+	f.Add(smallNets(f)["native-ksq"])
+	// one SFNNv5-shaped seed (29 KB: eight layer stacks) for the layer decoders
+	f.Add(encodeNative(f, randomSFNNv5(f, rand.New(rand.NewPCG(12, 12)), "ksq", 64)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = fixCRC(data) // reach the field parser, not only the checksum
 		if len(data) < len(NativeMagic) {

@@ -3,6 +3,7 @@ package nnue
 import (
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 )
@@ -24,6 +25,10 @@ var formats []format
 // format_*.go files).
 func registerFormat(f format) { formats = append(formats, f) }
 
+// headLen is how many bytes Load reads before choosing a format (NativeMagic's length;
+// a Stockfish version word needs 4).
+const headLen = len(NativeMagic)
+
 // Decode parses a whole network file held in memory, detecting the format: the native
 // nnuekit format by its magic, other registered formats by their version words, and the
 // thesis .nn format otherwise. Errors are *FormatError values naming the field and offset.
@@ -39,33 +44,109 @@ func Decode(data []byte) (*Network, error) {
 	return decodeThesis(data)
 }
 
-// Load reads a network from r (at most MaxFileSize bytes, read incrementally so memory
-// follows the actual input) and decodes it with Decode.
-func Load(r io.Reader) (*Network, error) {
-	var buf bytes.Buffer
-	n, err := io.Copy(&buf, io.LimitReader(r, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("nnue: reading network: %w", err)
+// Load reads a network from r, looking before it reads: it reads the first 8 bytes,
+// detects the format from them (native magic, Stockfish version word, else thesis), and
+// then reads the header, checks the sizes it declares against the input size when that is
+// known (r is an *os.File on a regular file, or has a Len method like *bytes.Reader), and
+// reads the weights straight into the network's final arrays (16 KiB of scratch).
+//
+// Memory and reading are therefore bounded by what the header declares: garbage is
+// refused after at most its header (thesis: ≤ 1,037 bytes; native: ≤ 1.1 MiB of strings);
+// a stream of unknown size with a plausible header is read up to the declared size (at
+// most MaxFileSize) and refused at its end. Stockfish files are handed to ReadStockfish,
+// which applies the same rule with the version's exact file size. Formats registered
+// without a streaming reader are read whole (at most MaxFileSize bytes) and decoded with
+// Decode. Errors are *FormatError values (or I/O errors wrapped with "nnue: reading").
+func Load(r io.Reader) (*Network, error) { return load(r, readerSize(r)) }
+
+// readerSize returns the number of bytes r still holds, or -1 when it cannot tell.
+func readerSize(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len())
+	case *os.File:
+		st, err := v.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return -1
+		}
+		pos, err := v.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return -1
+		}
+		return st.Size() - pos
 	}
-	if n > MaxFileSize {
-		return nil, fmt.Errorf("nnue: network larger than MaxFileSize %d bytes", MaxFileSize)
-	}
-	return Decode(buf.Bytes())
+	return -1
 }
 
-// LoadFile loads the network stored in the file at path (see Load).
+func load(r io.Reader, size int64) (*Network, error) {
+	if size > MaxFileSize {
+		return nil, fmt.Errorf("nnue: network of %d bytes exceeds MaxFileSize %d", size, MaxFileSize)
+	}
+	var head [headLen]byte
+	n, err := io.ReadFull(r, head[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, fmt.Errorf("nnue: reading network: %w", err)
+	}
+	h := head[:n]
+	rest := io.MultiReader(bytes.NewReader(h), r)
+	switch {
+	case bytes.HasPrefix(h, []byte(NativeMagic)):
+		return readNative(&decoder{format: nativeFormat, r: rest, size: size, crc: crc32.NewIEEE()})
+	case IsStockfishVersion(h):
+		var sr io.Reader = rest
+		if size >= 0 {
+			// keep the size visible through the MultiReader: a reader with Len() lets
+			// ReadStockfish check declared sizes before allocating
+			sr = &lenReader{r: rest, n: size}
+		}
+		sf, err := ReadStockfish(sr)
+		if err != nil {
+			return nil, err
+		}
+		return NewStockfishNetwork(sf)
+	}
+	for _, f := range formats {
+		if f.name != nativeFormat && f.name != "stockfish" && f.detect(h) {
+			var buf bytes.Buffer
+			m, err := io.Copy(&buf, io.LimitReader(rest, MaxFileSize+1))
+			if err != nil {
+				return nil, fmt.Errorf("nnue: reading network: %w", err)
+			}
+			if m > MaxFileSize {
+				return nil, fmt.Errorf("nnue: network larger than MaxFileSize %d bytes", MaxFileSize)
+			}
+			return f.decode(buf.Bytes())
+		}
+	}
+	return readThesis(&decoder{format: thesisFormat, r: rest, size: size})
+}
+
+// LoadFile loads the network stored in the file at path (see Load; the file's size is
+// checked against each header's declared size before the weights are read).
 func LoadFile(path string) (*Network, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > MaxFileSize {
-		return nil, fmt.Errorf("nnue: %s: %d bytes exceeds MaxFileSize %d", path, st.Size(), MaxFileSize)
-	}
 	nw, err := Load(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return nw, nil
 }
+
+// lenReader is a reader that knows how many bytes remain (Len), like *bytes.Reader.
+type lenReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *lenReader) Read(p []byte) (int, error) {
+	k, err := l.r.Read(p)
+	l.n -= int64(k)
+	return k, err
+}
+
+// Len returns the bytes not yet read.
+func (l *lenReader) Len() int { return int(max(l.n, 0)) }

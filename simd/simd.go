@@ -63,12 +63,7 @@ var (
 
 func init() {
 	best = detect()
-	level = best
-	if s := os.Getenv(EnvVar); s != "" {
-		if l, err := ParseISA(s); err == nil && l < level {
-			level = l
-		}
-	}
+	level, reason, envErr = levelFromEnv(best, os.Getenv(EnvVar), os.Getenv(EnvVar) != "")
 	install(level)
 }
 
@@ -97,6 +92,7 @@ func SetLevel(l ISA) (ISA, error) {
 	}
 	prev := level
 	level = l
+	reason = fmt.Sprintf("set by SetLevel(%v)", l)
 	install(l)
 	return prev, nil
 }

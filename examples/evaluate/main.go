@@ -227,6 +227,7 @@ func printInfo(w io.Writer, net *nnue.Network) {
 		fmt.Fprintf(w, "quantization: %s\n", q)
 	}
 	fmt.Fprintf(w, "accumulator: %v\n", net.FeatureTransformer().Bound())
+	printSIMDInfo(w)
 }
 
 // runWith is run with an already loaded network.

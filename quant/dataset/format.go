@@ -33,6 +33,7 @@ var (
 // bytes) and the cause (ErrSyntax, ErrLineTooLong, or a *board.FENError / *board.MoveError from
 // package board, so errors.Is(err, board.ErrIllegalMove) works).
 type ParseError struct {
+	File   string // the input's name when the Reader was given one (Reader.SetName), else ""
 	Line   int
 	Field  int
 	Column int
@@ -41,7 +42,11 @@ type ParseError struct {
 }
 
 // Error formats the error as `dataset: line L, field F (column C) "text": cause`.
+// With a File name it is `dataset: FILE: line L, …`.
 func (e *ParseError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("dataset: %s: line %d, field %d (column %d) %q: %v", e.File, e.Line, e.Field, e.Column, e.Text, e.Err)
+	}
 	return fmt.Sprintf("dataset: line %d, field %d (column %d) %q: %v", e.Line, e.Field, e.Column, e.Text, e.Err)
 }
 
@@ -169,6 +174,7 @@ type Reader struct {
 	bufLn []byte
 
 	partialTail bool
+	name        string // SetName
 }
 
 // IgnorePartialLastLine makes the Reader drop a last line that has no terminating '\n' instead of
@@ -224,6 +230,7 @@ func (r *Reader) NextLine() ([]Sample, error) {
 	for {
 		ln, err := r.readLine()
 		if err != nil {
+			err = r.located(err)
 			r.err = err
 			return nil, err
 		}
@@ -233,6 +240,7 @@ func (r *Reader) NextLine() ([]Sample, error) {
 		}
 		r.game, err = ParseLine(ln, r.line, r.game[:0])
 		if err != nil {
+			err = r.located(err)
 			r.err = err
 			return nil, err
 		}
