@@ -272,7 +272,12 @@ func TestStockfishUnknownVersion(t *testing.T) {
 		_, err := Decode(b)
 		var fe *FormatError
 		if !errors.As(err, &fe) || fe.Format != "stockfish" || fe.Field != "version" || !strings.Contains(fe.Msg, "not a supported Stockfish version") {
-			t.Errorf("%#x: %v", ver, err)
+			t.Errorf("Decode %#x: %v", ver, err)
+		}
+		// the streaming loader sees enough of the head to recognize the description too
+		_, err = Load(bytes.NewReader(b))
+		if !errors.As(err, &fe) || fe.Format != "stockfish" || fe.Field != "version" {
+			t.Errorf("Load %#x: %v", ver, err)
 		}
 	}
 	if looksLikeStockfish([]byte("all+ph\x00\x00\x03\x00\x00\x00ab")) {

@@ -25,9 +25,11 @@ var formats []format
 // format_*.go files).
 func registerFormat(f format) { formats = append(formats, f) }
 
-// headLen is how many bytes Load reads before choosing a format (NativeMagic's length;
-// a Stockfish version word needs 4).
-const headLen = len(NativeMagic)
+// headLen is how many bytes Load reads before choosing a format: NativeMagic's length and
+// a Stockfish version word need 8 and 4, but a Stockfish file of an unknown version is
+// recognized by its version word, hash and the start of its description (12 + 64 bytes,
+// stockfish.go looksLikeStockfish).
+const headLen = 12 + 64
 
 // Decode parses a whole network file held in memory, detecting the format: the native
 // nnuekit format by its magic, other registered formats by their version words, and the
@@ -93,13 +95,9 @@ func load(r io.Reader, size int64) (*Network, error) {
 	case bytes.HasPrefix(h, []byte(NativeMagic)):
 		return readNative(&decoder{format: nativeFormat, r: rest, size: size, crc: crc32.NewIEEE()})
 	case IsStockfishVersion(h):
-		var sr io.Reader = rest
-		if size >= 0 {
-			// keep the size visible through the MultiReader: a reader with Len() lets
-			// ReadStockfish check declared sizes before allocating
-			sr = &lenReader{r: rest, n: size}
-		}
-		sf, err := ReadStockfish(sr)
+		// the size stays known through the MultiReader: ReadStockfishSize checks every
+		// declared byte count against it before allocating
+		sf, err := ReadStockfishSize(rest, size)
 		if err != nil {
 			return nil, err
 		}
@@ -135,18 +133,3 @@ func LoadFile(path string) (*Network, error) {
 	}
 	return nw, nil
 }
-
-// lenReader is a reader that knows how many bytes remain (Len), like *bytes.Reader.
-type lenReader struct {
-	r io.Reader
-	n int64
-}
-
-func (l *lenReader) Read(p []byte) (int, error) {
-	k, err := l.r.Read(p)
-	l.n -= int64(k)
-	return k, err
-}
-
-// Len returns the bytes not yet read.
-func (l *lenReader) Len() int { return int(max(l.n, 0)) }
