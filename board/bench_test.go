@@ -66,3 +66,21 @@ func BenchmarkSliders(b *testing.B) {
 	}
 	_ = acc
 }
+
+func BenchmarkPerft5Start(b *testing.B) {
+	p := StartPosition()
+	var n uint64
+	for b.Loop() {
+		n += p.Perft(5)
+	}
+	b.ReportMetric(float64(4865609*b.N)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkGenerateLegal(b *testing.B) {
+	p := mustFEN(b, benchKiwipete)
+	var l MoveList
+	for b.Loop() {
+		l.N = 0
+		p.GenerateLegal(&l)
+	}
+}

@@ -334,7 +334,7 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	want := 0
 	for _, tc := range perftCases {
-		want += tc.counts[1]
+		want += int(tc.counts[1])
 	}
 	for g := 0; g < 4; g++ {
 		if n := <-done; n != want {
