@@ -118,6 +118,11 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 			return nil, fmt.Errorf("stack %d: %w", b, err)
 		}
 		n.sizes[b] = s
+		for _, l := range st {
+			if a, ok := l.(*Affine); ok {
+				a.prepare()
+			}
+		}
 	}
 	return n, nil
 }
