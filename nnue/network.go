@@ -84,7 +84,8 @@ type Network struct {
 	ft          *FeatureTransformer
 	arch        Architecture
 	description string
-	sizes       [][]int // per stack, per layer: logical output size
+	sizes       [][]int      // per stack, per layer: logical output size
+	fused       []fusedStack // per stack: the fused runner of a known composition, or nil
 	pool        sync.Pool
 }
 
@@ -123,6 +124,7 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 				a.prepare()
 			}
 		}
+		n.fused = append(n.fused, fuseStack(st))
 	}
 	return n, nil
 }
@@ -192,6 +194,8 @@ type Evaluator struct {
 	scratch [][]tensor
 	in      tensor    // forward-pass input view (a field so that it does not escape per call)
 	st      evalState // forward-pass state (likewise)
+	// layerByLayer makes ForwardBucket ignore the fused runners (tests compare both).
+	layerByLayer bool
 }
 
 // NewEvaluator returns an Evaluator for n.
@@ -239,17 +243,21 @@ func (e *Evaluator) Forward(acc *Accumulator, pos *board.Position) Output {
 // acc with side to move stm. Stockfish's trace evaluates every bucket this way.
 func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int) Output {
 	n := e.net
-	stack := n.arch.Stacks[bucket]
 	bufs := e.scratch[bucket]
-	e.st = evalState{stm: int(stm & 1)}
-	e.in = tensor{n: n.ft.width, acc: acc.v}
-	cur := &e.in
-	for i, l := range stack {
-		out := &bufs[i]
-		l.propagate(cur, out, &e.st)
-		cur = out
+	var pos64 int64
+	if f := n.fused[bucket]; f != nil && !e.layerByLayer {
+		pos64 = f.run(bufs, acc, int(stm&1))
+	} else {
+		e.st = evalState{stm: int(stm & 1)}
+		e.in = tensor{n: n.ft.width, acc: acc.v}
+		cur := &e.in
+		for i, l := range n.arch.Stacks[bucket] {
+			out := &bufs[i]
+			l.propagate(cur, out, &e.st)
+			cur = out
+		}
+		pos64 = int64(cur.i32[0]) + e.st.skip
 	}
-	pos64 := int64(cur.i32[0]) + e.st.skip
 	o := Output{Bucket: bucket, Positional: int32(pos64)}
 	if n.ft.psqtBuckets > 0 {
 		d := n.arch.PSQTDiv
