@@ -251,3 +251,33 @@ func abs64(x int64) int64 {
 	}
 	return x
 }
+
+// psqtRefresh sets dst (PSQTBuckets values) to Σ_{f ∈ active} PSQT(f). With 8 buckets
+// (every SFNNv5 net) the sums stay in registers for the whole feature list: the
+// bucket-by-bucket loop stored and reloaded dst for every feature (≈ 10 cycles per
+// feature, ≈ 0.2 µs of a Stockfish 15.1 refresh of both perspectives).
+func (ft *FeatureTransformer) psqtRefresh(dst []int32, active []int) {
+	nb := ft.psqtBuckets
+	if nb == 8 && len(dst) == 8 {
+		var s0, s1, s2, s3, s4, s5, s6, s7 int32
+		for _, f := range active {
+			r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
+			s0 += r[0]
+			s1 += r[1]
+			s2 += r[2]
+			s3 += r[3]
+			s4 += r[4]
+			s5 += r[5]
+			s6 += r[6]
+			s7 += r[7]
+		}
+		dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		return
+	}
+	clear(dst)
+	for _, f := range active {
+		for b, w := range ft.psqt[f*nb : (f+1)*nb] {
+			dst[b] += w
+		}
+	}
+}
