@@ -91,6 +91,13 @@ type Network struct {
 
 // NewNetwork validates arch against ft and returns the network. description is free text
 // (stored by the native format). It returns an error naming the first inconsistency.
+//
+// It also prepares the layers for evaluation, without changing what they compute: an
+// Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major copy of its
+// weights for the sparse-input kernel (simd.AffineSparse, decided once per layer from its
+// weights), and each stack of a known composition gets a fused runner (fused_stack.go).
+// The layers must not be modified afterwards, and a layer must not be passed to two
+// NewNetwork calls running concurrently.
 func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (*Network, error) {
 	if ft == nil {
 		return nil, fmt.Errorf("nnue: nil feature transformer")
