@@ -28,7 +28,7 @@ type Affine struct {
 // simd.AffineSparse (Stockfish 16's sparse input propagation).
 type affineSparse struct {
 	wt    []int8 // simd.SparseWeights(Weights, pad32(In), Out)
-	pairs bool   // simd.SparsePairsExact(wt, …): int16 sums of two chunks cannot overflow
+	group int    // simd.SparseGroup(wt, …): chunks whose products may be summed in int16
 }
 
 // sparseMinIn is the smallest padded input width for which Affine uses the sparse-input
@@ -37,8 +37,8 @@ type affineSparse struct {
 const sparseMinIn = 256
 
 // prepare decides, once per layer when a Network is built, whether the layer runs the
-// sparse-input kernel, and whether that kernel may add two chunks' products in int16
-// (simd.SparsePairsExact, from the loaded weights). Both paths give the bits of the
+// sparse-input kernel, and how many chunks' products that kernel may add in int16
+// (simd.SparseGroup, from the loaded weights: 3 for the Stockfish 13 net, 2 for 15.1). Both paths give the bits of the
 // dense kernel.
 func (l *Affine) prepare() {
 	if l.sparse != nil || (l.Out != 16 && l.Out != 32) || pad32(l.In) < sparseMinIn {
@@ -46,7 +46,7 @@ func (l *Affine) prepare() {
 	}
 	p := pad32(l.In)
 	wt := simd.SparseWeights(l.Weights, p, l.Out)
-	l.sparse = &affineSparse{wt: wt, pairs: simd.SparsePairsExact(wt, p, l.Out)}
+	l.sparse = &affineSparse{wt: wt, group: simd.SparseGroup(wt, p, l.Out)}
 }
 
 // NewAffine allocates a zero Affine layer with 64-byte-aligned weights.
@@ -96,7 +96,7 @@ func (l *Affine) propagate(in, out *tensor, _ *evalState) {
 	// fc_0 52 ns dense vs 88 sparse, 13 fc_0 54 vs 54; at AVX2 sparse wins (102 vs 155,
 	// 130 vs 152).
 	if s := l.sparse; s != nil && simd.Level() < simd.AVX512VNNI {
-		simd.AffineSparse(out.i32[:l.Out], in.u8[:pad32(l.In)], s.wt, l.Bias, s.pairs)
+		simd.AffineSparse(out.i32[:l.Out], in.u8[:pad32(l.In)], s.wt, l.Bias, s.group)
 		return
 	}
 	simd.Affine(out.i32[:l.Out], in.u8[:pad32(l.In)], l.Weights, l.Bias)

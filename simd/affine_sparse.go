@@ -10,20 +10,21 @@ package simd
 //
 // Exactness: every product is summed into int32 with wraparound, in another order than
 // Affine's; wrapping addition is associative and commutative, so the result is Affine's
-// bit for bit (zero chunks add zero). With pairs the AVX2/AVX-512 (non-VNNI) kernels add
-// the VPMADDUBSW results of two chunks in int16 before widening (Stockfish's
-// m256_add_dpbusd_epi32x2): one multiply µop fewer per two chunks. That int16 sum is exact
-// only when no lane can leave [−32768, 32767], which SparsePairsExact proves for a given
-// weight matrix; callers pass pairs = true only then. VNNI (VPDPBUSD) ignores pairs.
+// bit for bit (zero chunks add zero). With group 2 or 3 the AVX2/AVX-512 (non-VNNI)
+// kernels add the VPMADDUBSW results of two or three chunks in int16 before widening
+// (Stockfish's m256_add_dpbusd_epi32x2; Stockfish 13 adds four): one multiply µop per chunk
+// plus one per group instead of two per chunk. That int16 sum is exact only when no lane
+// can leave [−32768, 32767], which SparseGroup proves for a given weight matrix; callers
+// pass at most its result. VNNI (VPDPBUSD) ignores group.
 var (
 	// AffineSparse sets out[j] = bias[j] + Σ_c Σ_k in[4c+k]·wt[(c·len(out) + j)·4 + k] in
 	// int32 for j < len(out): the same result as Affine(out, in, weights, bias) when wt =
 	// SparseWeights(weights, len(in), len(out)). len(in) is a multiple of 32, every input
 	// ≤ 127 (the output of a ClippedReLU or PairwiseMul), len(wt) ≥ len(in)·len(out),
-	// len(bias) ≥ len(out). pairs = true is allowed only when SparsePairsExact(wt,
-	// len(in), len(out)) is true. The assembly handles len(out) = 16 and 32 (Stockfish
-	// 15.1's and 13's first layers); other widths run the Go kernel.
-	AffineSparse func(out []int32, in []uint8, wt []int8, bias []int32, pairs bool)
+	// len(bias) ≥ len(out). group (1, 2 or 3; larger counts as 3) must not exceed
+	// SparseGroup(wt, len(in), len(out)). The assembly handles len(out) = 16 and 32
+	// (Stockfish 15.1's and 13's first layers); other widths run the Go kernel.
+	AffineSparse func(out []int32, in []uint8, wt []int8, bias []int32, group int)
 )
 
 func installSparseGeneric() { AffineSparse = affineSparseGeneric }
@@ -46,45 +47,61 @@ func SparseWeights(weights []int8, nin, nout int) []int8 {
 	return wt
 }
 
-// SparsePairsExact reports whether adding the VPMADDUBSW results of any two different
-// chunks in int16 is exact for wt (SparseWeights layout, nin inputs, nout outputs) and
-// inputs in [0, 127]: for every output j and 16-bit lane h (bytes 2h, 2h+1 of a chunk) the
-// two largest positive weight-pair sums times 127 stay ≤ 32767 and the two most negative
-// ones ≥ −32768. It is the load-time test that lets a network use pairs (Stockfish 13
-// instead keeps a list of the weights that can saturate, affine_transform.h canSaturate16).
-func SparsePairsExact(wt []int8, nin, nout int) bool {
+// SparseGroup returns how many chunks' VPMADDUBSW results (1, 2 or 3) may be added in
+// int16 exactly for wt (SparseWeights layout, nin inputs, nout outputs) and inputs in
+// [0, 127]: the largest g such that, for every output j and 16-bit lane h (bytes 2h, 2h+1
+// of a chunk), 127 times the sum of the g largest positive weight-pair sums stays ≤ 32767
+// and 127 times the sum of the g most negative ones ≥ −32768. It is the load-time test that
+// lets a network use the cheaper sequence (Stockfish 13 instead keeps a list of the
+// weights that can saturate, affine_transform.h canSaturate16).
+func SparseGroup(wt []int8, nin, nout int) int {
 	nc := nin / 4
 	if len(wt) < nc*nout*4 {
-		return false
+		return 1
 	}
+	g := 3
 	for j := 0; j < nout; j++ {
 		for h := 0; h < 2; h++ {
-			var p1, p2, n1, n2 int32 // two largest positive, two most negative pair sums
+			var p, n [3]int32 // three largest positive, three most negative pair sums (n ≤ 0)
 			for c := 0; c < nc; c++ {
 				w := wt[(c*nout+j)*4+2*h:]
 				a, b := int32(w[0]), int32(w[1])
-				p := max(a, 0) + max(b, 0)
-				n := min(a, 0) + min(b, 0)
-				if p > p1 {
-					p1, p2 = p, p1
-				} else if p > p2 {
-					p2 = p
+				pv := max(a, 0) + max(b, 0)
+				nv := min(a, 0) + min(b, 0)
+				switch {
+				case pv > p[0]:
+					p[0], p[1], p[2] = pv, p[0], p[1]
+				case pv > p[1]:
+					p[1], p[2] = pv, p[1]
+				case pv > p[2]:
+					p[2] = pv
 				}
-				if n < n1 {
-					n1, n2 = n, n1
-				} else if n < n2 {
-					n2 = n
+				switch {
+				case nv < n[0]:
+					n[0], n[1], n[2] = nv, n[0], n[1]
+				case nv < n[1]:
+					n[1], n[2] = nv, n[1]
+				case nv < n[2]:
+					n[2] = nv
 				}
 			}
-			if 127*(p1+p2) > 32767 || 127*(n1+n2) < -32768 {
-				return false
+			for g > 1 {
+				var sp, sn int32
+				for k := 0; k < g; k++ {
+					sp += p[k]
+					sn += n[k]
+				}
+				if 127*sp <= 32767 && 127*sn >= -32768 {
+					break
+				}
+				g--
 			}
 		}
 	}
-	return true
+	return g
 }
 
-func affineSparseGeneric(out []int32, in []uint8, wt []int8, bias []int32, _ bool) {
+func affineSparseGeneric(out []int32, in []uint8, wt []int8, bias []int32, _ int) {
 	nout := len(out)
 	copy(out, bias[:nout])
 	n := len(in) &^ 3

@@ -4616,6 +4616,74 @@ sparseAccPairsAVX216_done:
 	VZEROUPPER
 	RET
 
+// func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccTriplesAVX216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, Y2
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX216_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX216_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Y4
+	SHLQ         $0x06, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Y5
+	SHLQ         $0x06, R9
+	VPMADDUBSW   (DX)(DI*1), Y3, Y6
+	VPMADDUBSW   (DX)(R8*1), Y4, Y7
+	VPADDW       Y7, Y6, Y6
+	VPMADDUBSW   (DX)(R9*1), Y5, Y7
+	VPADDW       Y7, Y6, Y6
+	VPMADDWD     Y2, Y6, Y6
+	VPADDD       Y6, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPADDW       Y4, Y3, Y3
+	VPMADDUBSW   32(DX)(R9*1), Y5, Y4
+	VPADDW       Y4, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX216_main
+
+sparseAccTriplesAVX216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	VPMADDWD     Y2, Y4, Y4
+	VPADDD       Y4, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX216_tail
+
+sparseAccTriplesAVX216_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VZEROUPPER
+	RET
+
 // func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·sparseAccAVX51216(SB), NOSPLIT, $0-40
@@ -4692,6 +4760,61 @@ sparseAccPairsAVX51216_tail:
 	JMP          sparseAccPairsAVX51216_tail
 
 sparseAccPairsAVX51216_done:
+	VMOVDQU64 Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccTriplesAVX51216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z1
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX51216_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX51216_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z3
+	SHLQ         $0x06, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Z4
+	SHLQ         $0x06, R9
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPADDW       Z3, Z2, Z2
+	VPMADDUBSW   (DX)(R9*1), Z4, Z3
+	VPADDW       Z3, Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX51216_main
+
+sparseAccTriplesAVX51216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX51216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX51216_tail
+
+sparseAccTriplesAVX51216_done:
 	VMOVDQU64 Z0, (AX)
 	VZEROUPPER
 	RET
@@ -4880,6 +5003,98 @@ sparseAccPairsAVX232_done:
 	VZEROUPPER
 	RET
 
+// func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccTriplesAVX232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      64(AX), Y2
+	VMOVDQU      96(AX), Y3
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X4
+	VPBROADCASTD X4, Y4
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX232_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX232_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Y6
+	SHLQ         $0x07, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Y7
+	SHLQ         $0x07, R9
+	VPMADDUBSW   (DX)(DI*1), Y5, Y8
+	VPMADDUBSW   (DX)(R8*1), Y6, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDUBSW   (DX)(R9*1), Y7, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDWD     Y4, Y8, Y8
+	VPADDD       Y8, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y8
+	VPMADDUBSW   32(DX)(R8*1), Y6, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDUBSW   32(DX)(R9*1), Y7, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDWD     Y4, Y8, Y8
+	VPADDD       Y8, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y8
+	VPMADDUBSW   64(DX)(R8*1), Y6, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDUBSW   64(DX)(R9*1), Y7, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDWD     Y4, Y8, Y8
+	VPADDD       Y8, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPADDW       Y6, Y5, Y5
+	VPMADDUBSW   96(DX)(R9*1), Y7, Y6
+	VPADDW       Y6, Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX232_main
+
+sparseAccTriplesAVX232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX232_tail
+
+sparseAccTriplesAVX232_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VZEROUPPER
+	RET
+
 // func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·sparseAccAVX51232(SB), NOSPLIT, $0-40
@@ -4970,6 +5185,73 @@ sparseAccPairsAVX51232_tail:
 	JMP          sparseAccPairsAVX51232_tail
 
 sparseAccPairsAVX51232_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccTriplesAVX51232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	VMOVDQU64    64(AX), Z1
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z2
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX51232_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX51232_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z4
+	SHLQ         $0x07, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Z5
+	SHLQ         $0x07, R9
+	VPMADDUBSW   (DX)(DI*1), Z3, Z6
+	VPMADDUBSW   (DX)(R8*1), Z4, Z7
+	VPADDW       Z7, Z6, Z6
+	VPMADDUBSW   (DX)(R9*1), Z5, Z7
+	VPADDW       Z7, Z6, Z6
+	VPMADDWD     Z2, Z6, Z6
+	VPADDD       Z6, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPADDW       Z4, Z3, Z3
+	VPMADDUBSW   64(DX)(R9*1), Z5, Z4
+	VPADDW       Z4, Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX51232_main
+
+sparseAccTriplesAVX51232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX51232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	VPMADDWD     Z2, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX51232_tail
+
+sparseAccTriplesAVX51232_done:
 	VMOVDQU64 Z0, (AX)
 	VMOVDQU64 Z1, 64(AX)
 	VZEROUPPER

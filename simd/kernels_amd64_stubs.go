@@ -156,6 +156,12 @@ func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 //go:noescape
 func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 
+// sparseAccTriplesAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
 // sparseAccAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
 // chunk-major weights (simd.AffineSparse).
 //
@@ -167,6 +173,12 @@ func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 //
 //go:noescape
 func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 
 // sparseAccVNNI16 adds to out[0:16] the products of the n input chunks listed in idx with their
 // chunk-major weights (simd.AffineSparse).
@@ -186,6 +198,12 @@ func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 //go:noescape
 func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 
+// sparseAccTriplesAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
 // sparseAccAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
 // chunk-major weights (simd.AffineSparse).
 //
@@ -197,6 +215,12 @@ func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 //
 //go:noescape
 func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 
 // sparseAccVNNI32 adds to out[0:32] the products of the n input chunks listed in idx with their
 // chunk-major weights (simd.AffineSparse).

@@ -8,10 +8,10 @@ const sparseSeg = 2048
 
 func installSparseAsm() { AffineSparse = affineSparseAsm }
 
-func affineSparseAsm(out []int32, in []uint8, wt []int8, bias []int32, pairs bool) {
+func affineSparseAsm(out []int32, in []uint8, wt []int8, bias []int32, group int) {
 	n, nout := len(in), len(out)
 	if (nout != 16 && nout != 32) || n == 0 || n%32 != 0 {
-		affineSparseGeneric(out, in, wt, bias, pairs)
+		affineSparseGeneric(out, in, wt, bias, group)
 		return
 	}
 	if len(wt)/n < nout {
@@ -31,19 +31,27 @@ func affineSparseAsm(out []int32, in []uint8, wt []int8, bias []int32, pairs boo
 			sparseAccVNNI16(o, x, w, p, k)
 		case vnni:
 			sparseAccVNNI32(o, x, w, p, k)
-		case wide && nout == 16 && pairs:
+		case wide && nout == 16 && group >= 3:
+			sparseAccTriplesAVX51216(o, x, w, p, k)
+		case wide && nout == 16 && group == 2:
 			sparseAccPairsAVX51216(o, x, w, p, k)
 		case wide && nout == 16:
 			sparseAccAVX51216(o, x, w, p, k)
-		case wide && pairs:
+		case wide && group >= 3:
+			sparseAccTriplesAVX51232(o, x, w, p, k)
+		case wide && group == 2:
 			sparseAccPairsAVX51232(o, x, w, p, k)
 		case wide:
 			sparseAccAVX51232(o, x, w, p, k)
-		case nout == 16 && pairs:
+		case nout == 16 && group >= 3:
+			sparseAccTriplesAVX216(o, x, w, p, k)
+		case nout == 16 && group == 2:
 			sparseAccPairsAVX216(o, x, w, p, k)
 		case nout == 16:
 			sparseAccAVX216(o, x, w, p, k)
-		case pairs:
+		case group >= 3:
+			sparseAccTriplesAVX232(o, x, w, p, k)
+		case group == 2:
 			sparseAccPairsAVX232(o, x, w, p, k)
 		default:
 			sparseAccAVX232(o, x, w, p, k)

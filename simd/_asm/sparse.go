@@ -79,8 +79,8 @@ func nnzChunks(tbl Mem) {
 
 // sparseAcc emits sparseAcc<kind><ISA><nout>: out[j] += Σ over the n listed chunks c of
 // Σ_k in[4c+k]·wt[(c·nout + j)·4 + k]. kind "" is VPMADDUBSW + VPMADDWD(ones) + VPADDD per
-// chunk, "Pairs" adds two chunks' VPMADDUBSW results in int16 first, "VNNI" uses VPDPBUSD
-// with enough independent accumulator sets to cover its latency.
+// chunk, "Pairs"/"Triples" add two/three chunks' VPMADDUBSW results in int16 first, "VNNI"
+// uses VPDPBUSD with enough independent accumulator sets to cover its latency.
 func sparseAcc(s isa, kind string, nout int) {
 	fn := fmt.Sprintf("sparseAcc%s%s%d", kind, s.name, nout)
 	if kind == "VNNI" {
@@ -98,6 +98,8 @@ func sparseAcc(s isa, kind string, nout int) {
 	switch kind {
 	case "Pairs":
 		per = 2
+	case "Triples":
+		per = 3
 	case "VNNI":
 		sets = max(1, 4/nv)
 		per = sets
@@ -159,11 +161,14 @@ func sparseAcc(s isa, kind string, nout int) {
 			cs[k], xs[k] = load(k)
 		}
 		for v := 0; v < nv; v++ {
-			if kind == "Pairs" {
-				t0, t1 := s.vec(), s.vec()
+			if kind == "Pairs" || kind == "Triples" {
+				t0 := s.vec()
 				VPMADDUBSW(wmem(cs[0], v), xs[0], t0)
-				VPMADDUBSW(wmem(cs[1], v), xs[1], t1)
-				VPADDW(t1, t0, t0)
+				for k := 1; k < per; k++ {
+					t := s.vec()
+					VPMADDUBSW(wmem(cs[k], v), xs[k], t)
+					VPADDW(t, t0, t0)
+				}
 				VPMADDWD(ones, t0, t0)
 				VPADDD(t0, acc[0][v], acc[0][v])
 				continue
@@ -204,6 +209,7 @@ func sparseKernels() {
 		for _, s := range []isa{avx2, avx512} {
 			sparseAcc(s, "", nout)
 			sparseAcc(s, "Pairs", nout)
+			sparseAcc(s, "Triples", nout)
 		}
 		sparseAcc(avx512, "VNNI", nout)
 	}
