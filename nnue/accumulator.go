@@ -80,14 +80,7 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 		simd.Refresh(a.v[p], ft.bias, ft.weights, active)
 	}
 	if ft.psqtBuckets > 0 {
-		ps := a.psqt[p]
-		clear(ps)
-		for _, f := range active {
-			row := ft.psqt[f*len(ps) : (f+1)*len(ps)]
-			for b, w := range row {
-				ps[b] += w
-			}
-		}
+		ft.psqtRefresh(a.psqt[p], active)
 	}
 }
 

@@ -186,48 +186,67 @@ func (b AccumulatorBound) String() string {
 		b.MaxActive, b.Abs, b.Min, b.Max, b.CanOverflow)
 }
 
-// computeBound gathers the weights in blocks of 64 columns (reading each feature row's 64
-// contiguous values) and sums, per column, the k largest positive, k most negative and k
-// largest absolute values with a quickselect: O(features·width) overall.
+// computeBound sums, per column j, the k largest positive, k most negative and k largest
+// absolute values of W[·][j] in one pass over the feature rows in memory order: each column
+// keeps its current k largest of each kind and their minimum, and a value above that
+// minimum replaces it. Nearly every value fails that one comparison, so the pass costs
+// O(features·width) comparisons (the 15.1 net's 23 M weights: ≈ 0.1 s; a quickselect per
+// column over a transposed copy took ≈ 1.1 s of its 1.8 s load). Zero-initialised slots
+// give the same sums, as every tracked value is ≥ 0.
 func computeBound(nf, m, k int, w, bias []int16) AccumulatorBound {
 	k = max(0, min(k, nf))
 	res := AccumulatorBound{MaxActive: k, Max: math.MinInt64, Min: math.MaxInt64}
-	const blk = 64
-	cols := make([][]int32, blk)
-	for i := range cols {
-		cols[i] = make([]int32, nf)
-	}
-	tmp := make([]int32, nf)
-	for j0 := 0; j0 < m; j0 += blk {
-		nb := min(blk, m-j0)
+	mins := make([]int32, 3*m) // per column: positive, negative, absolute minimum
+	slots := make([]int32, 3*m*k)
+	if k > 0 {
 		for f := 0; f < nf; f++ {
-			row := w[f*m+j0 : f*m+j0+nb]
-			for c, x := range row {
-				cols[c][f] = int32(x)
+			row := w[f*m : f*m+m]
+			for j, x16 := range row {
+				x := int32(x16)
+				mm := mins[3*j : 3*j+3 : 3*j+3]
+				if p := max(x, 0); p > mm[0] {
+					mm[0] = topKPut(slots[3*j*k:(3*j+1)*k], p)
+				}
+				if n := max(-x, 0); n > mm[1] {
+					mm[1] = topKPut(slots[(3*j+1)*k:(3*j+2)*k], n)
+				}
+				if a := max(x, -x); a > mm[2] {
+					mm[2] = topKPut(slots[(3*j+2)*k:(3*j+3)*k], a)
+				}
 			}
 		}
-		for c := 0; c < nb; c++ {
-			col := cols[c]
-			b := int64(bias[j0+c])
-			for i, x := range col {
-				tmp[i] = max(x, 0)
+	}
+	for j := 0; j < m; j++ {
+		var sum [3]int64
+		for t := range sum {
+			for _, v := range slots[(3*j+t)*k : (3*j+t+1)*k] {
+				sum[t] += int64(v)
 			}
-			sp := sumTopK(tmp, k)
-			for i, x := range col {
-				tmp[i] = max(-x, 0)
-			}
-			sn := sumTopK(tmp, k)
-			for i, x := range col {
-				tmp[i] = max(x, -x)
-			}
-			sa := sumTopK(tmp, k)
-			res.Max = max(res.Max, b+sp)
-			res.Min = min(res.Min, b-sn)
-			res.Abs = max(res.Abs, abs64(b)+sa)
 		}
+		b := int64(bias[j])
+		res.Max = max(res.Max, b+sum[0])
+		res.Min = min(res.Min, b-sum[1])
+		res.Abs = max(res.Abs, abs64(b)+sum[2])
 	}
 	res.CanOverflow = res.Max > math.MaxInt16 || res.Min < math.MinInt16
 	return res
+}
+
+// topKPut replaces the smallest value of s by v (larger than it) and returns the new
+// smallest value of s.
+func topKPut(s []int32, v int32) int32 {
+	mi := 0
+	for i, x := range s {
+		if x < s[mi] {
+			mi = i
+		}
+	}
+	s[mi] = v
+	mn := s[0]
+	for _, x := range s[1:] {
+		mn = min(mn, x)
+	}
+	return mn
 }
 
 // sumTopK returns the sum of the k largest values of a (reordering a), by quickselect.
@@ -286,4 +305,34 @@ func abs64(x int64) int64 {
 		return -x
 	}
 	return x
+}
+
+// psqtRefresh sets dst (PSQTBuckets values) to Σ_{f ∈ active} PSQT(f). With 8 buckets
+// (every SFNNv5 net) the sums stay in registers for the whole feature list: the
+// bucket-by-bucket loop stored and reloaded dst for every feature (≈ 10 cycles per
+// feature, ≈ 0.2 µs of a Stockfish 15.1 refresh of both perspectives).
+func (ft *FeatureTransformer) psqtRefresh(dst []int32, active []int) {
+	nb := ft.psqtBuckets
+	if nb == 8 && len(dst) == 8 {
+		var s0, s1, s2, s3, s4, s5, s6, s7 int32
+		for _, f := range active {
+			r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
+			s0 += r[0]
+			s1 += r[1]
+			s2 += r[2]
+			s3 += r[3]
+			s4 += r[4]
+			s5 += r[5]
+			s6 += r[6]
+			s7 += r[7]
+		}
+		dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		return
+	}
+	clear(dst)
+	for _, f := range active {
+		for b, w := range ft.psqt[f*nb : (f+1)*nb] {
+			dst[b] += w
+		}
+	}
 }

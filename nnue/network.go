@@ -88,12 +88,20 @@ type Network struct {
 	ft          *FeatureTransformer
 	arch        Architecture
 	description string
-	sizes       [][]int // per stack, per layer: logical output size
+	sizes       [][]int      // per stack, per layer: logical output size
+	fused       []fusedStack // per stack: the fused runner of a known composition, or nil
 	pool        sync.Pool
 }
 
 // NewNetwork validates arch against ft and returns the network. description is free text
 // (stored by the native format). It returns an error naming the first inconsistency.
+//
+// It also prepares the layers for evaluation, without changing what they compute: an
+// Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major copy of its
+// weights for the sparse-input kernel (simd.AffineSparse, decided once per layer from its
+// weights), and each stack of a known composition gets a fused runner (fused_stack.go).
+// The layers must not be modified afterwards, and a layer must not be passed to two
+// NewNetwork calls running concurrently.
 func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (*Network, error) {
 	if ft == nil {
 		return nil, fmt.Errorf("nnue: nil feature transformer")
@@ -122,6 +130,12 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 			return nil, fmt.Errorf("stack %d: %w", b, err)
 		}
 		n.sizes[b] = s
+		for _, l := range st {
+			if a, ok := l.(*Affine); ok {
+				a.prepare()
+			}
+		}
+		n.fused = append(n.fused, fuseStack(st))
 	}
 	return n, nil
 }
@@ -192,6 +206,8 @@ type Evaluator struct {
 	in      tensor    // forward-pass input view (a field so that it does not escape per call)
 	st      evalState // forward-pass state (likewise)
 	dense   denseScratch
+	// layerByLayer makes ForwardBucket ignore the fused runners (tests compare both).
+	layerByLayer bool
 }
 
 // NewEvaluator returns an Evaluator for n.
@@ -239,17 +255,21 @@ func (e *Evaluator) Forward(acc *Accumulator, pos *board.Position) Output {
 // acc with side to move stm. Stockfish's trace evaluates every bucket this way.
 func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int) Output {
 	n := e.net
-	stack := n.arch.Stacks[bucket]
 	bufs := e.scratch[bucket]
-	e.st = evalState{stm: int(stm & 1), dense: &e.dense}
-	e.in = tensor{n: n.ft.width, acc: acc.v}
-	cur := &e.in
-	for i, l := range stack {
-		out := &bufs[i]
-		l.propagate(cur, out, &e.st)
-		cur = out
+	var pos64 int64
+	if f := n.fused[bucket]; f != nil && !e.layerByLayer {
+		pos64 = f.run(bufs, acc, int(stm&1))
+	} else {
+		e.st = evalState{stm: int(stm & 1), dense: &e.dense}
+		e.in = tensor{n: n.ft.width, acc: acc.v}
+		cur := &e.in
+		for i, l := range n.arch.Stacks[bucket] {
+			out := &bufs[i]
+			l.propagate(cur, out, &e.st)
+			cur = out
+		}
+		pos64 = int64(cur.i32[0]) + e.st.skip
 	}
-	pos64 := int64(cur.i32[0]) + e.st.skip
 	o := Output{Bucket: bucket, Positional: int32(pos64)}
 	if n.ft.psqtBuckets > 0 {
 		d := n.arch.PSQTDiv

@@ -46,4 +46,5 @@ func install(l ISA) {
 	Affine = affineAsm
 	SCReLUDot = screluDotAsm
 	installI8Asm()
+	installSparseAsm()
 }

@@ -22,4 +22,5 @@ func installGeneric() {
 	Affine = affineGeneric
 	SCReLUDot = screluDotGeneric
 	installI8Generic()
+	installSparseGeneric()
 }

@@ -2436,6 +2436,2879 @@ affineVNNI_done:
 	VZEROUPPER
 	RET
 
+DATA nnzTable<>+0(SB)/2, $0x0000
+DATA nnzTable<>+2(SB)/2, $0x0000
+DATA nnzTable<>+4(SB)/2, $0x0000
+DATA nnzTable<>+6(SB)/2, $0x0000
+DATA nnzTable<>+8(SB)/2, $0x0000
+DATA nnzTable<>+10(SB)/2, $0x0000
+DATA nnzTable<>+12(SB)/2, $0x0000
+DATA nnzTable<>+14(SB)/2, $0x0000
+DATA nnzTable<>+16(SB)/2, $0x0000
+DATA nnzTable<>+18(SB)/2, $0x0000
+DATA nnzTable<>+20(SB)/2, $0x0000
+DATA nnzTable<>+22(SB)/2, $0x0000
+DATA nnzTable<>+24(SB)/2, $0x0000
+DATA nnzTable<>+26(SB)/2, $0x0000
+DATA nnzTable<>+28(SB)/2, $0x0000
+DATA nnzTable<>+30(SB)/2, $0x0000
+DATA nnzTable<>+32(SB)/2, $0x0001
+DATA nnzTable<>+34(SB)/2, $0x0000
+DATA nnzTable<>+36(SB)/2, $0x0000
+DATA nnzTable<>+38(SB)/2, $0x0000
+DATA nnzTable<>+40(SB)/2, $0x0000
+DATA nnzTable<>+42(SB)/2, $0x0000
+DATA nnzTable<>+44(SB)/2, $0x0000
+DATA nnzTable<>+46(SB)/2, $0x0000
+DATA nnzTable<>+48(SB)/2, $0x0000
+DATA nnzTable<>+50(SB)/2, $0x0001
+DATA nnzTable<>+52(SB)/2, $0x0000
+DATA nnzTable<>+54(SB)/2, $0x0000
+DATA nnzTable<>+56(SB)/2, $0x0000
+DATA nnzTable<>+58(SB)/2, $0x0000
+DATA nnzTable<>+60(SB)/2, $0x0000
+DATA nnzTable<>+62(SB)/2, $0x0000
+DATA nnzTable<>+64(SB)/2, $0x0002
+DATA nnzTable<>+66(SB)/2, $0x0000
+DATA nnzTable<>+68(SB)/2, $0x0000
+DATA nnzTable<>+70(SB)/2, $0x0000
+DATA nnzTable<>+72(SB)/2, $0x0000
+DATA nnzTable<>+74(SB)/2, $0x0000
+DATA nnzTable<>+76(SB)/2, $0x0000
+DATA nnzTable<>+78(SB)/2, $0x0000
+DATA nnzTable<>+80(SB)/2, $0x0000
+DATA nnzTable<>+82(SB)/2, $0x0002
+DATA nnzTable<>+84(SB)/2, $0x0000
+DATA nnzTable<>+86(SB)/2, $0x0000
+DATA nnzTable<>+88(SB)/2, $0x0000
+DATA nnzTable<>+90(SB)/2, $0x0000
+DATA nnzTable<>+92(SB)/2, $0x0000
+DATA nnzTable<>+94(SB)/2, $0x0000
+DATA nnzTable<>+96(SB)/2, $0x0001
+DATA nnzTable<>+98(SB)/2, $0x0002
+DATA nnzTable<>+100(SB)/2, $0x0000
+DATA nnzTable<>+102(SB)/2, $0x0000
+DATA nnzTable<>+104(SB)/2, $0x0000
+DATA nnzTable<>+106(SB)/2, $0x0000
+DATA nnzTable<>+108(SB)/2, $0x0000
+DATA nnzTable<>+110(SB)/2, $0x0000
+DATA nnzTable<>+112(SB)/2, $0x0000
+DATA nnzTable<>+114(SB)/2, $0x0001
+DATA nnzTable<>+116(SB)/2, $0x0002
+DATA nnzTable<>+118(SB)/2, $0x0000
+DATA nnzTable<>+120(SB)/2, $0x0000
+DATA nnzTable<>+122(SB)/2, $0x0000
+DATA nnzTable<>+124(SB)/2, $0x0000
+DATA nnzTable<>+126(SB)/2, $0x0000
+DATA nnzTable<>+128(SB)/2, $0x0003
+DATA nnzTable<>+130(SB)/2, $0x0000
+DATA nnzTable<>+132(SB)/2, $0x0000
+DATA nnzTable<>+134(SB)/2, $0x0000
+DATA nnzTable<>+136(SB)/2, $0x0000
+DATA nnzTable<>+138(SB)/2, $0x0000
+DATA nnzTable<>+140(SB)/2, $0x0000
+DATA nnzTable<>+142(SB)/2, $0x0000
+DATA nnzTable<>+144(SB)/2, $0x0000
+DATA nnzTable<>+146(SB)/2, $0x0003
+DATA nnzTable<>+148(SB)/2, $0x0000
+DATA nnzTable<>+150(SB)/2, $0x0000
+DATA nnzTable<>+152(SB)/2, $0x0000
+DATA nnzTable<>+154(SB)/2, $0x0000
+DATA nnzTable<>+156(SB)/2, $0x0000
+DATA nnzTable<>+158(SB)/2, $0x0000
+DATA nnzTable<>+160(SB)/2, $0x0001
+DATA nnzTable<>+162(SB)/2, $0x0003
+DATA nnzTable<>+164(SB)/2, $0x0000
+DATA nnzTable<>+166(SB)/2, $0x0000
+DATA nnzTable<>+168(SB)/2, $0x0000
+DATA nnzTable<>+170(SB)/2, $0x0000
+DATA nnzTable<>+172(SB)/2, $0x0000
+DATA nnzTable<>+174(SB)/2, $0x0000
+DATA nnzTable<>+176(SB)/2, $0x0000
+DATA nnzTable<>+178(SB)/2, $0x0001
+DATA nnzTable<>+180(SB)/2, $0x0003
+DATA nnzTable<>+182(SB)/2, $0x0000
+DATA nnzTable<>+184(SB)/2, $0x0000
+DATA nnzTable<>+186(SB)/2, $0x0000
+DATA nnzTable<>+188(SB)/2, $0x0000
+DATA nnzTable<>+190(SB)/2, $0x0000
+DATA nnzTable<>+192(SB)/2, $0x0002
+DATA nnzTable<>+194(SB)/2, $0x0003
+DATA nnzTable<>+196(SB)/2, $0x0000
+DATA nnzTable<>+198(SB)/2, $0x0000
+DATA nnzTable<>+200(SB)/2, $0x0000
+DATA nnzTable<>+202(SB)/2, $0x0000
+DATA nnzTable<>+204(SB)/2, $0x0000
+DATA nnzTable<>+206(SB)/2, $0x0000
+DATA nnzTable<>+208(SB)/2, $0x0000
+DATA nnzTable<>+210(SB)/2, $0x0002
+DATA nnzTable<>+212(SB)/2, $0x0003
+DATA nnzTable<>+214(SB)/2, $0x0000
+DATA nnzTable<>+216(SB)/2, $0x0000
+DATA nnzTable<>+218(SB)/2, $0x0000
+DATA nnzTable<>+220(SB)/2, $0x0000
+DATA nnzTable<>+222(SB)/2, $0x0000
+DATA nnzTable<>+224(SB)/2, $0x0001
+DATA nnzTable<>+226(SB)/2, $0x0002
+DATA nnzTable<>+228(SB)/2, $0x0003
+DATA nnzTable<>+230(SB)/2, $0x0000
+DATA nnzTable<>+232(SB)/2, $0x0000
+DATA nnzTable<>+234(SB)/2, $0x0000
+DATA nnzTable<>+236(SB)/2, $0x0000
+DATA nnzTable<>+238(SB)/2, $0x0000
+DATA nnzTable<>+240(SB)/2, $0x0000
+DATA nnzTable<>+242(SB)/2, $0x0001
+DATA nnzTable<>+244(SB)/2, $0x0002
+DATA nnzTable<>+246(SB)/2, $0x0003
+DATA nnzTable<>+248(SB)/2, $0x0000
+DATA nnzTable<>+250(SB)/2, $0x0000
+DATA nnzTable<>+252(SB)/2, $0x0000
+DATA nnzTable<>+254(SB)/2, $0x0000
+DATA nnzTable<>+256(SB)/2, $0x0004
+DATA nnzTable<>+258(SB)/2, $0x0000
+DATA nnzTable<>+260(SB)/2, $0x0000
+DATA nnzTable<>+262(SB)/2, $0x0000
+DATA nnzTable<>+264(SB)/2, $0x0000
+DATA nnzTable<>+266(SB)/2, $0x0000
+DATA nnzTable<>+268(SB)/2, $0x0000
+DATA nnzTable<>+270(SB)/2, $0x0000
+DATA nnzTable<>+272(SB)/2, $0x0000
+DATA nnzTable<>+274(SB)/2, $0x0004
+DATA nnzTable<>+276(SB)/2, $0x0000
+DATA nnzTable<>+278(SB)/2, $0x0000
+DATA nnzTable<>+280(SB)/2, $0x0000
+DATA nnzTable<>+282(SB)/2, $0x0000
+DATA nnzTable<>+284(SB)/2, $0x0000
+DATA nnzTable<>+286(SB)/2, $0x0000
+DATA nnzTable<>+288(SB)/2, $0x0001
+DATA nnzTable<>+290(SB)/2, $0x0004
+DATA nnzTable<>+292(SB)/2, $0x0000
+DATA nnzTable<>+294(SB)/2, $0x0000
+DATA nnzTable<>+296(SB)/2, $0x0000
+DATA nnzTable<>+298(SB)/2, $0x0000
+DATA nnzTable<>+300(SB)/2, $0x0000
+DATA nnzTable<>+302(SB)/2, $0x0000
+DATA nnzTable<>+304(SB)/2, $0x0000
+DATA nnzTable<>+306(SB)/2, $0x0001
+DATA nnzTable<>+308(SB)/2, $0x0004
+DATA nnzTable<>+310(SB)/2, $0x0000
+DATA nnzTable<>+312(SB)/2, $0x0000
+DATA nnzTable<>+314(SB)/2, $0x0000
+DATA nnzTable<>+316(SB)/2, $0x0000
+DATA nnzTable<>+318(SB)/2, $0x0000
+DATA nnzTable<>+320(SB)/2, $0x0002
+DATA nnzTable<>+322(SB)/2, $0x0004
+DATA nnzTable<>+324(SB)/2, $0x0000
+DATA nnzTable<>+326(SB)/2, $0x0000
+DATA nnzTable<>+328(SB)/2, $0x0000
+DATA nnzTable<>+330(SB)/2, $0x0000
+DATA nnzTable<>+332(SB)/2, $0x0000
+DATA nnzTable<>+334(SB)/2, $0x0000
+DATA nnzTable<>+336(SB)/2, $0x0000
+DATA nnzTable<>+338(SB)/2, $0x0002
+DATA nnzTable<>+340(SB)/2, $0x0004
+DATA nnzTable<>+342(SB)/2, $0x0000
+DATA nnzTable<>+344(SB)/2, $0x0000
+DATA nnzTable<>+346(SB)/2, $0x0000
+DATA nnzTable<>+348(SB)/2, $0x0000
+DATA nnzTable<>+350(SB)/2, $0x0000
+DATA nnzTable<>+352(SB)/2, $0x0001
+DATA nnzTable<>+354(SB)/2, $0x0002
+DATA nnzTable<>+356(SB)/2, $0x0004
+DATA nnzTable<>+358(SB)/2, $0x0000
+DATA nnzTable<>+360(SB)/2, $0x0000
+DATA nnzTable<>+362(SB)/2, $0x0000
+DATA nnzTable<>+364(SB)/2, $0x0000
+DATA nnzTable<>+366(SB)/2, $0x0000
+DATA nnzTable<>+368(SB)/2, $0x0000
+DATA nnzTable<>+370(SB)/2, $0x0001
+DATA nnzTable<>+372(SB)/2, $0x0002
+DATA nnzTable<>+374(SB)/2, $0x0004
+DATA nnzTable<>+376(SB)/2, $0x0000
+DATA nnzTable<>+378(SB)/2, $0x0000
+DATA nnzTable<>+380(SB)/2, $0x0000
+DATA nnzTable<>+382(SB)/2, $0x0000
+DATA nnzTable<>+384(SB)/2, $0x0003
+DATA nnzTable<>+386(SB)/2, $0x0004
+DATA nnzTable<>+388(SB)/2, $0x0000
+DATA nnzTable<>+390(SB)/2, $0x0000
+DATA nnzTable<>+392(SB)/2, $0x0000
+DATA nnzTable<>+394(SB)/2, $0x0000
+DATA nnzTable<>+396(SB)/2, $0x0000
+DATA nnzTable<>+398(SB)/2, $0x0000
+DATA nnzTable<>+400(SB)/2, $0x0000
+DATA nnzTable<>+402(SB)/2, $0x0003
+DATA nnzTable<>+404(SB)/2, $0x0004
+DATA nnzTable<>+406(SB)/2, $0x0000
+DATA nnzTable<>+408(SB)/2, $0x0000
+DATA nnzTable<>+410(SB)/2, $0x0000
+DATA nnzTable<>+412(SB)/2, $0x0000
+DATA nnzTable<>+414(SB)/2, $0x0000
+DATA nnzTable<>+416(SB)/2, $0x0001
+DATA nnzTable<>+418(SB)/2, $0x0003
+DATA nnzTable<>+420(SB)/2, $0x0004
+DATA nnzTable<>+422(SB)/2, $0x0000
+DATA nnzTable<>+424(SB)/2, $0x0000
+DATA nnzTable<>+426(SB)/2, $0x0000
+DATA nnzTable<>+428(SB)/2, $0x0000
+DATA nnzTable<>+430(SB)/2, $0x0000
+DATA nnzTable<>+432(SB)/2, $0x0000
+DATA nnzTable<>+434(SB)/2, $0x0001
+DATA nnzTable<>+436(SB)/2, $0x0003
+DATA nnzTable<>+438(SB)/2, $0x0004
+DATA nnzTable<>+440(SB)/2, $0x0000
+DATA nnzTable<>+442(SB)/2, $0x0000
+DATA nnzTable<>+444(SB)/2, $0x0000
+DATA nnzTable<>+446(SB)/2, $0x0000
+DATA nnzTable<>+448(SB)/2, $0x0002
+DATA nnzTable<>+450(SB)/2, $0x0003
+DATA nnzTable<>+452(SB)/2, $0x0004
+DATA nnzTable<>+454(SB)/2, $0x0000
+DATA nnzTable<>+456(SB)/2, $0x0000
+DATA nnzTable<>+458(SB)/2, $0x0000
+DATA nnzTable<>+460(SB)/2, $0x0000
+DATA nnzTable<>+462(SB)/2, $0x0000
+DATA nnzTable<>+464(SB)/2, $0x0000
+DATA nnzTable<>+466(SB)/2, $0x0002
+DATA nnzTable<>+468(SB)/2, $0x0003
+DATA nnzTable<>+470(SB)/2, $0x0004
+DATA nnzTable<>+472(SB)/2, $0x0000
+DATA nnzTable<>+474(SB)/2, $0x0000
+DATA nnzTable<>+476(SB)/2, $0x0000
+DATA nnzTable<>+478(SB)/2, $0x0000
+DATA nnzTable<>+480(SB)/2, $0x0001
+DATA nnzTable<>+482(SB)/2, $0x0002
+DATA nnzTable<>+484(SB)/2, $0x0003
+DATA nnzTable<>+486(SB)/2, $0x0004
+DATA nnzTable<>+488(SB)/2, $0x0000
+DATA nnzTable<>+490(SB)/2, $0x0000
+DATA nnzTable<>+492(SB)/2, $0x0000
+DATA nnzTable<>+494(SB)/2, $0x0000
+DATA nnzTable<>+496(SB)/2, $0x0000
+DATA nnzTable<>+498(SB)/2, $0x0001
+DATA nnzTable<>+500(SB)/2, $0x0002
+DATA nnzTable<>+502(SB)/2, $0x0003
+DATA nnzTable<>+504(SB)/2, $0x0004
+DATA nnzTable<>+506(SB)/2, $0x0000
+DATA nnzTable<>+508(SB)/2, $0x0000
+DATA nnzTable<>+510(SB)/2, $0x0000
+DATA nnzTable<>+512(SB)/2, $0x0005
+DATA nnzTable<>+514(SB)/2, $0x0000
+DATA nnzTable<>+516(SB)/2, $0x0000
+DATA nnzTable<>+518(SB)/2, $0x0000
+DATA nnzTable<>+520(SB)/2, $0x0000
+DATA nnzTable<>+522(SB)/2, $0x0000
+DATA nnzTable<>+524(SB)/2, $0x0000
+DATA nnzTable<>+526(SB)/2, $0x0000
+DATA nnzTable<>+528(SB)/2, $0x0000
+DATA nnzTable<>+530(SB)/2, $0x0005
+DATA nnzTable<>+532(SB)/2, $0x0000
+DATA nnzTable<>+534(SB)/2, $0x0000
+DATA nnzTable<>+536(SB)/2, $0x0000
+DATA nnzTable<>+538(SB)/2, $0x0000
+DATA nnzTable<>+540(SB)/2, $0x0000
+DATA nnzTable<>+542(SB)/2, $0x0000
+DATA nnzTable<>+544(SB)/2, $0x0001
+DATA nnzTable<>+546(SB)/2, $0x0005
+DATA nnzTable<>+548(SB)/2, $0x0000
+DATA nnzTable<>+550(SB)/2, $0x0000
+DATA nnzTable<>+552(SB)/2, $0x0000
+DATA nnzTable<>+554(SB)/2, $0x0000
+DATA nnzTable<>+556(SB)/2, $0x0000
+DATA nnzTable<>+558(SB)/2, $0x0000
+DATA nnzTable<>+560(SB)/2, $0x0000
+DATA nnzTable<>+562(SB)/2, $0x0001
+DATA nnzTable<>+564(SB)/2, $0x0005
+DATA nnzTable<>+566(SB)/2, $0x0000
+DATA nnzTable<>+568(SB)/2, $0x0000
+DATA nnzTable<>+570(SB)/2, $0x0000
+DATA nnzTable<>+572(SB)/2, $0x0000
+DATA nnzTable<>+574(SB)/2, $0x0000
+DATA nnzTable<>+576(SB)/2, $0x0002
+DATA nnzTable<>+578(SB)/2, $0x0005
+DATA nnzTable<>+580(SB)/2, $0x0000
+DATA nnzTable<>+582(SB)/2, $0x0000
+DATA nnzTable<>+584(SB)/2, $0x0000
+DATA nnzTable<>+586(SB)/2, $0x0000
+DATA nnzTable<>+588(SB)/2, $0x0000
+DATA nnzTable<>+590(SB)/2, $0x0000
+DATA nnzTable<>+592(SB)/2, $0x0000
+DATA nnzTable<>+594(SB)/2, $0x0002
+DATA nnzTable<>+596(SB)/2, $0x0005
+DATA nnzTable<>+598(SB)/2, $0x0000
+DATA nnzTable<>+600(SB)/2, $0x0000
+DATA nnzTable<>+602(SB)/2, $0x0000
+DATA nnzTable<>+604(SB)/2, $0x0000
+DATA nnzTable<>+606(SB)/2, $0x0000
+DATA nnzTable<>+608(SB)/2, $0x0001
+DATA nnzTable<>+610(SB)/2, $0x0002
+DATA nnzTable<>+612(SB)/2, $0x0005
+DATA nnzTable<>+614(SB)/2, $0x0000
+DATA nnzTable<>+616(SB)/2, $0x0000
+DATA nnzTable<>+618(SB)/2, $0x0000
+DATA nnzTable<>+620(SB)/2, $0x0000
+DATA nnzTable<>+622(SB)/2, $0x0000
+DATA nnzTable<>+624(SB)/2, $0x0000
+DATA nnzTable<>+626(SB)/2, $0x0001
+DATA nnzTable<>+628(SB)/2, $0x0002
+DATA nnzTable<>+630(SB)/2, $0x0005
+DATA nnzTable<>+632(SB)/2, $0x0000
+DATA nnzTable<>+634(SB)/2, $0x0000
+DATA nnzTable<>+636(SB)/2, $0x0000
+DATA nnzTable<>+638(SB)/2, $0x0000
+DATA nnzTable<>+640(SB)/2, $0x0003
+DATA nnzTable<>+642(SB)/2, $0x0005
+DATA nnzTable<>+644(SB)/2, $0x0000
+DATA nnzTable<>+646(SB)/2, $0x0000
+DATA nnzTable<>+648(SB)/2, $0x0000
+DATA nnzTable<>+650(SB)/2, $0x0000
+DATA nnzTable<>+652(SB)/2, $0x0000
+DATA nnzTable<>+654(SB)/2, $0x0000
+DATA nnzTable<>+656(SB)/2, $0x0000
+DATA nnzTable<>+658(SB)/2, $0x0003
+DATA nnzTable<>+660(SB)/2, $0x0005
+DATA nnzTable<>+662(SB)/2, $0x0000
+DATA nnzTable<>+664(SB)/2, $0x0000
+DATA nnzTable<>+666(SB)/2, $0x0000
+DATA nnzTable<>+668(SB)/2, $0x0000
+DATA nnzTable<>+670(SB)/2, $0x0000
+DATA nnzTable<>+672(SB)/2, $0x0001
+DATA nnzTable<>+674(SB)/2, $0x0003
+DATA nnzTable<>+676(SB)/2, $0x0005
+DATA nnzTable<>+678(SB)/2, $0x0000
+DATA nnzTable<>+680(SB)/2, $0x0000
+DATA nnzTable<>+682(SB)/2, $0x0000
+DATA nnzTable<>+684(SB)/2, $0x0000
+DATA nnzTable<>+686(SB)/2, $0x0000
+DATA nnzTable<>+688(SB)/2, $0x0000
+DATA nnzTable<>+690(SB)/2, $0x0001
+DATA nnzTable<>+692(SB)/2, $0x0003
+DATA nnzTable<>+694(SB)/2, $0x0005
+DATA nnzTable<>+696(SB)/2, $0x0000
+DATA nnzTable<>+698(SB)/2, $0x0000
+DATA nnzTable<>+700(SB)/2, $0x0000
+DATA nnzTable<>+702(SB)/2, $0x0000
+DATA nnzTable<>+704(SB)/2, $0x0002
+DATA nnzTable<>+706(SB)/2, $0x0003
+DATA nnzTable<>+708(SB)/2, $0x0005
+DATA nnzTable<>+710(SB)/2, $0x0000
+DATA nnzTable<>+712(SB)/2, $0x0000
+DATA nnzTable<>+714(SB)/2, $0x0000
+DATA nnzTable<>+716(SB)/2, $0x0000
+DATA nnzTable<>+718(SB)/2, $0x0000
+DATA nnzTable<>+720(SB)/2, $0x0000
+DATA nnzTable<>+722(SB)/2, $0x0002
+DATA nnzTable<>+724(SB)/2, $0x0003
+DATA nnzTable<>+726(SB)/2, $0x0005
+DATA nnzTable<>+728(SB)/2, $0x0000
+DATA nnzTable<>+730(SB)/2, $0x0000
+DATA nnzTable<>+732(SB)/2, $0x0000
+DATA nnzTable<>+734(SB)/2, $0x0000
+DATA nnzTable<>+736(SB)/2, $0x0001
+DATA nnzTable<>+738(SB)/2, $0x0002
+DATA nnzTable<>+740(SB)/2, $0x0003
+DATA nnzTable<>+742(SB)/2, $0x0005
+DATA nnzTable<>+744(SB)/2, $0x0000
+DATA nnzTable<>+746(SB)/2, $0x0000
+DATA nnzTable<>+748(SB)/2, $0x0000
+DATA nnzTable<>+750(SB)/2, $0x0000
+DATA nnzTable<>+752(SB)/2, $0x0000
+DATA nnzTable<>+754(SB)/2, $0x0001
+DATA nnzTable<>+756(SB)/2, $0x0002
+DATA nnzTable<>+758(SB)/2, $0x0003
+DATA nnzTable<>+760(SB)/2, $0x0005
+DATA nnzTable<>+762(SB)/2, $0x0000
+DATA nnzTable<>+764(SB)/2, $0x0000
+DATA nnzTable<>+766(SB)/2, $0x0000
+DATA nnzTable<>+768(SB)/2, $0x0004
+DATA nnzTable<>+770(SB)/2, $0x0005
+DATA nnzTable<>+772(SB)/2, $0x0000
+DATA nnzTable<>+774(SB)/2, $0x0000
+DATA nnzTable<>+776(SB)/2, $0x0000
+DATA nnzTable<>+778(SB)/2, $0x0000
+DATA nnzTable<>+780(SB)/2, $0x0000
+DATA nnzTable<>+782(SB)/2, $0x0000
+DATA nnzTable<>+784(SB)/2, $0x0000
+DATA nnzTable<>+786(SB)/2, $0x0004
+DATA nnzTable<>+788(SB)/2, $0x0005
+DATA nnzTable<>+790(SB)/2, $0x0000
+DATA nnzTable<>+792(SB)/2, $0x0000
+DATA nnzTable<>+794(SB)/2, $0x0000
+DATA nnzTable<>+796(SB)/2, $0x0000
+DATA nnzTable<>+798(SB)/2, $0x0000
+DATA nnzTable<>+800(SB)/2, $0x0001
+DATA nnzTable<>+802(SB)/2, $0x0004
+DATA nnzTable<>+804(SB)/2, $0x0005
+DATA nnzTable<>+806(SB)/2, $0x0000
+DATA nnzTable<>+808(SB)/2, $0x0000
+DATA nnzTable<>+810(SB)/2, $0x0000
+DATA nnzTable<>+812(SB)/2, $0x0000
+DATA nnzTable<>+814(SB)/2, $0x0000
+DATA nnzTable<>+816(SB)/2, $0x0000
+DATA nnzTable<>+818(SB)/2, $0x0001
+DATA nnzTable<>+820(SB)/2, $0x0004
+DATA nnzTable<>+822(SB)/2, $0x0005
+DATA nnzTable<>+824(SB)/2, $0x0000
+DATA nnzTable<>+826(SB)/2, $0x0000
+DATA nnzTable<>+828(SB)/2, $0x0000
+DATA nnzTable<>+830(SB)/2, $0x0000
+DATA nnzTable<>+832(SB)/2, $0x0002
+DATA nnzTable<>+834(SB)/2, $0x0004
+DATA nnzTable<>+836(SB)/2, $0x0005
+DATA nnzTable<>+838(SB)/2, $0x0000
+DATA nnzTable<>+840(SB)/2, $0x0000
+DATA nnzTable<>+842(SB)/2, $0x0000
+DATA nnzTable<>+844(SB)/2, $0x0000
+DATA nnzTable<>+846(SB)/2, $0x0000
+DATA nnzTable<>+848(SB)/2, $0x0000
+DATA nnzTable<>+850(SB)/2, $0x0002
+DATA nnzTable<>+852(SB)/2, $0x0004
+DATA nnzTable<>+854(SB)/2, $0x0005
+DATA nnzTable<>+856(SB)/2, $0x0000
+DATA nnzTable<>+858(SB)/2, $0x0000
+DATA nnzTable<>+860(SB)/2, $0x0000
+DATA nnzTable<>+862(SB)/2, $0x0000
+DATA nnzTable<>+864(SB)/2, $0x0001
+DATA nnzTable<>+866(SB)/2, $0x0002
+DATA nnzTable<>+868(SB)/2, $0x0004
+DATA nnzTable<>+870(SB)/2, $0x0005
+DATA nnzTable<>+872(SB)/2, $0x0000
+DATA nnzTable<>+874(SB)/2, $0x0000
+DATA nnzTable<>+876(SB)/2, $0x0000
+DATA nnzTable<>+878(SB)/2, $0x0000
+DATA nnzTable<>+880(SB)/2, $0x0000
+DATA nnzTable<>+882(SB)/2, $0x0001
+DATA nnzTable<>+884(SB)/2, $0x0002
+DATA nnzTable<>+886(SB)/2, $0x0004
+DATA nnzTable<>+888(SB)/2, $0x0005
+DATA nnzTable<>+890(SB)/2, $0x0000
+DATA nnzTable<>+892(SB)/2, $0x0000
+DATA nnzTable<>+894(SB)/2, $0x0000
+DATA nnzTable<>+896(SB)/2, $0x0003
+DATA nnzTable<>+898(SB)/2, $0x0004
+DATA nnzTable<>+900(SB)/2, $0x0005
+DATA nnzTable<>+902(SB)/2, $0x0000
+DATA nnzTable<>+904(SB)/2, $0x0000
+DATA nnzTable<>+906(SB)/2, $0x0000
+DATA nnzTable<>+908(SB)/2, $0x0000
+DATA nnzTable<>+910(SB)/2, $0x0000
+DATA nnzTable<>+912(SB)/2, $0x0000
+DATA nnzTable<>+914(SB)/2, $0x0003
+DATA nnzTable<>+916(SB)/2, $0x0004
+DATA nnzTable<>+918(SB)/2, $0x0005
+DATA nnzTable<>+920(SB)/2, $0x0000
+DATA nnzTable<>+922(SB)/2, $0x0000
+DATA nnzTable<>+924(SB)/2, $0x0000
+DATA nnzTable<>+926(SB)/2, $0x0000
+DATA nnzTable<>+928(SB)/2, $0x0001
+DATA nnzTable<>+930(SB)/2, $0x0003
+DATA nnzTable<>+932(SB)/2, $0x0004
+DATA nnzTable<>+934(SB)/2, $0x0005
+DATA nnzTable<>+936(SB)/2, $0x0000
+DATA nnzTable<>+938(SB)/2, $0x0000
+DATA nnzTable<>+940(SB)/2, $0x0000
+DATA nnzTable<>+942(SB)/2, $0x0000
+DATA nnzTable<>+944(SB)/2, $0x0000
+DATA nnzTable<>+946(SB)/2, $0x0001
+DATA nnzTable<>+948(SB)/2, $0x0003
+DATA nnzTable<>+950(SB)/2, $0x0004
+DATA nnzTable<>+952(SB)/2, $0x0005
+DATA nnzTable<>+954(SB)/2, $0x0000
+DATA nnzTable<>+956(SB)/2, $0x0000
+DATA nnzTable<>+958(SB)/2, $0x0000
+DATA nnzTable<>+960(SB)/2, $0x0002
+DATA nnzTable<>+962(SB)/2, $0x0003
+DATA nnzTable<>+964(SB)/2, $0x0004
+DATA nnzTable<>+966(SB)/2, $0x0005
+DATA nnzTable<>+968(SB)/2, $0x0000
+DATA nnzTable<>+970(SB)/2, $0x0000
+DATA nnzTable<>+972(SB)/2, $0x0000
+DATA nnzTable<>+974(SB)/2, $0x0000
+DATA nnzTable<>+976(SB)/2, $0x0000
+DATA nnzTable<>+978(SB)/2, $0x0002
+DATA nnzTable<>+980(SB)/2, $0x0003
+DATA nnzTable<>+982(SB)/2, $0x0004
+DATA nnzTable<>+984(SB)/2, $0x0005
+DATA nnzTable<>+986(SB)/2, $0x0000
+DATA nnzTable<>+988(SB)/2, $0x0000
+DATA nnzTable<>+990(SB)/2, $0x0000
+DATA nnzTable<>+992(SB)/2, $0x0001
+DATA nnzTable<>+994(SB)/2, $0x0002
+DATA nnzTable<>+996(SB)/2, $0x0003
+DATA nnzTable<>+998(SB)/2, $0x0004
+DATA nnzTable<>+1000(SB)/2, $0x0005
+DATA nnzTable<>+1002(SB)/2, $0x0000
+DATA nnzTable<>+1004(SB)/2, $0x0000
+DATA nnzTable<>+1006(SB)/2, $0x0000
+DATA nnzTable<>+1008(SB)/2, $0x0000
+DATA nnzTable<>+1010(SB)/2, $0x0001
+DATA nnzTable<>+1012(SB)/2, $0x0002
+DATA nnzTable<>+1014(SB)/2, $0x0003
+DATA nnzTable<>+1016(SB)/2, $0x0004
+DATA nnzTable<>+1018(SB)/2, $0x0005
+DATA nnzTable<>+1020(SB)/2, $0x0000
+DATA nnzTable<>+1022(SB)/2, $0x0000
+DATA nnzTable<>+1024(SB)/2, $0x0006
+DATA nnzTable<>+1026(SB)/2, $0x0000
+DATA nnzTable<>+1028(SB)/2, $0x0000
+DATA nnzTable<>+1030(SB)/2, $0x0000
+DATA nnzTable<>+1032(SB)/2, $0x0000
+DATA nnzTable<>+1034(SB)/2, $0x0000
+DATA nnzTable<>+1036(SB)/2, $0x0000
+DATA nnzTable<>+1038(SB)/2, $0x0000
+DATA nnzTable<>+1040(SB)/2, $0x0000
+DATA nnzTable<>+1042(SB)/2, $0x0006
+DATA nnzTable<>+1044(SB)/2, $0x0000
+DATA nnzTable<>+1046(SB)/2, $0x0000
+DATA nnzTable<>+1048(SB)/2, $0x0000
+DATA nnzTable<>+1050(SB)/2, $0x0000
+DATA nnzTable<>+1052(SB)/2, $0x0000
+DATA nnzTable<>+1054(SB)/2, $0x0000
+DATA nnzTable<>+1056(SB)/2, $0x0001
+DATA nnzTable<>+1058(SB)/2, $0x0006
+DATA nnzTable<>+1060(SB)/2, $0x0000
+DATA nnzTable<>+1062(SB)/2, $0x0000
+DATA nnzTable<>+1064(SB)/2, $0x0000
+DATA nnzTable<>+1066(SB)/2, $0x0000
+DATA nnzTable<>+1068(SB)/2, $0x0000
+DATA nnzTable<>+1070(SB)/2, $0x0000
+DATA nnzTable<>+1072(SB)/2, $0x0000
+DATA nnzTable<>+1074(SB)/2, $0x0001
+DATA nnzTable<>+1076(SB)/2, $0x0006
+DATA nnzTable<>+1078(SB)/2, $0x0000
+DATA nnzTable<>+1080(SB)/2, $0x0000
+DATA nnzTable<>+1082(SB)/2, $0x0000
+DATA nnzTable<>+1084(SB)/2, $0x0000
+DATA nnzTable<>+1086(SB)/2, $0x0000
+DATA nnzTable<>+1088(SB)/2, $0x0002
+DATA nnzTable<>+1090(SB)/2, $0x0006
+DATA nnzTable<>+1092(SB)/2, $0x0000
+DATA nnzTable<>+1094(SB)/2, $0x0000
+DATA nnzTable<>+1096(SB)/2, $0x0000
+DATA nnzTable<>+1098(SB)/2, $0x0000
+DATA nnzTable<>+1100(SB)/2, $0x0000
+DATA nnzTable<>+1102(SB)/2, $0x0000
+DATA nnzTable<>+1104(SB)/2, $0x0000
+DATA nnzTable<>+1106(SB)/2, $0x0002
+DATA nnzTable<>+1108(SB)/2, $0x0006
+DATA nnzTable<>+1110(SB)/2, $0x0000
+DATA nnzTable<>+1112(SB)/2, $0x0000
+DATA nnzTable<>+1114(SB)/2, $0x0000
+DATA nnzTable<>+1116(SB)/2, $0x0000
+DATA nnzTable<>+1118(SB)/2, $0x0000
+DATA nnzTable<>+1120(SB)/2, $0x0001
+DATA nnzTable<>+1122(SB)/2, $0x0002
+DATA nnzTable<>+1124(SB)/2, $0x0006
+DATA nnzTable<>+1126(SB)/2, $0x0000
+DATA nnzTable<>+1128(SB)/2, $0x0000
+DATA nnzTable<>+1130(SB)/2, $0x0000
+DATA nnzTable<>+1132(SB)/2, $0x0000
+DATA nnzTable<>+1134(SB)/2, $0x0000
+DATA nnzTable<>+1136(SB)/2, $0x0000
+DATA nnzTable<>+1138(SB)/2, $0x0001
+DATA nnzTable<>+1140(SB)/2, $0x0002
+DATA nnzTable<>+1142(SB)/2, $0x0006
+DATA nnzTable<>+1144(SB)/2, $0x0000
+DATA nnzTable<>+1146(SB)/2, $0x0000
+DATA nnzTable<>+1148(SB)/2, $0x0000
+DATA nnzTable<>+1150(SB)/2, $0x0000
+DATA nnzTable<>+1152(SB)/2, $0x0003
+DATA nnzTable<>+1154(SB)/2, $0x0006
+DATA nnzTable<>+1156(SB)/2, $0x0000
+DATA nnzTable<>+1158(SB)/2, $0x0000
+DATA nnzTable<>+1160(SB)/2, $0x0000
+DATA nnzTable<>+1162(SB)/2, $0x0000
+DATA nnzTable<>+1164(SB)/2, $0x0000
+DATA nnzTable<>+1166(SB)/2, $0x0000
+DATA nnzTable<>+1168(SB)/2, $0x0000
+DATA nnzTable<>+1170(SB)/2, $0x0003
+DATA nnzTable<>+1172(SB)/2, $0x0006
+DATA nnzTable<>+1174(SB)/2, $0x0000
+DATA nnzTable<>+1176(SB)/2, $0x0000
+DATA nnzTable<>+1178(SB)/2, $0x0000
+DATA nnzTable<>+1180(SB)/2, $0x0000
+DATA nnzTable<>+1182(SB)/2, $0x0000
+DATA nnzTable<>+1184(SB)/2, $0x0001
+DATA nnzTable<>+1186(SB)/2, $0x0003
+DATA nnzTable<>+1188(SB)/2, $0x0006
+DATA nnzTable<>+1190(SB)/2, $0x0000
+DATA nnzTable<>+1192(SB)/2, $0x0000
+DATA nnzTable<>+1194(SB)/2, $0x0000
+DATA nnzTable<>+1196(SB)/2, $0x0000
+DATA nnzTable<>+1198(SB)/2, $0x0000
+DATA nnzTable<>+1200(SB)/2, $0x0000
+DATA nnzTable<>+1202(SB)/2, $0x0001
+DATA nnzTable<>+1204(SB)/2, $0x0003
+DATA nnzTable<>+1206(SB)/2, $0x0006
+DATA nnzTable<>+1208(SB)/2, $0x0000
+DATA nnzTable<>+1210(SB)/2, $0x0000
+DATA nnzTable<>+1212(SB)/2, $0x0000
+DATA nnzTable<>+1214(SB)/2, $0x0000
+DATA nnzTable<>+1216(SB)/2, $0x0002
+DATA nnzTable<>+1218(SB)/2, $0x0003
+DATA nnzTable<>+1220(SB)/2, $0x0006
+DATA nnzTable<>+1222(SB)/2, $0x0000
+DATA nnzTable<>+1224(SB)/2, $0x0000
+DATA nnzTable<>+1226(SB)/2, $0x0000
+DATA nnzTable<>+1228(SB)/2, $0x0000
+DATA nnzTable<>+1230(SB)/2, $0x0000
+DATA nnzTable<>+1232(SB)/2, $0x0000
+DATA nnzTable<>+1234(SB)/2, $0x0002
+DATA nnzTable<>+1236(SB)/2, $0x0003
+DATA nnzTable<>+1238(SB)/2, $0x0006
+DATA nnzTable<>+1240(SB)/2, $0x0000
+DATA nnzTable<>+1242(SB)/2, $0x0000
+DATA nnzTable<>+1244(SB)/2, $0x0000
+DATA nnzTable<>+1246(SB)/2, $0x0000
+DATA nnzTable<>+1248(SB)/2, $0x0001
+DATA nnzTable<>+1250(SB)/2, $0x0002
+DATA nnzTable<>+1252(SB)/2, $0x0003
+DATA nnzTable<>+1254(SB)/2, $0x0006
+DATA nnzTable<>+1256(SB)/2, $0x0000
+DATA nnzTable<>+1258(SB)/2, $0x0000
+DATA nnzTable<>+1260(SB)/2, $0x0000
+DATA nnzTable<>+1262(SB)/2, $0x0000
+DATA nnzTable<>+1264(SB)/2, $0x0000
+DATA nnzTable<>+1266(SB)/2, $0x0001
+DATA nnzTable<>+1268(SB)/2, $0x0002
+DATA nnzTable<>+1270(SB)/2, $0x0003
+DATA nnzTable<>+1272(SB)/2, $0x0006
+DATA nnzTable<>+1274(SB)/2, $0x0000
+DATA nnzTable<>+1276(SB)/2, $0x0000
+DATA nnzTable<>+1278(SB)/2, $0x0000
+DATA nnzTable<>+1280(SB)/2, $0x0004
+DATA nnzTable<>+1282(SB)/2, $0x0006
+DATA nnzTable<>+1284(SB)/2, $0x0000
+DATA nnzTable<>+1286(SB)/2, $0x0000
+DATA nnzTable<>+1288(SB)/2, $0x0000
+DATA nnzTable<>+1290(SB)/2, $0x0000
+DATA nnzTable<>+1292(SB)/2, $0x0000
+DATA nnzTable<>+1294(SB)/2, $0x0000
+DATA nnzTable<>+1296(SB)/2, $0x0000
+DATA nnzTable<>+1298(SB)/2, $0x0004
+DATA nnzTable<>+1300(SB)/2, $0x0006
+DATA nnzTable<>+1302(SB)/2, $0x0000
+DATA nnzTable<>+1304(SB)/2, $0x0000
+DATA nnzTable<>+1306(SB)/2, $0x0000
+DATA nnzTable<>+1308(SB)/2, $0x0000
+DATA nnzTable<>+1310(SB)/2, $0x0000
+DATA nnzTable<>+1312(SB)/2, $0x0001
+DATA nnzTable<>+1314(SB)/2, $0x0004
+DATA nnzTable<>+1316(SB)/2, $0x0006
+DATA nnzTable<>+1318(SB)/2, $0x0000
+DATA nnzTable<>+1320(SB)/2, $0x0000
+DATA nnzTable<>+1322(SB)/2, $0x0000
+DATA nnzTable<>+1324(SB)/2, $0x0000
+DATA nnzTable<>+1326(SB)/2, $0x0000
+DATA nnzTable<>+1328(SB)/2, $0x0000
+DATA nnzTable<>+1330(SB)/2, $0x0001
+DATA nnzTable<>+1332(SB)/2, $0x0004
+DATA nnzTable<>+1334(SB)/2, $0x0006
+DATA nnzTable<>+1336(SB)/2, $0x0000
+DATA nnzTable<>+1338(SB)/2, $0x0000
+DATA nnzTable<>+1340(SB)/2, $0x0000
+DATA nnzTable<>+1342(SB)/2, $0x0000
+DATA nnzTable<>+1344(SB)/2, $0x0002
+DATA nnzTable<>+1346(SB)/2, $0x0004
+DATA nnzTable<>+1348(SB)/2, $0x0006
+DATA nnzTable<>+1350(SB)/2, $0x0000
+DATA nnzTable<>+1352(SB)/2, $0x0000
+DATA nnzTable<>+1354(SB)/2, $0x0000
+DATA nnzTable<>+1356(SB)/2, $0x0000
+DATA nnzTable<>+1358(SB)/2, $0x0000
+DATA nnzTable<>+1360(SB)/2, $0x0000
+DATA nnzTable<>+1362(SB)/2, $0x0002
+DATA nnzTable<>+1364(SB)/2, $0x0004
+DATA nnzTable<>+1366(SB)/2, $0x0006
+DATA nnzTable<>+1368(SB)/2, $0x0000
+DATA nnzTable<>+1370(SB)/2, $0x0000
+DATA nnzTable<>+1372(SB)/2, $0x0000
+DATA nnzTable<>+1374(SB)/2, $0x0000
+DATA nnzTable<>+1376(SB)/2, $0x0001
+DATA nnzTable<>+1378(SB)/2, $0x0002
+DATA nnzTable<>+1380(SB)/2, $0x0004
+DATA nnzTable<>+1382(SB)/2, $0x0006
+DATA nnzTable<>+1384(SB)/2, $0x0000
+DATA nnzTable<>+1386(SB)/2, $0x0000
+DATA nnzTable<>+1388(SB)/2, $0x0000
+DATA nnzTable<>+1390(SB)/2, $0x0000
+DATA nnzTable<>+1392(SB)/2, $0x0000
+DATA nnzTable<>+1394(SB)/2, $0x0001
+DATA nnzTable<>+1396(SB)/2, $0x0002
+DATA nnzTable<>+1398(SB)/2, $0x0004
+DATA nnzTable<>+1400(SB)/2, $0x0006
+DATA nnzTable<>+1402(SB)/2, $0x0000
+DATA nnzTable<>+1404(SB)/2, $0x0000
+DATA nnzTable<>+1406(SB)/2, $0x0000
+DATA nnzTable<>+1408(SB)/2, $0x0003
+DATA nnzTable<>+1410(SB)/2, $0x0004
+DATA nnzTable<>+1412(SB)/2, $0x0006
+DATA nnzTable<>+1414(SB)/2, $0x0000
+DATA nnzTable<>+1416(SB)/2, $0x0000
+DATA nnzTable<>+1418(SB)/2, $0x0000
+DATA nnzTable<>+1420(SB)/2, $0x0000
+DATA nnzTable<>+1422(SB)/2, $0x0000
+DATA nnzTable<>+1424(SB)/2, $0x0000
+DATA nnzTable<>+1426(SB)/2, $0x0003
+DATA nnzTable<>+1428(SB)/2, $0x0004
+DATA nnzTable<>+1430(SB)/2, $0x0006
+DATA nnzTable<>+1432(SB)/2, $0x0000
+DATA nnzTable<>+1434(SB)/2, $0x0000
+DATA nnzTable<>+1436(SB)/2, $0x0000
+DATA nnzTable<>+1438(SB)/2, $0x0000
+DATA nnzTable<>+1440(SB)/2, $0x0001
+DATA nnzTable<>+1442(SB)/2, $0x0003
+DATA nnzTable<>+1444(SB)/2, $0x0004
+DATA nnzTable<>+1446(SB)/2, $0x0006
+DATA nnzTable<>+1448(SB)/2, $0x0000
+DATA nnzTable<>+1450(SB)/2, $0x0000
+DATA nnzTable<>+1452(SB)/2, $0x0000
+DATA nnzTable<>+1454(SB)/2, $0x0000
+DATA nnzTable<>+1456(SB)/2, $0x0000
+DATA nnzTable<>+1458(SB)/2, $0x0001
+DATA nnzTable<>+1460(SB)/2, $0x0003
+DATA nnzTable<>+1462(SB)/2, $0x0004
+DATA nnzTable<>+1464(SB)/2, $0x0006
+DATA nnzTable<>+1466(SB)/2, $0x0000
+DATA nnzTable<>+1468(SB)/2, $0x0000
+DATA nnzTable<>+1470(SB)/2, $0x0000
+DATA nnzTable<>+1472(SB)/2, $0x0002
+DATA nnzTable<>+1474(SB)/2, $0x0003
+DATA nnzTable<>+1476(SB)/2, $0x0004
+DATA nnzTable<>+1478(SB)/2, $0x0006
+DATA nnzTable<>+1480(SB)/2, $0x0000
+DATA nnzTable<>+1482(SB)/2, $0x0000
+DATA nnzTable<>+1484(SB)/2, $0x0000
+DATA nnzTable<>+1486(SB)/2, $0x0000
+DATA nnzTable<>+1488(SB)/2, $0x0000
+DATA nnzTable<>+1490(SB)/2, $0x0002
+DATA nnzTable<>+1492(SB)/2, $0x0003
+DATA nnzTable<>+1494(SB)/2, $0x0004
+DATA nnzTable<>+1496(SB)/2, $0x0006
+DATA nnzTable<>+1498(SB)/2, $0x0000
+DATA nnzTable<>+1500(SB)/2, $0x0000
+DATA nnzTable<>+1502(SB)/2, $0x0000
+DATA nnzTable<>+1504(SB)/2, $0x0001
+DATA nnzTable<>+1506(SB)/2, $0x0002
+DATA nnzTable<>+1508(SB)/2, $0x0003
+DATA nnzTable<>+1510(SB)/2, $0x0004
+DATA nnzTable<>+1512(SB)/2, $0x0006
+DATA nnzTable<>+1514(SB)/2, $0x0000
+DATA nnzTable<>+1516(SB)/2, $0x0000
+DATA nnzTable<>+1518(SB)/2, $0x0000
+DATA nnzTable<>+1520(SB)/2, $0x0000
+DATA nnzTable<>+1522(SB)/2, $0x0001
+DATA nnzTable<>+1524(SB)/2, $0x0002
+DATA nnzTable<>+1526(SB)/2, $0x0003
+DATA nnzTable<>+1528(SB)/2, $0x0004
+DATA nnzTable<>+1530(SB)/2, $0x0006
+DATA nnzTable<>+1532(SB)/2, $0x0000
+DATA nnzTable<>+1534(SB)/2, $0x0000
+DATA nnzTable<>+1536(SB)/2, $0x0005
+DATA nnzTable<>+1538(SB)/2, $0x0006
+DATA nnzTable<>+1540(SB)/2, $0x0000
+DATA nnzTable<>+1542(SB)/2, $0x0000
+DATA nnzTable<>+1544(SB)/2, $0x0000
+DATA nnzTable<>+1546(SB)/2, $0x0000
+DATA nnzTable<>+1548(SB)/2, $0x0000
+DATA nnzTable<>+1550(SB)/2, $0x0000
+DATA nnzTable<>+1552(SB)/2, $0x0000
+DATA nnzTable<>+1554(SB)/2, $0x0005
+DATA nnzTable<>+1556(SB)/2, $0x0006
+DATA nnzTable<>+1558(SB)/2, $0x0000
+DATA nnzTable<>+1560(SB)/2, $0x0000
+DATA nnzTable<>+1562(SB)/2, $0x0000
+DATA nnzTable<>+1564(SB)/2, $0x0000
+DATA nnzTable<>+1566(SB)/2, $0x0000
+DATA nnzTable<>+1568(SB)/2, $0x0001
+DATA nnzTable<>+1570(SB)/2, $0x0005
+DATA nnzTable<>+1572(SB)/2, $0x0006
+DATA nnzTable<>+1574(SB)/2, $0x0000
+DATA nnzTable<>+1576(SB)/2, $0x0000
+DATA nnzTable<>+1578(SB)/2, $0x0000
+DATA nnzTable<>+1580(SB)/2, $0x0000
+DATA nnzTable<>+1582(SB)/2, $0x0000
+DATA nnzTable<>+1584(SB)/2, $0x0000
+DATA nnzTable<>+1586(SB)/2, $0x0001
+DATA nnzTable<>+1588(SB)/2, $0x0005
+DATA nnzTable<>+1590(SB)/2, $0x0006
+DATA nnzTable<>+1592(SB)/2, $0x0000
+DATA nnzTable<>+1594(SB)/2, $0x0000
+DATA nnzTable<>+1596(SB)/2, $0x0000
+DATA nnzTable<>+1598(SB)/2, $0x0000
+DATA nnzTable<>+1600(SB)/2, $0x0002
+DATA nnzTable<>+1602(SB)/2, $0x0005
+DATA nnzTable<>+1604(SB)/2, $0x0006
+DATA nnzTable<>+1606(SB)/2, $0x0000
+DATA nnzTable<>+1608(SB)/2, $0x0000
+DATA nnzTable<>+1610(SB)/2, $0x0000
+DATA nnzTable<>+1612(SB)/2, $0x0000
+DATA nnzTable<>+1614(SB)/2, $0x0000
+DATA nnzTable<>+1616(SB)/2, $0x0000
+DATA nnzTable<>+1618(SB)/2, $0x0002
+DATA nnzTable<>+1620(SB)/2, $0x0005
+DATA nnzTable<>+1622(SB)/2, $0x0006
+DATA nnzTable<>+1624(SB)/2, $0x0000
+DATA nnzTable<>+1626(SB)/2, $0x0000
+DATA nnzTable<>+1628(SB)/2, $0x0000
+DATA nnzTable<>+1630(SB)/2, $0x0000
+DATA nnzTable<>+1632(SB)/2, $0x0001
+DATA nnzTable<>+1634(SB)/2, $0x0002
+DATA nnzTable<>+1636(SB)/2, $0x0005
+DATA nnzTable<>+1638(SB)/2, $0x0006
+DATA nnzTable<>+1640(SB)/2, $0x0000
+DATA nnzTable<>+1642(SB)/2, $0x0000
+DATA nnzTable<>+1644(SB)/2, $0x0000
+DATA nnzTable<>+1646(SB)/2, $0x0000
+DATA nnzTable<>+1648(SB)/2, $0x0000
+DATA nnzTable<>+1650(SB)/2, $0x0001
+DATA nnzTable<>+1652(SB)/2, $0x0002
+DATA nnzTable<>+1654(SB)/2, $0x0005
+DATA nnzTable<>+1656(SB)/2, $0x0006
+DATA nnzTable<>+1658(SB)/2, $0x0000
+DATA nnzTable<>+1660(SB)/2, $0x0000
+DATA nnzTable<>+1662(SB)/2, $0x0000
+DATA nnzTable<>+1664(SB)/2, $0x0003
+DATA nnzTable<>+1666(SB)/2, $0x0005
+DATA nnzTable<>+1668(SB)/2, $0x0006
+DATA nnzTable<>+1670(SB)/2, $0x0000
+DATA nnzTable<>+1672(SB)/2, $0x0000
+DATA nnzTable<>+1674(SB)/2, $0x0000
+DATA nnzTable<>+1676(SB)/2, $0x0000
+DATA nnzTable<>+1678(SB)/2, $0x0000
+DATA nnzTable<>+1680(SB)/2, $0x0000
+DATA nnzTable<>+1682(SB)/2, $0x0003
+DATA nnzTable<>+1684(SB)/2, $0x0005
+DATA nnzTable<>+1686(SB)/2, $0x0006
+DATA nnzTable<>+1688(SB)/2, $0x0000
+DATA nnzTable<>+1690(SB)/2, $0x0000
+DATA nnzTable<>+1692(SB)/2, $0x0000
+DATA nnzTable<>+1694(SB)/2, $0x0000
+DATA nnzTable<>+1696(SB)/2, $0x0001
+DATA nnzTable<>+1698(SB)/2, $0x0003
+DATA nnzTable<>+1700(SB)/2, $0x0005
+DATA nnzTable<>+1702(SB)/2, $0x0006
+DATA nnzTable<>+1704(SB)/2, $0x0000
+DATA nnzTable<>+1706(SB)/2, $0x0000
+DATA nnzTable<>+1708(SB)/2, $0x0000
+DATA nnzTable<>+1710(SB)/2, $0x0000
+DATA nnzTable<>+1712(SB)/2, $0x0000
+DATA nnzTable<>+1714(SB)/2, $0x0001
+DATA nnzTable<>+1716(SB)/2, $0x0003
+DATA nnzTable<>+1718(SB)/2, $0x0005
+DATA nnzTable<>+1720(SB)/2, $0x0006
+DATA nnzTable<>+1722(SB)/2, $0x0000
+DATA nnzTable<>+1724(SB)/2, $0x0000
+DATA nnzTable<>+1726(SB)/2, $0x0000
+DATA nnzTable<>+1728(SB)/2, $0x0002
+DATA nnzTable<>+1730(SB)/2, $0x0003
+DATA nnzTable<>+1732(SB)/2, $0x0005
+DATA nnzTable<>+1734(SB)/2, $0x0006
+DATA nnzTable<>+1736(SB)/2, $0x0000
+DATA nnzTable<>+1738(SB)/2, $0x0000
+DATA nnzTable<>+1740(SB)/2, $0x0000
+DATA nnzTable<>+1742(SB)/2, $0x0000
+DATA nnzTable<>+1744(SB)/2, $0x0000
+DATA nnzTable<>+1746(SB)/2, $0x0002
+DATA nnzTable<>+1748(SB)/2, $0x0003
+DATA nnzTable<>+1750(SB)/2, $0x0005
+DATA nnzTable<>+1752(SB)/2, $0x0006
+DATA nnzTable<>+1754(SB)/2, $0x0000
+DATA nnzTable<>+1756(SB)/2, $0x0000
+DATA nnzTable<>+1758(SB)/2, $0x0000
+DATA nnzTable<>+1760(SB)/2, $0x0001
+DATA nnzTable<>+1762(SB)/2, $0x0002
+DATA nnzTable<>+1764(SB)/2, $0x0003
+DATA nnzTable<>+1766(SB)/2, $0x0005
+DATA nnzTable<>+1768(SB)/2, $0x0006
+DATA nnzTable<>+1770(SB)/2, $0x0000
+DATA nnzTable<>+1772(SB)/2, $0x0000
+DATA nnzTable<>+1774(SB)/2, $0x0000
+DATA nnzTable<>+1776(SB)/2, $0x0000
+DATA nnzTable<>+1778(SB)/2, $0x0001
+DATA nnzTable<>+1780(SB)/2, $0x0002
+DATA nnzTable<>+1782(SB)/2, $0x0003
+DATA nnzTable<>+1784(SB)/2, $0x0005
+DATA nnzTable<>+1786(SB)/2, $0x0006
+DATA nnzTable<>+1788(SB)/2, $0x0000
+DATA nnzTable<>+1790(SB)/2, $0x0000
+DATA nnzTable<>+1792(SB)/2, $0x0004
+DATA nnzTable<>+1794(SB)/2, $0x0005
+DATA nnzTable<>+1796(SB)/2, $0x0006
+DATA nnzTable<>+1798(SB)/2, $0x0000
+DATA nnzTable<>+1800(SB)/2, $0x0000
+DATA nnzTable<>+1802(SB)/2, $0x0000
+DATA nnzTable<>+1804(SB)/2, $0x0000
+DATA nnzTable<>+1806(SB)/2, $0x0000
+DATA nnzTable<>+1808(SB)/2, $0x0000
+DATA nnzTable<>+1810(SB)/2, $0x0004
+DATA nnzTable<>+1812(SB)/2, $0x0005
+DATA nnzTable<>+1814(SB)/2, $0x0006
+DATA nnzTable<>+1816(SB)/2, $0x0000
+DATA nnzTable<>+1818(SB)/2, $0x0000
+DATA nnzTable<>+1820(SB)/2, $0x0000
+DATA nnzTable<>+1822(SB)/2, $0x0000
+DATA nnzTable<>+1824(SB)/2, $0x0001
+DATA nnzTable<>+1826(SB)/2, $0x0004
+DATA nnzTable<>+1828(SB)/2, $0x0005
+DATA nnzTable<>+1830(SB)/2, $0x0006
+DATA nnzTable<>+1832(SB)/2, $0x0000
+DATA nnzTable<>+1834(SB)/2, $0x0000
+DATA nnzTable<>+1836(SB)/2, $0x0000
+DATA nnzTable<>+1838(SB)/2, $0x0000
+DATA nnzTable<>+1840(SB)/2, $0x0000
+DATA nnzTable<>+1842(SB)/2, $0x0001
+DATA nnzTable<>+1844(SB)/2, $0x0004
+DATA nnzTable<>+1846(SB)/2, $0x0005
+DATA nnzTable<>+1848(SB)/2, $0x0006
+DATA nnzTable<>+1850(SB)/2, $0x0000
+DATA nnzTable<>+1852(SB)/2, $0x0000
+DATA nnzTable<>+1854(SB)/2, $0x0000
+DATA nnzTable<>+1856(SB)/2, $0x0002
+DATA nnzTable<>+1858(SB)/2, $0x0004
+DATA nnzTable<>+1860(SB)/2, $0x0005
+DATA nnzTable<>+1862(SB)/2, $0x0006
+DATA nnzTable<>+1864(SB)/2, $0x0000
+DATA nnzTable<>+1866(SB)/2, $0x0000
+DATA nnzTable<>+1868(SB)/2, $0x0000
+DATA nnzTable<>+1870(SB)/2, $0x0000
+DATA nnzTable<>+1872(SB)/2, $0x0000
+DATA nnzTable<>+1874(SB)/2, $0x0002
+DATA nnzTable<>+1876(SB)/2, $0x0004
+DATA nnzTable<>+1878(SB)/2, $0x0005
+DATA nnzTable<>+1880(SB)/2, $0x0006
+DATA nnzTable<>+1882(SB)/2, $0x0000
+DATA nnzTable<>+1884(SB)/2, $0x0000
+DATA nnzTable<>+1886(SB)/2, $0x0000
+DATA nnzTable<>+1888(SB)/2, $0x0001
+DATA nnzTable<>+1890(SB)/2, $0x0002
+DATA nnzTable<>+1892(SB)/2, $0x0004
+DATA nnzTable<>+1894(SB)/2, $0x0005
+DATA nnzTable<>+1896(SB)/2, $0x0006
+DATA nnzTable<>+1898(SB)/2, $0x0000
+DATA nnzTable<>+1900(SB)/2, $0x0000
+DATA nnzTable<>+1902(SB)/2, $0x0000
+DATA nnzTable<>+1904(SB)/2, $0x0000
+DATA nnzTable<>+1906(SB)/2, $0x0001
+DATA nnzTable<>+1908(SB)/2, $0x0002
+DATA nnzTable<>+1910(SB)/2, $0x0004
+DATA nnzTable<>+1912(SB)/2, $0x0005
+DATA nnzTable<>+1914(SB)/2, $0x0006
+DATA nnzTable<>+1916(SB)/2, $0x0000
+DATA nnzTable<>+1918(SB)/2, $0x0000
+DATA nnzTable<>+1920(SB)/2, $0x0003
+DATA nnzTable<>+1922(SB)/2, $0x0004
+DATA nnzTable<>+1924(SB)/2, $0x0005
+DATA nnzTable<>+1926(SB)/2, $0x0006
+DATA nnzTable<>+1928(SB)/2, $0x0000
+DATA nnzTable<>+1930(SB)/2, $0x0000
+DATA nnzTable<>+1932(SB)/2, $0x0000
+DATA nnzTable<>+1934(SB)/2, $0x0000
+DATA nnzTable<>+1936(SB)/2, $0x0000
+DATA nnzTable<>+1938(SB)/2, $0x0003
+DATA nnzTable<>+1940(SB)/2, $0x0004
+DATA nnzTable<>+1942(SB)/2, $0x0005
+DATA nnzTable<>+1944(SB)/2, $0x0006
+DATA nnzTable<>+1946(SB)/2, $0x0000
+DATA nnzTable<>+1948(SB)/2, $0x0000
+DATA nnzTable<>+1950(SB)/2, $0x0000
+DATA nnzTable<>+1952(SB)/2, $0x0001
+DATA nnzTable<>+1954(SB)/2, $0x0003
+DATA nnzTable<>+1956(SB)/2, $0x0004
+DATA nnzTable<>+1958(SB)/2, $0x0005
+DATA nnzTable<>+1960(SB)/2, $0x0006
+DATA nnzTable<>+1962(SB)/2, $0x0000
+DATA nnzTable<>+1964(SB)/2, $0x0000
+DATA nnzTable<>+1966(SB)/2, $0x0000
+DATA nnzTable<>+1968(SB)/2, $0x0000
+DATA nnzTable<>+1970(SB)/2, $0x0001
+DATA nnzTable<>+1972(SB)/2, $0x0003
+DATA nnzTable<>+1974(SB)/2, $0x0004
+DATA nnzTable<>+1976(SB)/2, $0x0005
+DATA nnzTable<>+1978(SB)/2, $0x0006
+DATA nnzTable<>+1980(SB)/2, $0x0000
+DATA nnzTable<>+1982(SB)/2, $0x0000
+DATA nnzTable<>+1984(SB)/2, $0x0002
+DATA nnzTable<>+1986(SB)/2, $0x0003
+DATA nnzTable<>+1988(SB)/2, $0x0004
+DATA nnzTable<>+1990(SB)/2, $0x0005
+DATA nnzTable<>+1992(SB)/2, $0x0006
+DATA nnzTable<>+1994(SB)/2, $0x0000
+DATA nnzTable<>+1996(SB)/2, $0x0000
+DATA nnzTable<>+1998(SB)/2, $0x0000
+DATA nnzTable<>+2000(SB)/2, $0x0000
+DATA nnzTable<>+2002(SB)/2, $0x0002
+DATA nnzTable<>+2004(SB)/2, $0x0003
+DATA nnzTable<>+2006(SB)/2, $0x0004
+DATA nnzTable<>+2008(SB)/2, $0x0005
+DATA nnzTable<>+2010(SB)/2, $0x0006
+DATA nnzTable<>+2012(SB)/2, $0x0000
+DATA nnzTable<>+2014(SB)/2, $0x0000
+DATA nnzTable<>+2016(SB)/2, $0x0001
+DATA nnzTable<>+2018(SB)/2, $0x0002
+DATA nnzTable<>+2020(SB)/2, $0x0003
+DATA nnzTable<>+2022(SB)/2, $0x0004
+DATA nnzTable<>+2024(SB)/2, $0x0005
+DATA nnzTable<>+2026(SB)/2, $0x0006
+DATA nnzTable<>+2028(SB)/2, $0x0000
+DATA nnzTable<>+2030(SB)/2, $0x0000
+DATA nnzTable<>+2032(SB)/2, $0x0000
+DATA nnzTable<>+2034(SB)/2, $0x0001
+DATA nnzTable<>+2036(SB)/2, $0x0002
+DATA nnzTable<>+2038(SB)/2, $0x0003
+DATA nnzTable<>+2040(SB)/2, $0x0004
+DATA nnzTable<>+2042(SB)/2, $0x0005
+DATA nnzTable<>+2044(SB)/2, $0x0006
+DATA nnzTable<>+2046(SB)/2, $0x0000
+DATA nnzTable<>+2048(SB)/2, $0x0007
+DATA nnzTable<>+2050(SB)/2, $0x0000
+DATA nnzTable<>+2052(SB)/2, $0x0000
+DATA nnzTable<>+2054(SB)/2, $0x0000
+DATA nnzTable<>+2056(SB)/2, $0x0000
+DATA nnzTable<>+2058(SB)/2, $0x0000
+DATA nnzTable<>+2060(SB)/2, $0x0000
+DATA nnzTable<>+2062(SB)/2, $0x0000
+DATA nnzTable<>+2064(SB)/2, $0x0000
+DATA nnzTable<>+2066(SB)/2, $0x0007
+DATA nnzTable<>+2068(SB)/2, $0x0000
+DATA nnzTable<>+2070(SB)/2, $0x0000
+DATA nnzTable<>+2072(SB)/2, $0x0000
+DATA nnzTable<>+2074(SB)/2, $0x0000
+DATA nnzTable<>+2076(SB)/2, $0x0000
+DATA nnzTable<>+2078(SB)/2, $0x0000
+DATA nnzTable<>+2080(SB)/2, $0x0001
+DATA nnzTable<>+2082(SB)/2, $0x0007
+DATA nnzTable<>+2084(SB)/2, $0x0000
+DATA nnzTable<>+2086(SB)/2, $0x0000
+DATA nnzTable<>+2088(SB)/2, $0x0000
+DATA nnzTable<>+2090(SB)/2, $0x0000
+DATA nnzTable<>+2092(SB)/2, $0x0000
+DATA nnzTable<>+2094(SB)/2, $0x0000
+DATA nnzTable<>+2096(SB)/2, $0x0000
+DATA nnzTable<>+2098(SB)/2, $0x0001
+DATA nnzTable<>+2100(SB)/2, $0x0007
+DATA nnzTable<>+2102(SB)/2, $0x0000
+DATA nnzTable<>+2104(SB)/2, $0x0000
+DATA nnzTable<>+2106(SB)/2, $0x0000
+DATA nnzTable<>+2108(SB)/2, $0x0000
+DATA nnzTable<>+2110(SB)/2, $0x0000
+DATA nnzTable<>+2112(SB)/2, $0x0002
+DATA nnzTable<>+2114(SB)/2, $0x0007
+DATA nnzTable<>+2116(SB)/2, $0x0000
+DATA nnzTable<>+2118(SB)/2, $0x0000
+DATA nnzTable<>+2120(SB)/2, $0x0000
+DATA nnzTable<>+2122(SB)/2, $0x0000
+DATA nnzTable<>+2124(SB)/2, $0x0000
+DATA nnzTable<>+2126(SB)/2, $0x0000
+DATA nnzTable<>+2128(SB)/2, $0x0000
+DATA nnzTable<>+2130(SB)/2, $0x0002
+DATA nnzTable<>+2132(SB)/2, $0x0007
+DATA nnzTable<>+2134(SB)/2, $0x0000
+DATA nnzTable<>+2136(SB)/2, $0x0000
+DATA nnzTable<>+2138(SB)/2, $0x0000
+DATA nnzTable<>+2140(SB)/2, $0x0000
+DATA nnzTable<>+2142(SB)/2, $0x0000
+DATA nnzTable<>+2144(SB)/2, $0x0001
+DATA nnzTable<>+2146(SB)/2, $0x0002
+DATA nnzTable<>+2148(SB)/2, $0x0007
+DATA nnzTable<>+2150(SB)/2, $0x0000
+DATA nnzTable<>+2152(SB)/2, $0x0000
+DATA nnzTable<>+2154(SB)/2, $0x0000
+DATA nnzTable<>+2156(SB)/2, $0x0000
+DATA nnzTable<>+2158(SB)/2, $0x0000
+DATA nnzTable<>+2160(SB)/2, $0x0000
+DATA nnzTable<>+2162(SB)/2, $0x0001
+DATA nnzTable<>+2164(SB)/2, $0x0002
+DATA nnzTable<>+2166(SB)/2, $0x0007
+DATA nnzTable<>+2168(SB)/2, $0x0000
+DATA nnzTable<>+2170(SB)/2, $0x0000
+DATA nnzTable<>+2172(SB)/2, $0x0000
+DATA nnzTable<>+2174(SB)/2, $0x0000
+DATA nnzTable<>+2176(SB)/2, $0x0003
+DATA nnzTable<>+2178(SB)/2, $0x0007
+DATA nnzTable<>+2180(SB)/2, $0x0000
+DATA nnzTable<>+2182(SB)/2, $0x0000
+DATA nnzTable<>+2184(SB)/2, $0x0000
+DATA nnzTable<>+2186(SB)/2, $0x0000
+DATA nnzTable<>+2188(SB)/2, $0x0000
+DATA nnzTable<>+2190(SB)/2, $0x0000
+DATA nnzTable<>+2192(SB)/2, $0x0000
+DATA nnzTable<>+2194(SB)/2, $0x0003
+DATA nnzTable<>+2196(SB)/2, $0x0007
+DATA nnzTable<>+2198(SB)/2, $0x0000
+DATA nnzTable<>+2200(SB)/2, $0x0000
+DATA nnzTable<>+2202(SB)/2, $0x0000
+DATA nnzTable<>+2204(SB)/2, $0x0000
+DATA nnzTable<>+2206(SB)/2, $0x0000
+DATA nnzTable<>+2208(SB)/2, $0x0001
+DATA nnzTable<>+2210(SB)/2, $0x0003
+DATA nnzTable<>+2212(SB)/2, $0x0007
+DATA nnzTable<>+2214(SB)/2, $0x0000
+DATA nnzTable<>+2216(SB)/2, $0x0000
+DATA nnzTable<>+2218(SB)/2, $0x0000
+DATA nnzTable<>+2220(SB)/2, $0x0000
+DATA nnzTable<>+2222(SB)/2, $0x0000
+DATA nnzTable<>+2224(SB)/2, $0x0000
+DATA nnzTable<>+2226(SB)/2, $0x0001
+DATA nnzTable<>+2228(SB)/2, $0x0003
+DATA nnzTable<>+2230(SB)/2, $0x0007
+DATA nnzTable<>+2232(SB)/2, $0x0000
+DATA nnzTable<>+2234(SB)/2, $0x0000
+DATA nnzTable<>+2236(SB)/2, $0x0000
+DATA nnzTable<>+2238(SB)/2, $0x0000
+DATA nnzTable<>+2240(SB)/2, $0x0002
+DATA nnzTable<>+2242(SB)/2, $0x0003
+DATA nnzTable<>+2244(SB)/2, $0x0007
+DATA nnzTable<>+2246(SB)/2, $0x0000
+DATA nnzTable<>+2248(SB)/2, $0x0000
+DATA nnzTable<>+2250(SB)/2, $0x0000
+DATA nnzTable<>+2252(SB)/2, $0x0000
+DATA nnzTable<>+2254(SB)/2, $0x0000
+DATA nnzTable<>+2256(SB)/2, $0x0000
+DATA nnzTable<>+2258(SB)/2, $0x0002
+DATA nnzTable<>+2260(SB)/2, $0x0003
+DATA nnzTable<>+2262(SB)/2, $0x0007
+DATA nnzTable<>+2264(SB)/2, $0x0000
+DATA nnzTable<>+2266(SB)/2, $0x0000
+DATA nnzTable<>+2268(SB)/2, $0x0000
+DATA nnzTable<>+2270(SB)/2, $0x0000
+DATA nnzTable<>+2272(SB)/2, $0x0001
+DATA nnzTable<>+2274(SB)/2, $0x0002
+DATA nnzTable<>+2276(SB)/2, $0x0003
+DATA nnzTable<>+2278(SB)/2, $0x0007
+DATA nnzTable<>+2280(SB)/2, $0x0000
+DATA nnzTable<>+2282(SB)/2, $0x0000
+DATA nnzTable<>+2284(SB)/2, $0x0000
+DATA nnzTable<>+2286(SB)/2, $0x0000
+DATA nnzTable<>+2288(SB)/2, $0x0000
+DATA nnzTable<>+2290(SB)/2, $0x0001
+DATA nnzTable<>+2292(SB)/2, $0x0002
+DATA nnzTable<>+2294(SB)/2, $0x0003
+DATA nnzTable<>+2296(SB)/2, $0x0007
+DATA nnzTable<>+2298(SB)/2, $0x0000
+DATA nnzTable<>+2300(SB)/2, $0x0000
+DATA nnzTable<>+2302(SB)/2, $0x0000
+DATA nnzTable<>+2304(SB)/2, $0x0004
+DATA nnzTable<>+2306(SB)/2, $0x0007
+DATA nnzTable<>+2308(SB)/2, $0x0000
+DATA nnzTable<>+2310(SB)/2, $0x0000
+DATA nnzTable<>+2312(SB)/2, $0x0000
+DATA nnzTable<>+2314(SB)/2, $0x0000
+DATA nnzTable<>+2316(SB)/2, $0x0000
+DATA nnzTable<>+2318(SB)/2, $0x0000
+DATA nnzTable<>+2320(SB)/2, $0x0000
+DATA nnzTable<>+2322(SB)/2, $0x0004
+DATA nnzTable<>+2324(SB)/2, $0x0007
+DATA nnzTable<>+2326(SB)/2, $0x0000
+DATA nnzTable<>+2328(SB)/2, $0x0000
+DATA nnzTable<>+2330(SB)/2, $0x0000
+DATA nnzTable<>+2332(SB)/2, $0x0000
+DATA nnzTable<>+2334(SB)/2, $0x0000
+DATA nnzTable<>+2336(SB)/2, $0x0001
+DATA nnzTable<>+2338(SB)/2, $0x0004
+DATA nnzTable<>+2340(SB)/2, $0x0007
+DATA nnzTable<>+2342(SB)/2, $0x0000
+DATA nnzTable<>+2344(SB)/2, $0x0000
+DATA nnzTable<>+2346(SB)/2, $0x0000
+DATA nnzTable<>+2348(SB)/2, $0x0000
+DATA nnzTable<>+2350(SB)/2, $0x0000
+DATA nnzTable<>+2352(SB)/2, $0x0000
+DATA nnzTable<>+2354(SB)/2, $0x0001
+DATA nnzTable<>+2356(SB)/2, $0x0004
+DATA nnzTable<>+2358(SB)/2, $0x0007
+DATA nnzTable<>+2360(SB)/2, $0x0000
+DATA nnzTable<>+2362(SB)/2, $0x0000
+DATA nnzTable<>+2364(SB)/2, $0x0000
+DATA nnzTable<>+2366(SB)/2, $0x0000
+DATA nnzTable<>+2368(SB)/2, $0x0002
+DATA nnzTable<>+2370(SB)/2, $0x0004
+DATA nnzTable<>+2372(SB)/2, $0x0007
+DATA nnzTable<>+2374(SB)/2, $0x0000
+DATA nnzTable<>+2376(SB)/2, $0x0000
+DATA nnzTable<>+2378(SB)/2, $0x0000
+DATA nnzTable<>+2380(SB)/2, $0x0000
+DATA nnzTable<>+2382(SB)/2, $0x0000
+DATA nnzTable<>+2384(SB)/2, $0x0000
+DATA nnzTable<>+2386(SB)/2, $0x0002
+DATA nnzTable<>+2388(SB)/2, $0x0004
+DATA nnzTable<>+2390(SB)/2, $0x0007
+DATA nnzTable<>+2392(SB)/2, $0x0000
+DATA nnzTable<>+2394(SB)/2, $0x0000
+DATA nnzTable<>+2396(SB)/2, $0x0000
+DATA nnzTable<>+2398(SB)/2, $0x0000
+DATA nnzTable<>+2400(SB)/2, $0x0001
+DATA nnzTable<>+2402(SB)/2, $0x0002
+DATA nnzTable<>+2404(SB)/2, $0x0004
+DATA nnzTable<>+2406(SB)/2, $0x0007
+DATA nnzTable<>+2408(SB)/2, $0x0000
+DATA nnzTable<>+2410(SB)/2, $0x0000
+DATA nnzTable<>+2412(SB)/2, $0x0000
+DATA nnzTable<>+2414(SB)/2, $0x0000
+DATA nnzTable<>+2416(SB)/2, $0x0000
+DATA nnzTable<>+2418(SB)/2, $0x0001
+DATA nnzTable<>+2420(SB)/2, $0x0002
+DATA nnzTable<>+2422(SB)/2, $0x0004
+DATA nnzTable<>+2424(SB)/2, $0x0007
+DATA nnzTable<>+2426(SB)/2, $0x0000
+DATA nnzTable<>+2428(SB)/2, $0x0000
+DATA nnzTable<>+2430(SB)/2, $0x0000
+DATA nnzTable<>+2432(SB)/2, $0x0003
+DATA nnzTable<>+2434(SB)/2, $0x0004
+DATA nnzTable<>+2436(SB)/2, $0x0007
+DATA nnzTable<>+2438(SB)/2, $0x0000
+DATA nnzTable<>+2440(SB)/2, $0x0000
+DATA nnzTable<>+2442(SB)/2, $0x0000
+DATA nnzTable<>+2444(SB)/2, $0x0000
+DATA nnzTable<>+2446(SB)/2, $0x0000
+DATA nnzTable<>+2448(SB)/2, $0x0000
+DATA nnzTable<>+2450(SB)/2, $0x0003
+DATA nnzTable<>+2452(SB)/2, $0x0004
+DATA nnzTable<>+2454(SB)/2, $0x0007
+DATA nnzTable<>+2456(SB)/2, $0x0000
+DATA nnzTable<>+2458(SB)/2, $0x0000
+DATA nnzTable<>+2460(SB)/2, $0x0000
+DATA nnzTable<>+2462(SB)/2, $0x0000
+DATA nnzTable<>+2464(SB)/2, $0x0001
+DATA nnzTable<>+2466(SB)/2, $0x0003
+DATA nnzTable<>+2468(SB)/2, $0x0004
+DATA nnzTable<>+2470(SB)/2, $0x0007
+DATA nnzTable<>+2472(SB)/2, $0x0000
+DATA nnzTable<>+2474(SB)/2, $0x0000
+DATA nnzTable<>+2476(SB)/2, $0x0000
+DATA nnzTable<>+2478(SB)/2, $0x0000
+DATA nnzTable<>+2480(SB)/2, $0x0000
+DATA nnzTable<>+2482(SB)/2, $0x0001
+DATA nnzTable<>+2484(SB)/2, $0x0003
+DATA nnzTable<>+2486(SB)/2, $0x0004
+DATA nnzTable<>+2488(SB)/2, $0x0007
+DATA nnzTable<>+2490(SB)/2, $0x0000
+DATA nnzTable<>+2492(SB)/2, $0x0000
+DATA nnzTable<>+2494(SB)/2, $0x0000
+DATA nnzTable<>+2496(SB)/2, $0x0002
+DATA nnzTable<>+2498(SB)/2, $0x0003
+DATA nnzTable<>+2500(SB)/2, $0x0004
+DATA nnzTable<>+2502(SB)/2, $0x0007
+DATA nnzTable<>+2504(SB)/2, $0x0000
+DATA nnzTable<>+2506(SB)/2, $0x0000
+DATA nnzTable<>+2508(SB)/2, $0x0000
+DATA nnzTable<>+2510(SB)/2, $0x0000
+DATA nnzTable<>+2512(SB)/2, $0x0000
+DATA nnzTable<>+2514(SB)/2, $0x0002
+DATA nnzTable<>+2516(SB)/2, $0x0003
+DATA nnzTable<>+2518(SB)/2, $0x0004
+DATA nnzTable<>+2520(SB)/2, $0x0007
+DATA nnzTable<>+2522(SB)/2, $0x0000
+DATA nnzTable<>+2524(SB)/2, $0x0000
+DATA nnzTable<>+2526(SB)/2, $0x0000
+DATA nnzTable<>+2528(SB)/2, $0x0001
+DATA nnzTable<>+2530(SB)/2, $0x0002
+DATA nnzTable<>+2532(SB)/2, $0x0003
+DATA nnzTable<>+2534(SB)/2, $0x0004
+DATA nnzTable<>+2536(SB)/2, $0x0007
+DATA nnzTable<>+2538(SB)/2, $0x0000
+DATA nnzTable<>+2540(SB)/2, $0x0000
+DATA nnzTable<>+2542(SB)/2, $0x0000
+DATA nnzTable<>+2544(SB)/2, $0x0000
+DATA nnzTable<>+2546(SB)/2, $0x0001
+DATA nnzTable<>+2548(SB)/2, $0x0002
+DATA nnzTable<>+2550(SB)/2, $0x0003
+DATA nnzTable<>+2552(SB)/2, $0x0004
+DATA nnzTable<>+2554(SB)/2, $0x0007
+DATA nnzTable<>+2556(SB)/2, $0x0000
+DATA nnzTable<>+2558(SB)/2, $0x0000
+DATA nnzTable<>+2560(SB)/2, $0x0005
+DATA nnzTable<>+2562(SB)/2, $0x0007
+DATA nnzTable<>+2564(SB)/2, $0x0000
+DATA nnzTable<>+2566(SB)/2, $0x0000
+DATA nnzTable<>+2568(SB)/2, $0x0000
+DATA nnzTable<>+2570(SB)/2, $0x0000
+DATA nnzTable<>+2572(SB)/2, $0x0000
+DATA nnzTable<>+2574(SB)/2, $0x0000
+DATA nnzTable<>+2576(SB)/2, $0x0000
+DATA nnzTable<>+2578(SB)/2, $0x0005
+DATA nnzTable<>+2580(SB)/2, $0x0007
+DATA nnzTable<>+2582(SB)/2, $0x0000
+DATA nnzTable<>+2584(SB)/2, $0x0000
+DATA nnzTable<>+2586(SB)/2, $0x0000
+DATA nnzTable<>+2588(SB)/2, $0x0000
+DATA nnzTable<>+2590(SB)/2, $0x0000
+DATA nnzTable<>+2592(SB)/2, $0x0001
+DATA nnzTable<>+2594(SB)/2, $0x0005
+DATA nnzTable<>+2596(SB)/2, $0x0007
+DATA nnzTable<>+2598(SB)/2, $0x0000
+DATA nnzTable<>+2600(SB)/2, $0x0000
+DATA nnzTable<>+2602(SB)/2, $0x0000
+DATA nnzTable<>+2604(SB)/2, $0x0000
+DATA nnzTable<>+2606(SB)/2, $0x0000
+DATA nnzTable<>+2608(SB)/2, $0x0000
+DATA nnzTable<>+2610(SB)/2, $0x0001
+DATA nnzTable<>+2612(SB)/2, $0x0005
+DATA nnzTable<>+2614(SB)/2, $0x0007
+DATA nnzTable<>+2616(SB)/2, $0x0000
+DATA nnzTable<>+2618(SB)/2, $0x0000
+DATA nnzTable<>+2620(SB)/2, $0x0000
+DATA nnzTable<>+2622(SB)/2, $0x0000
+DATA nnzTable<>+2624(SB)/2, $0x0002
+DATA nnzTable<>+2626(SB)/2, $0x0005
+DATA nnzTable<>+2628(SB)/2, $0x0007
+DATA nnzTable<>+2630(SB)/2, $0x0000
+DATA nnzTable<>+2632(SB)/2, $0x0000
+DATA nnzTable<>+2634(SB)/2, $0x0000
+DATA nnzTable<>+2636(SB)/2, $0x0000
+DATA nnzTable<>+2638(SB)/2, $0x0000
+DATA nnzTable<>+2640(SB)/2, $0x0000
+DATA nnzTable<>+2642(SB)/2, $0x0002
+DATA nnzTable<>+2644(SB)/2, $0x0005
+DATA nnzTable<>+2646(SB)/2, $0x0007
+DATA nnzTable<>+2648(SB)/2, $0x0000
+DATA nnzTable<>+2650(SB)/2, $0x0000
+DATA nnzTable<>+2652(SB)/2, $0x0000
+DATA nnzTable<>+2654(SB)/2, $0x0000
+DATA nnzTable<>+2656(SB)/2, $0x0001
+DATA nnzTable<>+2658(SB)/2, $0x0002
+DATA nnzTable<>+2660(SB)/2, $0x0005
+DATA nnzTable<>+2662(SB)/2, $0x0007
+DATA nnzTable<>+2664(SB)/2, $0x0000
+DATA nnzTable<>+2666(SB)/2, $0x0000
+DATA nnzTable<>+2668(SB)/2, $0x0000
+DATA nnzTable<>+2670(SB)/2, $0x0000
+DATA nnzTable<>+2672(SB)/2, $0x0000
+DATA nnzTable<>+2674(SB)/2, $0x0001
+DATA nnzTable<>+2676(SB)/2, $0x0002
+DATA nnzTable<>+2678(SB)/2, $0x0005
+DATA nnzTable<>+2680(SB)/2, $0x0007
+DATA nnzTable<>+2682(SB)/2, $0x0000
+DATA nnzTable<>+2684(SB)/2, $0x0000
+DATA nnzTable<>+2686(SB)/2, $0x0000
+DATA nnzTable<>+2688(SB)/2, $0x0003
+DATA nnzTable<>+2690(SB)/2, $0x0005
+DATA nnzTable<>+2692(SB)/2, $0x0007
+DATA nnzTable<>+2694(SB)/2, $0x0000
+DATA nnzTable<>+2696(SB)/2, $0x0000
+DATA nnzTable<>+2698(SB)/2, $0x0000
+DATA nnzTable<>+2700(SB)/2, $0x0000
+DATA nnzTable<>+2702(SB)/2, $0x0000
+DATA nnzTable<>+2704(SB)/2, $0x0000
+DATA nnzTable<>+2706(SB)/2, $0x0003
+DATA nnzTable<>+2708(SB)/2, $0x0005
+DATA nnzTable<>+2710(SB)/2, $0x0007
+DATA nnzTable<>+2712(SB)/2, $0x0000
+DATA nnzTable<>+2714(SB)/2, $0x0000
+DATA nnzTable<>+2716(SB)/2, $0x0000
+DATA nnzTable<>+2718(SB)/2, $0x0000
+DATA nnzTable<>+2720(SB)/2, $0x0001
+DATA nnzTable<>+2722(SB)/2, $0x0003
+DATA nnzTable<>+2724(SB)/2, $0x0005
+DATA nnzTable<>+2726(SB)/2, $0x0007
+DATA nnzTable<>+2728(SB)/2, $0x0000
+DATA nnzTable<>+2730(SB)/2, $0x0000
+DATA nnzTable<>+2732(SB)/2, $0x0000
+DATA nnzTable<>+2734(SB)/2, $0x0000
+DATA nnzTable<>+2736(SB)/2, $0x0000
+DATA nnzTable<>+2738(SB)/2, $0x0001
+DATA nnzTable<>+2740(SB)/2, $0x0003
+DATA nnzTable<>+2742(SB)/2, $0x0005
+DATA nnzTable<>+2744(SB)/2, $0x0007
+DATA nnzTable<>+2746(SB)/2, $0x0000
+DATA nnzTable<>+2748(SB)/2, $0x0000
+DATA nnzTable<>+2750(SB)/2, $0x0000
+DATA nnzTable<>+2752(SB)/2, $0x0002
+DATA nnzTable<>+2754(SB)/2, $0x0003
+DATA nnzTable<>+2756(SB)/2, $0x0005
+DATA nnzTable<>+2758(SB)/2, $0x0007
+DATA nnzTable<>+2760(SB)/2, $0x0000
+DATA nnzTable<>+2762(SB)/2, $0x0000
+DATA nnzTable<>+2764(SB)/2, $0x0000
+DATA nnzTable<>+2766(SB)/2, $0x0000
+DATA nnzTable<>+2768(SB)/2, $0x0000
+DATA nnzTable<>+2770(SB)/2, $0x0002
+DATA nnzTable<>+2772(SB)/2, $0x0003
+DATA nnzTable<>+2774(SB)/2, $0x0005
+DATA nnzTable<>+2776(SB)/2, $0x0007
+DATA nnzTable<>+2778(SB)/2, $0x0000
+DATA nnzTable<>+2780(SB)/2, $0x0000
+DATA nnzTable<>+2782(SB)/2, $0x0000
+DATA nnzTable<>+2784(SB)/2, $0x0001
+DATA nnzTable<>+2786(SB)/2, $0x0002
+DATA nnzTable<>+2788(SB)/2, $0x0003
+DATA nnzTable<>+2790(SB)/2, $0x0005
+DATA nnzTable<>+2792(SB)/2, $0x0007
+DATA nnzTable<>+2794(SB)/2, $0x0000
+DATA nnzTable<>+2796(SB)/2, $0x0000
+DATA nnzTable<>+2798(SB)/2, $0x0000
+DATA nnzTable<>+2800(SB)/2, $0x0000
+DATA nnzTable<>+2802(SB)/2, $0x0001
+DATA nnzTable<>+2804(SB)/2, $0x0002
+DATA nnzTable<>+2806(SB)/2, $0x0003
+DATA nnzTable<>+2808(SB)/2, $0x0005
+DATA nnzTable<>+2810(SB)/2, $0x0007
+DATA nnzTable<>+2812(SB)/2, $0x0000
+DATA nnzTable<>+2814(SB)/2, $0x0000
+DATA nnzTable<>+2816(SB)/2, $0x0004
+DATA nnzTable<>+2818(SB)/2, $0x0005
+DATA nnzTable<>+2820(SB)/2, $0x0007
+DATA nnzTable<>+2822(SB)/2, $0x0000
+DATA nnzTable<>+2824(SB)/2, $0x0000
+DATA nnzTable<>+2826(SB)/2, $0x0000
+DATA nnzTable<>+2828(SB)/2, $0x0000
+DATA nnzTable<>+2830(SB)/2, $0x0000
+DATA nnzTable<>+2832(SB)/2, $0x0000
+DATA nnzTable<>+2834(SB)/2, $0x0004
+DATA nnzTable<>+2836(SB)/2, $0x0005
+DATA nnzTable<>+2838(SB)/2, $0x0007
+DATA nnzTable<>+2840(SB)/2, $0x0000
+DATA nnzTable<>+2842(SB)/2, $0x0000
+DATA nnzTable<>+2844(SB)/2, $0x0000
+DATA nnzTable<>+2846(SB)/2, $0x0000
+DATA nnzTable<>+2848(SB)/2, $0x0001
+DATA nnzTable<>+2850(SB)/2, $0x0004
+DATA nnzTable<>+2852(SB)/2, $0x0005
+DATA nnzTable<>+2854(SB)/2, $0x0007
+DATA nnzTable<>+2856(SB)/2, $0x0000
+DATA nnzTable<>+2858(SB)/2, $0x0000
+DATA nnzTable<>+2860(SB)/2, $0x0000
+DATA nnzTable<>+2862(SB)/2, $0x0000
+DATA nnzTable<>+2864(SB)/2, $0x0000
+DATA nnzTable<>+2866(SB)/2, $0x0001
+DATA nnzTable<>+2868(SB)/2, $0x0004
+DATA nnzTable<>+2870(SB)/2, $0x0005
+DATA nnzTable<>+2872(SB)/2, $0x0007
+DATA nnzTable<>+2874(SB)/2, $0x0000
+DATA nnzTable<>+2876(SB)/2, $0x0000
+DATA nnzTable<>+2878(SB)/2, $0x0000
+DATA nnzTable<>+2880(SB)/2, $0x0002
+DATA nnzTable<>+2882(SB)/2, $0x0004
+DATA nnzTable<>+2884(SB)/2, $0x0005
+DATA nnzTable<>+2886(SB)/2, $0x0007
+DATA nnzTable<>+2888(SB)/2, $0x0000
+DATA nnzTable<>+2890(SB)/2, $0x0000
+DATA nnzTable<>+2892(SB)/2, $0x0000
+DATA nnzTable<>+2894(SB)/2, $0x0000
+DATA nnzTable<>+2896(SB)/2, $0x0000
+DATA nnzTable<>+2898(SB)/2, $0x0002
+DATA nnzTable<>+2900(SB)/2, $0x0004
+DATA nnzTable<>+2902(SB)/2, $0x0005
+DATA nnzTable<>+2904(SB)/2, $0x0007
+DATA nnzTable<>+2906(SB)/2, $0x0000
+DATA nnzTable<>+2908(SB)/2, $0x0000
+DATA nnzTable<>+2910(SB)/2, $0x0000
+DATA nnzTable<>+2912(SB)/2, $0x0001
+DATA nnzTable<>+2914(SB)/2, $0x0002
+DATA nnzTable<>+2916(SB)/2, $0x0004
+DATA nnzTable<>+2918(SB)/2, $0x0005
+DATA nnzTable<>+2920(SB)/2, $0x0007
+DATA nnzTable<>+2922(SB)/2, $0x0000
+DATA nnzTable<>+2924(SB)/2, $0x0000
+DATA nnzTable<>+2926(SB)/2, $0x0000
+DATA nnzTable<>+2928(SB)/2, $0x0000
+DATA nnzTable<>+2930(SB)/2, $0x0001
+DATA nnzTable<>+2932(SB)/2, $0x0002
+DATA nnzTable<>+2934(SB)/2, $0x0004
+DATA nnzTable<>+2936(SB)/2, $0x0005
+DATA nnzTable<>+2938(SB)/2, $0x0007
+DATA nnzTable<>+2940(SB)/2, $0x0000
+DATA nnzTable<>+2942(SB)/2, $0x0000
+DATA nnzTable<>+2944(SB)/2, $0x0003
+DATA nnzTable<>+2946(SB)/2, $0x0004
+DATA nnzTable<>+2948(SB)/2, $0x0005
+DATA nnzTable<>+2950(SB)/2, $0x0007
+DATA nnzTable<>+2952(SB)/2, $0x0000
+DATA nnzTable<>+2954(SB)/2, $0x0000
+DATA nnzTable<>+2956(SB)/2, $0x0000
+DATA nnzTable<>+2958(SB)/2, $0x0000
+DATA nnzTable<>+2960(SB)/2, $0x0000
+DATA nnzTable<>+2962(SB)/2, $0x0003
+DATA nnzTable<>+2964(SB)/2, $0x0004
+DATA nnzTable<>+2966(SB)/2, $0x0005
+DATA nnzTable<>+2968(SB)/2, $0x0007
+DATA nnzTable<>+2970(SB)/2, $0x0000
+DATA nnzTable<>+2972(SB)/2, $0x0000
+DATA nnzTable<>+2974(SB)/2, $0x0000
+DATA nnzTable<>+2976(SB)/2, $0x0001
+DATA nnzTable<>+2978(SB)/2, $0x0003
+DATA nnzTable<>+2980(SB)/2, $0x0004
+DATA nnzTable<>+2982(SB)/2, $0x0005
+DATA nnzTable<>+2984(SB)/2, $0x0007
+DATA nnzTable<>+2986(SB)/2, $0x0000
+DATA nnzTable<>+2988(SB)/2, $0x0000
+DATA nnzTable<>+2990(SB)/2, $0x0000
+DATA nnzTable<>+2992(SB)/2, $0x0000
+DATA nnzTable<>+2994(SB)/2, $0x0001
+DATA nnzTable<>+2996(SB)/2, $0x0003
+DATA nnzTable<>+2998(SB)/2, $0x0004
+DATA nnzTable<>+3000(SB)/2, $0x0005
+DATA nnzTable<>+3002(SB)/2, $0x0007
+DATA nnzTable<>+3004(SB)/2, $0x0000
+DATA nnzTable<>+3006(SB)/2, $0x0000
+DATA nnzTable<>+3008(SB)/2, $0x0002
+DATA nnzTable<>+3010(SB)/2, $0x0003
+DATA nnzTable<>+3012(SB)/2, $0x0004
+DATA nnzTable<>+3014(SB)/2, $0x0005
+DATA nnzTable<>+3016(SB)/2, $0x0007
+DATA nnzTable<>+3018(SB)/2, $0x0000
+DATA nnzTable<>+3020(SB)/2, $0x0000
+DATA nnzTable<>+3022(SB)/2, $0x0000
+DATA nnzTable<>+3024(SB)/2, $0x0000
+DATA nnzTable<>+3026(SB)/2, $0x0002
+DATA nnzTable<>+3028(SB)/2, $0x0003
+DATA nnzTable<>+3030(SB)/2, $0x0004
+DATA nnzTable<>+3032(SB)/2, $0x0005
+DATA nnzTable<>+3034(SB)/2, $0x0007
+DATA nnzTable<>+3036(SB)/2, $0x0000
+DATA nnzTable<>+3038(SB)/2, $0x0000
+DATA nnzTable<>+3040(SB)/2, $0x0001
+DATA nnzTable<>+3042(SB)/2, $0x0002
+DATA nnzTable<>+3044(SB)/2, $0x0003
+DATA nnzTable<>+3046(SB)/2, $0x0004
+DATA nnzTable<>+3048(SB)/2, $0x0005
+DATA nnzTable<>+3050(SB)/2, $0x0007
+DATA nnzTable<>+3052(SB)/2, $0x0000
+DATA nnzTable<>+3054(SB)/2, $0x0000
+DATA nnzTable<>+3056(SB)/2, $0x0000
+DATA nnzTable<>+3058(SB)/2, $0x0001
+DATA nnzTable<>+3060(SB)/2, $0x0002
+DATA nnzTable<>+3062(SB)/2, $0x0003
+DATA nnzTable<>+3064(SB)/2, $0x0004
+DATA nnzTable<>+3066(SB)/2, $0x0005
+DATA nnzTable<>+3068(SB)/2, $0x0007
+DATA nnzTable<>+3070(SB)/2, $0x0000
+DATA nnzTable<>+3072(SB)/2, $0x0006
+DATA nnzTable<>+3074(SB)/2, $0x0007
+DATA nnzTable<>+3076(SB)/2, $0x0000
+DATA nnzTable<>+3078(SB)/2, $0x0000
+DATA nnzTable<>+3080(SB)/2, $0x0000
+DATA nnzTable<>+3082(SB)/2, $0x0000
+DATA nnzTable<>+3084(SB)/2, $0x0000
+DATA nnzTable<>+3086(SB)/2, $0x0000
+DATA nnzTable<>+3088(SB)/2, $0x0000
+DATA nnzTable<>+3090(SB)/2, $0x0006
+DATA nnzTable<>+3092(SB)/2, $0x0007
+DATA nnzTable<>+3094(SB)/2, $0x0000
+DATA nnzTable<>+3096(SB)/2, $0x0000
+DATA nnzTable<>+3098(SB)/2, $0x0000
+DATA nnzTable<>+3100(SB)/2, $0x0000
+DATA nnzTable<>+3102(SB)/2, $0x0000
+DATA nnzTable<>+3104(SB)/2, $0x0001
+DATA nnzTable<>+3106(SB)/2, $0x0006
+DATA nnzTable<>+3108(SB)/2, $0x0007
+DATA nnzTable<>+3110(SB)/2, $0x0000
+DATA nnzTable<>+3112(SB)/2, $0x0000
+DATA nnzTable<>+3114(SB)/2, $0x0000
+DATA nnzTable<>+3116(SB)/2, $0x0000
+DATA nnzTable<>+3118(SB)/2, $0x0000
+DATA nnzTable<>+3120(SB)/2, $0x0000
+DATA nnzTable<>+3122(SB)/2, $0x0001
+DATA nnzTable<>+3124(SB)/2, $0x0006
+DATA nnzTable<>+3126(SB)/2, $0x0007
+DATA nnzTable<>+3128(SB)/2, $0x0000
+DATA nnzTable<>+3130(SB)/2, $0x0000
+DATA nnzTable<>+3132(SB)/2, $0x0000
+DATA nnzTable<>+3134(SB)/2, $0x0000
+DATA nnzTable<>+3136(SB)/2, $0x0002
+DATA nnzTable<>+3138(SB)/2, $0x0006
+DATA nnzTable<>+3140(SB)/2, $0x0007
+DATA nnzTable<>+3142(SB)/2, $0x0000
+DATA nnzTable<>+3144(SB)/2, $0x0000
+DATA nnzTable<>+3146(SB)/2, $0x0000
+DATA nnzTable<>+3148(SB)/2, $0x0000
+DATA nnzTable<>+3150(SB)/2, $0x0000
+DATA nnzTable<>+3152(SB)/2, $0x0000
+DATA nnzTable<>+3154(SB)/2, $0x0002
+DATA nnzTable<>+3156(SB)/2, $0x0006
+DATA nnzTable<>+3158(SB)/2, $0x0007
+DATA nnzTable<>+3160(SB)/2, $0x0000
+DATA nnzTable<>+3162(SB)/2, $0x0000
+DATA nnzTable<>+3164(SB)/2, $0x0000
+DATA nnzTable<>+3166(SB)/2, $0x0000
+DATA nnzTable<>+3168(SB)/2, $0x0001
+DATA nnzTable<>+3170(SB)/2, $0x0002
+DATA nnzTable<>+3172(SB)/2, $0x0006
+DATA nnzTable<>+3174(SB)/2, $0x0007
+DATA nnzTable<>+3176(SB)/2, $0x0000
+DATA nnzTable<>+3178(SB)/2, $0x0000
+DATA nnzTable<>+3180(SB)/2, $0x0000
+DATA nnzTable<>+3182(SB)/2, $0x0000
+DATA nnzTable<>+3184(SB)/2, $0x0000
+DATA nnzTable<>+3186(SB)/2, $0x0001
+DATA nnzTable<>+3188(SB)/2, $0x0002
+DATA nnzTable<>+3190(SB)/2, $0x0006
+DATA nnzTable<>+3192(SB)/2, $0x0007
+DATA nnzTable<>+3194(SB)/2, $0x0000
+DATA nnzTable<>+3196(SB)/2, $0x0000
+DATA nnzTable<>+3198(SB)/2, $0x0000
+DATA nnzTable<>+3200(SB)/2, $0x0003
+DATA nnzTable<>+3202(SB)/2, $0x0006
+DATA nnzTable<>+3204(SB)/2, $0x0007
+DATA nnzTable<>+3206(SB)/2, $0x0000
+DATA nnzTable<>+3208(SB)/2, $0x0000
+DATA nnzTable<>+3210(SB)/2, $0x0000
+DATA nnzTable<>+3212(SB)/2, $0x0000
+DATA nnzTable<>+3214(SB)/2, $0x0000
+DATA nnzTable<>+3216(SB)/2, $0x0000
+DATA nnzTable<>+3218(SB)/2, $0x0003
+DATA nnzTable<>+3220(SB)/2, $0x0006
+DATA nnzTable<>+3222(SB)/2, $0x0007
+DATA nnzTable<>+3224(SB)/2, $0x0000
+DATA nnzTable<>+3226(SB)/2, $0x0000
+DATA nnzTable<>+3228(SB)/2, $0x0000
+DATA nnzTable<>+3230(SB)/2, $0x0000
+DATA nnzTable<>+3232(SB)/2, $0x0001
+DATA nnzTable<>+3234(SB)/2, $0x0003
+DATA nnzTable<>+3236(SB)/2, $0x0006
+DATA nnzTable<>+3238(SB)/2, $0x0007
+DATA nnzTable<>+3240(SB)/2, $0x0000
+DATA nnzTable<>+3242(SB)/2, $0x0000
+DATA nnzTable<>+3244(SB)/2, $0x0000
+DATA nnzTable<>+3246(SB)/2, $0x0000
+DATA nnzTable<>+3248(SB)/2, $0x0000
+DATA nnzTable<>+3250(SB)/2, $0x0001
+DATA nnzTable<>+3252(SB)/2, $0x0003
+DATA nnzTable<>+3254(SB)/2, $0x0006
+DATA nnzTable<>+3256(SB)/2, $0x0007
+DATA nnzTable<>+3258(SB)/2, $0x0000
+DATA nnzTable<>+3260(SB)/2, $0x0000
+DATA nnzTable<>+3262(SB)/2, $0x0000
+DATA nnzTable<>+3264(SB)/2, $0x0002
+DATA nnzTable<>+3266(SB)/2, $0x0003
+DATA nnzTable<>+3268(SB)/2, $0x0006
+DATA nnzTable<>+3270(SB)/2, $0x0007
+DATA nnzTable<>+3272(SB)/2, $0x0000
+DATA nnzTable<>+3274(SB)/2, $0x0000
+DATA nnzTable<>+3276(SB)/2, $0x0000
+DATA nnzTable<>+3278(SB)/2, $0x0000
+DATA nnzTable<>+3280(SB)/2, $0x0000
+DATA nnzTable<>+3282(SB)/2, $0x0002
+DATA nnzTable<>+3284(SB)/2, $0x0003
+DATA nnzTable<>+3286(SB)/2, $0x0006
+DATA nnzTable<>+3288(SB)/2, $0x0007
+DATA nnzTable<>+3290(SB)/2, $0x0000
+DATA nnzTable<>+3292(SB)/2, $0x0000
+DATA nnzTable<>+3294(SB)/2, $0x0000
+DATA nnzTable<>+3296(SB)/2, $0x0001
+DATA nnzTable<>+3298(SB)/2, $0x0002
+DATA nnzTable<>+3300(SB)/2, $0x0003
+DATA nnzTable<>+3302(SB)/2, $0x0006
+DATA nnzTable<>+3304(SB)/2, $0x0007
+DATA nnzTable<>+3306(SB)/2, $0x0000
+DATA nnzTable<>+3308(SB)/2, $0x0000
+DATA nnzTable<>+3310(SB)/2, $0x0000
+DATA nnzTable<>+3312(SB)/2, $0x0000
+DATA nnzTable<>+3314(SB)/2, $0x0001
+DATA nnzTable<>+3316(SB)/2, $0x0002
+DATA nnzTable<>+3318(SB)/2, $0x0003
+DATA nnzTable<>+3320(SB)/2, $0x0006
+DATA nnzTable<>+3322(SB)/2, $0x0007
+DATA nnzTable<>+3324(SB)/2, $0x0000
+DATA nnzTable<>+3326(SB)/2, $0x0000
+DATA nnzTable<>+3328(SB)/2, $0x0004
+DATA nnzTable<>+3330(SB)/2, $0x0006
+DATA nnzTable<>+3332(SB)/2, $0x0007
+DATA nnzTable<>+3334(SB)/2, $0x0000
+DATA nnzTable<>+3336(SB)/2, $0x0000
+DATA nnzTable<>+3338(SB)/2, $0x0000
+DATA nnzTable<>+3340(SB)/2, $0x0000
+DATA nnzTable<>+3342(SB)/2, $0x0000
+DATA nnzTable<>+3344(SB)/2, $0x0000
+DATA nnzTable<>+3346(SB)/2, $0x0004
+DATA nnzTable<>+3348(SB)/2, $0x0006
+DATA nnzTable<>+3350(SB)/2, $0x0007
+DATA nnzTable<>+3352(SB)/2, $0x0000
+DATA nnzTable<>+3354(SB)/2, $0x0000
+DATA nnzTable<>+3356(SB)/2, $0x0000
+DATA nnzTable<>+3358(SB)/2, $0x0000
+DATA nnzTable<>+3360(SB)/2, $0x0001
+DATA nnzTable<>+3362(SB)/2, $0x0004
+DATA nnzTable<>+3364(SB)/2, $0x0006
+DATA nnzTable<>+3366(SB)/2, $0x0007
+DATA nnzTable<>+3368(SB)/2, $0x0000
+DATA nnzTable<>+3370(SB)/2, $0x0000
+DATA nnzTable<>+3372(SB)/2, $0x0000
+DATA nnzTable<>+3374(SB)/2, $0x0000
+DATA nnzTable<>+3376(SB)/2, $0x0000
+DATA nnzTable<>+3378(SB)/2, $0x0001
+DATA nnzTable<>+3380(SB)/2, $0x0004
+DATA nnzTable<>+3382(SB)/2, $0x0006
+DATA nnzTable<>+3384(SB)/2, $0x0007
+DATA nnzTable<>+3386(SB)/2, $0x0000
+DATA nnzTable<>+3388(SB)/2, $0x0000
+DATA nnzTable<>+3390(SB)/2, $0x0000
+DATA nnzTable<>+3392(SB)/2, $0x0002
+DATA nnzTable<>+3394(SB)/2, $0x0004
+DATA nnzTable<>+3396(SB)/2, $0x0006
+DATA nnzTable<>+3398(SB)/2, $0x0007
+DATA nnzTable<>+3400(SB)/2, $0x0000
+DATA nnzTable<>+3402(SB)/2, $0x0000
+DATA nnzTable<>+3404(SB)/2, $0x0000
+DATA nnzTable<>+3406(SB)/2, $0x0000
+DATA nnzTable<>+3408(SB)/2, $0x0000
+DATA nnzTable<>+3410(SB)/2, $0x0002
+DATA nnzTable<>+3412(SB)/2, $0x0004
+DATA nnzTable<>+3414(SB)/2, $0x0006
+DATA nnzTable<>+3416(SB)/2, $0x0007
+DATA nnzTable<>+3418(SB)/2, $0x0000
+DATA nnzTable<>+3420(SB)/2, $0x0000
+DATA nnzTable<>+3422(SB)/2, $0x0000
+DATA nnzTable<>+3424(SB)/2, $0x0001
+DATA nnzTable<>+3426(SB)/2, $0x0002
+DATA nnzTable<>+3428(SB)/2, $0x0004
+DATA nnzTable<>+3430(SB)/2, $0x0006
+DATA nnzTable<>+3432(SB)/2, $0x0007
+DATA nnzTable<>+3434(SB)/2, $0x0000
+DATA nnzTable<>+3436(SB)/2, $0x0000
+DATA nnzTable<>+3438(SB)/2, $0x0000
+DATA nnzTable<>+3440(SB)/2, $0x0000
+DATA nnzTable<>+3442(SB)/2, $0x0001
+DATA nnzTable<>+3444(SB)/2, $0x0002
+DATA nnzTable<>+3446(SB)/2, $0x0004
+DATA nnzTable<>+3448(SB)/2, $0x0006
+DATA nnzTable<>+3450(SB)/2, $0x0007
+DATA nnzTable<>+3452(SB)/2, $0x0000
+DATA nnzTable<>+3454(SB)/2, $0x0000
+DATA nnzTable<>+3456(SB)/2, $0x0003
+DATA nnzTable<>+3458(SB)/2, $0x0004
+DATA nnzTable<>+3460(SB)/2, $0x0006
+DATA nnzTable<>+3462(SB)/2, $0x0007
+DATA nnzTable<>+3464(SB)/2, $0x0000
+DATA nnzTable<>+3466(SB)/2, $0x0000
+DATA nnzTable<>+3468(SB)/2, $0x0000
+DATA nnzTable<>+3470(SB)/2, $0x0000
+DATA nnzTable<>+3472(SB)/2, $0x0000
+DATA nnzTable<>+3474(SB)/2, $0x0003
+DATA nnzTable<>+3476(SB)/2, $0x0004
+DATA nnzTable<>+3478(SB)/2, $0x0006
+DATA nnzTable<>+3480(SB)/2, $0x0007
+DATA nnzTable<>+3482(SB)/2, $0x0000
+DATA nnzTable<>+3484(SB)/2, $0x0000
+DATA nnzTable<>+3486(SB)/2, $0x0000
+DATA nnzTable<>+3488(SB)/2, $0x0001
+DATA nnzTable<>+3490(SB)/2, $0x0003
+DATA nnzTable<>+3492(SB)/2, $0x0004
+DATA nnzTable<>+3494(SB)/2, $0x0006
+DATA nnzTable<>+3496(SB)/2, $0x0007
+DATA nnzTable<>+3498(SB)/2, $0x0000
+DATA nnzTable<>+3500(SB)/2, $0x0000
+DATA nnzTable<>+3502(SB)/2, $0x0000
+DATA nnzTable<>+3504(SB)/2, $0x0000
+DATA nnzTable<>+3506(SB)/2, $0x0001
+DATA nnzTable<>+3508(SB)/2, $0x0003
+DATA nnzTable<>+3510(SB)/2, $0x0004
+DATA nnzTable<>+3512(SB)/2, $0x0006
+DATA nnzTable<>+3514(SB)/2, $0x0007
+DATA nnzTable<>+3516(SB)/2, $0x0000
+DATA nnzTable<>+3518(SB)/2, $0x0000
+DATA nnzTable<>+3520(SB)/2, $0x0002
+DATA nnzTable<>+3522(SB)/2, $0x0003
+DATA nnzTable<>+3524(SB)/2, $0x0004
+DATA nnzTable<>+3526(SB)/2, $0x0006
+DATA nnzTable<>+3528(SB)/2, $0x0007
+DATA nnzTable<>+3530(SB)/2, $0x0000
+DATA nnzTable<>+3532(SB)/2, $0x0000
+DATA nnzTable<>+3534(SB)/2, $0x0000
+DATA nnzTable<>+3536(SB)/2, $0x0000
+DATA nnzTable<>+3538(SB)/2, $0x0002
+DATA nnzTable<>+3540(SB)/2, $0x0003
+DATA nnzTable<>+3542(SB)/2, $0x0004
+DATA nnzTable<>+3544(SB)/2, $0x0006
+DATA nnzTable<>+3546(SB)/2, $0x0007
+DATA nnzTable<>+3548(SB)/2, $0x0000
+DATA nnzTable<>+3550(SB)/2, $0x0000
+DATA nnzTable<>+3552(SB)/2, $0x0001
+DATA nnzTable<>+3554(SB)/2, $0x0002
+DATA nnzTable<>+3556(SB)/2, $0x0003
+DATA nnzTable<>+3558(SB)/2, $0x0004
+DATA nnzTable<>+3560(SB)/2, $0x0006
+DATA nnzTable<>+3562(SB)/2, $0x0007
+DATA nnzTable<>+3564(SB)/2, $0x0000
+DATA nnzTable<>+3566(SB)/2, $0x0000
+DATA nnzTable<>+3568(SB)/2, $0x0000
+DATA nnzTable<>+3570(SB)/2, $0x0001
+DATA nnzTable<>+3572(SB)/2, $0x0002
+DATA nnzTable<>+3574(SB)/2, $0x0003
+DATA nnzTable<>+3576(SB)/2, $0x0004
+DATA nnzTable<>+3578(SB)/2, $0x0006
+DATA nnzTable<>+3580(SB)/2, $0x0007
+DATA nnzTable<>+3582(SB)/2, $0x0000
+DATA nnzTable<>+3584(SB)/2, $0x0005
+DATA nnzTable<>+3586(SB)/2, $0x0006
+DATA nnzTable<>+3588(SB)/2, $0x0007
+DATA nnzTable<>+3590(SB)/2, $0x0000
+DATA nnzTable<>+3592(SB)/2, $0x0000
+DATA nnzTable<>+3594(SB)/2, $0x0000
+DATA nnzTable<>+3596(SB)/2, $0x0000
+DATA nnzTable<>+3598(SB)/2, $0x0000
+DATA nnzTable<>+3600(SB)/2, $0x0000
+DATA nnzTable<>+3602(SB)/2, $0x0005
+DATA nnzTable<>+3604(SB)/2, $0x0006
+DATA nnzTable<>+3606(SB)/2, $0x0007
+DATA nnzTable<>+3608(SB)/2, $0x0000
+DATA nnzTable<>+3610(SB)/2, $0x0000
+DATA nnzTable<>+3612(SB)/2, $0x0000
+DATA nnzTable<>+3614(SB)/2, $0x0000
+DATA nnzTable<>+3616(SB)/2, $0x0001
+DATA nnzTable<>+3618(SB)/2, $0x0005
+DATA nnzTable<>+3620(SB)/2, $0x0006
+DATA nnzTable<>+3622(SB)/2, $0x0007
+DATA nnzTable<>+3624(SB)/2, $0x0000
+DATA nnzTable<>+3626(SB)/2, $0x0000
+DATA nnzTable<>+3628(SB)/2, $0x0000
+DATA nnzTable<>+3630(SB)/2, $0x0000
+DATA nnzTable<>+3632(SB)/2, $0x0000
+DATA nnzTable<>+3634(SB)/2, $0x0001
+DATA nnzTable<>+3636(SB)/2, $0x0005
+DATA nnzTable<>+3638(SB)/2, $0x0006
+DATA nnzTable<>+3640(SB)/2, $0x0007
+DATA nnzTable<>+3642(SB)/2, $0x0000
+DATA nnzTable<>+3644(SB)/2, $0x0000
+DATA nnzTable<>+3646(SB)/2, $0x0000
+DATA nnzTable<>+3648(SB)/2, $0x0002
+DATA nnzTable<>+3650(SB)/2, $0x0005
+DATA nnzTable<>+3652(SB)/2, $0x0006
+DATA nnzTable<>+3654(SB)/2, $0x0007
+DATA nnzTable<>+3656(SB)/2, $0x0000
+DATA nnzTable<>+3658(SB)/2, $0x0000
+DATA nnzTable<>+3660(SB)/2, $0x0000
+DATA nnzTable<>+3662(SB)/2, $0x0000
+DATA nnzTable<>+3664(SB)/2, $0x0000
+DATA nnzTable<>+3666(SB)/2, $0x0002
+DATA nnzTable<>+3668(SB)/2, $0x0005
+DATA nnzTable<>+3670(SB)/2, $0x0006
+DATA nnzTable<>+3672(SB)/2, $0x0007
+DATA nnzTable<>+3674(SB)/2, $0x0000
+DATA nnzTable<>+3676(SB)/2, $0x0000
+DATA nnzTable<>+3678(SB)/2, $0x0000
+DATA nnzTable<>+3680(SB)/2, $0x0001
+DATA nnzTable<>+3682(SB)/2, $0x0002
+DATA nnzTable<>+3684(SB)/2, $0x0005
+DATA nnzTable<>+3686(SB)/2, $0x0006
+DATA nnzTable<>+3688(SB)/2, $0x0007
+DATA nnzTable<>+3690(SB)/2, $0x0000
+DATA nnzTable<>+3692(SB)/2, $0x0000
+DATA nnzTable<>+3694(SB)/2, $0x0000
+DATA nnzTable<>+3696(SB)/2, $0x0000
+DATA nnzTable<>+3698(SB)/2, $0x0001
+DATA nnzTable<>+3700(SB)/2, $0x0002
+DATA nnzTable<>+3702(SB)/2, $0x0005
+DATA nnzTable<>+3704(SB)/2, $0x0006
+DATA nnzTable<>+3706(SB)/2, $0x0007
+DATA nnzTable<>+3708(SB)/2, $0x0000
+DATA nnzTable<>+3710(SB)/2, $0x0000
+DATA nnzTable<>+3712(SB)/2, $0x0003
+DATA nnzTable<>+3714(SB)/2, $0x0005
+DATA nnzTable<>+3716(SB)/2, $0x0006
+DATA nnzTable<>+3718(SB)/2, $0x0007
+DATA nnzTable<>+3720(SB)/2, $0x0000
+DATA nnzTable<>+3722(SB)/2, $0x0000
+DATA nnzTable<>+3724(SB)/2, $0x0000
+DATA nnzTable<>+3726(SB)/2, $0x0000
+DATA nnzTable<>+3728(SB)/2, $0x0000
+DATA nnzTable<>+3730(SB)/2, $0x0003
+DATA nnzTable<>+3732(SB)/2, $0x0005
+DATA nnzTable<>+3734(SB)/2, $0x0006
+DATA nnzTable<>+3736(SB)/2, $0x0007
+DATA nnzTable<>+3738(SB)/2, $0x0000
+DATA nnzTable<>+3740(SB)/2, $0x0000
+DATA nnzTable<>+3742(SB)/2, $0x0000
+DATA nnzTable<>+3744(SB)/2, $0x0001
+DATA nnzTable<>+3746(SB)/2, $0x0003
+DATA nnzTable<>+3748(SB)/2, $0x0005
+DATA nnzTable<>+3750(SB)/2, $0x0006
+DATA nnzTable<>+3752(SB)/2, $0x0007
+DATA nnzTable<>+3754(SB)/2, $0x0000
+DATA nnzTable<>+3756(SB)/2, $0x0000
+DATA nnzTable<>+3758(SB)/2, $0x0000
+DATA nnzTable<>+3760(SB)/2, $0x0000
+DATA nnzTable<>+3762(SB)/2, $0x0001
+DATA nnzTable<>+3764(SB)/2, $0x0003
+DATA nnzTable<>+3766(SB)/2, $0x0005
+DATA nnzTable<>+3768(SB)/2, $0x0006
+DATA nnzTable<>+3770(SB)/2, $0x0007
+DATA nnzTable<>+3772(SB)/2, $0x0000
+DATA nnzTable<>+3774(SB)/2, $0x0000
+DATA nnzTable<>+3776(SB)/2, $0x0002
+DATA nnzTable<>+3778(SB)/2, $0x0003
+DATA nnzTable<>+3780(SB)/2, $0x0005
+DATA nnzTable<>+3782(SB)/2, $0x0006
+DATA nnzTable<>+3784(SB)/2, $0x0007
+DATA nnzTable<>+3786(SB)/2, $0x0000
+DATA nnzTable<>+3788(SB)/2, $0x0000
+DATA nnzTable<>+3790(SB)/2, $0x0000
+DATA nnzTable<>+3792(SB)/2, $0x0000
+DATA nnzTable<>+3794(SB)/2, $0x0002
+DATA nnzTable<>+3796(SB)/2, $0x0003
+DATA nnzTable<>+3798(SB)/2, $0x0005
+DATA nnzTable<>+3800(SB)/2, $0x0006
+DATA nnzTable<>+3802(SB)/2, $0x0007
+DATA nnzTable<>+3804(SB)/2, $0x0000
+DATA nnzTable<>+3806(SB)/2, $0x0000
+DATA nnzTable<>+3808(SB)/2, $0x0001
+DATA nnzTable<>+3810(SB)/2, $0x0002
+DATA nnzTable<>+3812(SB)/2, $0x0003
+DATA nnzTable<>+3814(SB)/2, $0x0005
+DATA nnzTable<>+3816(SB)/2, $0x0006
+DATA nnzTable<>+3818(SB)/2, $0x0007
+DATA nnzTable<>+3820(SB)/2, $0x0000
+DATA nnzTable<>+3822(SB)/2, $0x0000
+DATA nnzTable<>+3824(SB)/2, $0x0000
+DATA nnzTable<>+3826(SB)/2, $0x0001
+DATA nnzTable<>+3828(SB)/2, $0x0002
+DATA nnzTable<>+3830(SB)/2, $0x0003
+DATA nnzTable<>+3832(SB)/2, $0x0005
+DATA nnzTable<>+3834(SB)/2, $0x0006
+DATA nnzTable<>+3836(SB)/2, $0x0007
+DATA nnzTable<>+3838(SB)/2, $0x0000
+DATA nnzTable<>+3840(SB)/2, $0x0004
+DATA nnzTable<>+3842(SB)/2, $0x0005
+DATA nnzTable<>+3844(SB)/2, $0x0006
+DATA nnzTable<>+3846(SB)/2, $0x0007
+DATA nnzTable<>+3848(SB)/2, $0x0000
+DATA nnzTable<>+3850(SB)/2, $0x0000
+DATA nnzTable<>+3852(SB)/2, $0x0000
+DATA nnzTable<>+3854(SB)/2, $0x0000
+DATA nnzTable<>+3856(SB)/2, $0x0000
+DATA nnzTable<>+3858(SB)/2, $0x0004
+DATA nnzTable<>+3860(SB)/2, $0x0005
+DATA nnzTable<>+3862(SB)/2, $0x0006
+DATA nnzTable<>+3864(SB)/2, $0x0007
+DATA nnzTable<>+3866(SB)/2, $0x0000
+DATA nnzTable<>+3868(SB)/2, $0x0000
+DATA nnzTable<>+3870(SB)/2, $0x0000
+DATA nnzTable<>+3872(SB)/2, $0x0001
+DATA nnzTable<>+3874(SB)/2, $0x0004
+DATA nnzTable<>+3876(SB)/2, $0x0005
+DATA nnzTable<>+3878(SB)/2, $0x0006
+DATA nnzTable<>+3880(SB)/2, $0x0007
+DATA nnzTable<>+3882(SB)/2, $0x0000
+DATA nnzTable<>+3884(SB)/2, $0x0000
+DATA nnzTable<>+3886(SB)/2, $0x0000
+DATA nnzTable<>+3888(SB)/2, $0x0000
+DATA nnzTable<>+3890(SB)/2, $0x0001
+DATA nnzTable<>+3892(SB)/2, $0x0004
+DATA nnzTable<>+3894(SB)/2, $0x0005
+DATA nnzTable<>+3896(SB)/2, $0x0006
+DATA nnzTable<>+3898(SB)/2, $0x0007
+DATA nnzTable<>+3900(SB)/2, $0x0000
+DATA nnzTable<>+3902(SB)/2, $0x0000
+DATA nnzTable<>+3904(SB)/2, $0x0002
+DATA nnzTable<>+3906(SB)/2, $0x0004
+DATA nnzTable<>+3908(SB)/2, $0x0005
+DATA nnzTable<>+3910(SB)/2, $0x0006
+DATA nnzTable<>+3912(SB)/2, $0x0007
+DATA nnzTable<>+3914(SB)/2, $0x0000
+DATA nnzTable<>+3916(SB)/2, $0x0000
+DATA nnzTable<>+3918(SB)/2, $0x0000
+DATA nnzTable<>+3920(SB)/2, $0x0000
+DATA nnzTable<>+3922(SB)/2, $0x0002
+DATA nnzTable<>+3924(SB)/2, $0x0004
+DATA nnzTable<>+3926(SB)/2, $0x0005
+DATA nnzTable<>+3928(SB)/2, $0x0006
+DATA nnzTable<>+3930(SB)/2, $0x0007
+DATA nnzTable<>+3932(SB)/2, $0x0000
+DATA nnzTable<>+3934(SB)/2, $0x0000
+DATA nnzTable<>+3936(SB)/2, $0x0001
+DATA nnzTable<>+3938(SB)/2, $0x0002
+DATA nnzTable<>+3940(SB)/2, $0x0004
+DATA nnzTable<>+3942(SB)/2, $0x0005
+DATA nnzTable<>+3944(SB)/2, $0x0006
+DATA nnzTable<>+3946(SB)/2, $0x0007
+DATA nnzTable<>+3948(SB)/2, $0x0000
+DATA nnzTable<>+3950(SB)/2, $0x0000
+DATA nnzTable<>+3952(SB)/2, $0x0000
+DATA nnzTable<>+3954(SB)/2, $0x0001
+DATA nnzTable<>+3956(SB)/2, $0x0002
+DATA nnzTable<>+3958(SB)/2, $0x0004
+DATA nnzTable<>+3960(SB)/2, $0x0005
+DATA nnzTable<>+3962(SB)/2, $0x0006
+DATA nnzTable<>+3964(SB)/2, $0x0007
+DATA nnzTable<>+3966(SB)/2, $0x0000
+DATA nnzTable<>+3968(SB)/2, $0x0003
+DATA nnzTable<>+3970(SB)/2, $0x0004
+DATA nnzTable<>+3972(SB)/2, $0x0005
+DATA nnzTable<>+3974(SB)/2, $0x0006
+DATA nnzTable<>+3976(SB)/2, $0x0007
+DATA nnzTable<>+3978(SB)/2, $0x0000
+DATA nnzTable<>+3980(SB)/2, $0x0000
+DATA nnzTable<>+3982(SB)/2, $0x0000
+DATA nnzTable<>+3984(SB)/2, $0x0000
+DATA nnzTable<>+3986(SB)/2, $0x0003
+DATA nnzTable<>+3988(SB)/2, $0x0004
+DATA nnzTable<>+3990(SB)/2, $0x0005
+DATA nnzTable<>+3992(SB)/2, $0x0006
+DATA nnzTable<>+3994(SB)/2, $0x0007
+DATA nnzTable<>+3996(SB)/2, $0x0000
+DATA nnzTable<>+3998(SB)/2, $0x0000
+DATA nnzTable<>+4000(SB)/2, $0x0001
+DATA nnzTable<>+4002(SB)/2, $0x0003
+DATA nnzTable<>+4004(SB)/2, $0x0004
+DATA nnzTable<>+4006(SB)/2, $0x0005
+DATA nnzTable<>+4008(SB)/2, $0x0006
+DATA nnzTable<>+4010(SB)/2, $0x0007
+DATA nnzTable<>+4012(SB)/2, $0x0000
+DATA nnzTable<>+4014(SB)/2, $0x0000
+DATA nnzTable<>+4016(SB)/2, $0x0000
+DATA nnzTable<>+4018(SB)/2, $0x0001
+DATA nnzTable<>+4020(SB)/2, $0x0003
+DATA nnzTable<>+4022(SB)/2, $0x0004
+DATA nnzTable<>+4024(SB)/2, $0x0005
+DATA nnzTable<>+4026(SB)/2, $0x0006
+DATA nnzTable<>+4028(SB)/2, $0x0007
+DATA nnzTable<>+4030(SB)/2, $0x0000
+DATA nnzTable<>+4032(SB)/2, $0x0002
+DATA nnzTable<>+4034(SB)/2, $0x0003
+DATA nnzTable<>+4036(SB)/2, $0x0004
+DATA nnzTable<>+4038(SB)/2, $0x0005
+DATA nnzTable<>+4040(SB)/2, $0x0006
+DATA nnzTable<>+4042(SB)/2, $0x0007
+DATA nnzTable<>+4044(SB)/2, $0x0000
+DATA nnzTable<>+4046(SB)/2, $0x0000
+DATA nnzTable<>+4048(SB)/2, $0x0000
+DATA nnzTable<>+4050(SB)/2, $0x0002
+DATA nnzTable<>+4052(SB)/2, $0x0003
+DATA nnzTable<>+4054(SB)/2, $0x0004
+DATA nnzTable<>+4056(SB)/2, $0x0005
+DATA nnzTable<>+4058(SB)/2, $0x0006
+DATA nnzTable<>+4060(SB)/2, $0x0007
+DATA nnzTable<>+4062(SB)/2, $0x0000
+DATA nnzTable<>+4064(SB)/2, $0x0001
+DATA nnzTable<>+4066(SB)/2, $0x0002
+DATA nnzTable<>+4068(SB)/2, $0x0003
+DATA nnzTable<>+4070(SB)/2, $0x0004
+DATA nnzTable<>+4072(SB)/2, $0x0005
+DATA nnzTable<>+4074(SB)/2, $0x0006
+DATA nnzTable<>+4076(SB)/2, $0x0007
+DATA nnzTable<>+4078(SB)/2, $0x0000
+DATA nnzTable<>+4080(SB)/2, $0x0000
+DATA nnzTable<>+4082(SB)/2, $0x0001
+DATA nnzTable<>+4084(SB)/2, $0x0002
+DATA nnzTable<>+4086(SB)/2, $0x0003
+DATA nnzTable<>+4088(SB)/2, $0x0004
+DATA nnzTable<>+4090(SB)/2, $0x0005
+DATA nnzTable<>+4092(SB)/2, $0x0006
+DATA nnzTable<>+4094(SB)/2, $0x0007
+GLOBL nnzTable<>(SB), RODATA|NOPTR, $4096
+
+// func nnzChunks(in *uint8, nin int, idx *uint16) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·nnzChunks(SB), NOSPLIT, $0-32
+	MOVQ         in+0(FP), AX
+	MOVQ         nin+8(FP), CX
+	MOVQ         idx+16(FP), DX
+	XORQ         BX, BX
+	LEAQ         nnzTable<>+0(SB), SI
+	VPXOR        Y0, Y0, Y0
+	VPXOR        X1, X1, X1
+	MOVL         $0x00080008, DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, X2
+	PCALIGN      $0x20
+
+nnz_loop:
+	VPCMPEQD  (AX), Y0, Y3
+	VMOVMSKPS Y3, DI
+	XORL      $0x000000ff, DI
+	MOVQ      DI, R8
+	SHLQ      $0x04, R8
+	VPADDW    (SI)(R8*1), X1, X3
+	VMOVDQU   X3, (DX)(BX*2)
+	POPCNTL   DI, DI
+	ADDQ      DI, BX
+	VPADDW    X2, X1, X1
+	ADDQ      $0x20, AX
+	SUBQ      $0x20, CX
+	JNZ       nnz_loop
+	VZEROUPPER
+	MOVQ      BX, ret+24(FP)
+	RET
+
+// func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, Y2
+
+sparseAccAVX216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccAVX216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	VPMADDWD     Y2, Y4, Y4
+	VPADDD       Y4, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccAVX216_tail
+
+sparseAccAVX216_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccPairsAVX216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, Y2
+	CMPQ         SI, $0x02
+	JB           sparseAccPairsAVX216_tail
+	PCALIGN      $0x20
+
+sparseAccPairsAVX216_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Y4
+	SHLQ         $0x06, R8
+	VPMADDUBSW   (DX)(DI*1), Y3, Y5
+	VPMADDUBSW   (DX)(R8*1), Y4, Y6
+	VPADDW       Y6, Y5, Y5
+	VPMADDWD     Y2, Y5, Y5
+	VPADDD       Y5, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPADDW       Y4, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x04, BX
+	SUBQ         $0x02, SI
+	CMPQ         SI, $0x02
+	JAE          sparseAccPairsAVX216_main
+
+sparseAccPairsAVX216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccPairsAVX216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	VPMADDWD     Y2, Y4, Y4
+	VPADDD       Y4, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccPairsAVX216_tail
+
+sparseAccPairsAVX216_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccTriplesAVX216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, Y2
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX216_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX216_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Y4
+	SHLQ         $0x06, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Y5
+	SHLQ         $0x06, R9
+	VPMADDUBSW   (DX)(DI*1), Y3, Y6
+	VPMADDUBSW   (DX)(R8*1), Y4, Y7
+	VPADDW       Y7, Y6, Y6
+	VPMADDUBSW   (DX)(R9*1), Y5, Y7
+	VPADDW       Y7, Y6, Y6
+	VPMADDWD     Y2, Y6, Y6
+	VPADDD       Y6, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPADDW       Y4, Y3, Y3
+	VPMADDUBSW   32(DX)(R9*1), Y5, Y4
+	VPADDW       Y4, Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX216_main
+
+sparseAccTriplesAVX216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y3
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	VPMADDWD     Y2, Y4, Y4
+	VPADDD       Y4, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDWD     Y2, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX216_tail
+
+sparseAccTriplesAVX216_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccAVX51216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z1
+
+sparseAccAVX51216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccAVX51216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccAVX51216_tail
+
+sparseAccAVX51216_done:
+	VMOVDQU64 Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccPairsAVX51216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z1
+	CMPQ         SI, $0x02
+	JB           sparseAccPairsAVX51216_tail
+	PCALIGN      $0x20
+
+sparseAccPairsAVX51216_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z3
+	SHLQ         $0x06, R8
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPADDW       Z3, Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x04, BX
+	SUBQ         $0x02, SI
+	CMPQ         SI, $0x02
+	JAE          sparseAccPairsAVX51216_main
+
+sparseAccPairsAVX51216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccPairsAVX51216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccPairsAVX51216_tail
+
+sparseAccPairsAVX51216_done:
+	VMOVDQU64 Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccTriplesAVX51216(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z1
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX51216_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX51216_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z3
+	SHLQ         $0x06, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Z4
+	SHLQ         $0x06, R9
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPADDW       Z3, Z2, Z2
+	VPMADDUBSW   (DX)(R9*1), Z4, Z3
+	VPADDW       Z3, Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX51216_main
+
+sparseAccTriplesAVX51216_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX51216_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z2
+	SHLQ         $0x06, DI
+	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	VPMADDWD     Z1, Z2, Z2
+	VPADDD       Z2, Z0, Z0
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX51216_tail
+
+sparseAccTriplesAVX51216_done:
+	VMOVDQU64 Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccVNNI16(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512F, AVX512VNNI
+TEXT ·sparseAccVNNI16(SB), NOSPLIT, $0-40
+	MOVQ      out+0(FP), AX
+	MOVQ      in+8(FP), CX
+	MOVQ      wt+16(FP), DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      n+32(FP), SI
+	VMOVDQU64 (AX), Z0
+	VPXORD    Z1, Z1, Z1
+	VPXORD    Z2, Z2, Z2
+	VPXORD    Z3, Z3, Z3
+	CMPQ      SI, $0x04
+	JB        sparseAccVNNI16_tail
+	PCALIGN   $0x20
+
+sparseAccVNNI16_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z4
+	SHLQ         $0x06, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z5
+	SHLQ         $0x06, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Z6
+	SHLQ         $0x06, R9
+	MOVWQZX      6(BX), R10
+	VPBROADCASTD (CX)(R10*4), Z7
+	SHLQ         $0x06, R10
+	VPDPBUSD     (DX)(DI*1), Z4, Z0
+	VPDPBUSD     (DX)(R8*1), Z5, Z1
+	VPDPBUSD     (DX)(R9*1), Z6, Z2
+	VPDPBUSD     (DX)(R10*1), Z7, Z3
+	ADDQ         $0x08, BX
+	SUBQ         $0x04, SI
+	CMPQ         SI, $0x04
+	JAE          sparseAccVNNI16_main
+
+sparseAccVNNI16_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccVNNI16_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z4
+	SHLQ         $0x06, DI
+	VPDPBUSD     (DX)(DI*1), Z4, Z0
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccVNNI16_tail
+
+sparseAccVNNI16_done:
+	VPADDD    Z1, Z0, Z0
+	VPADDD    Z2, Z0, Z0
+	VPADDD    Z3, Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccAVX232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      64(AX), Y2
+	VMOVDQU      96(AX), Y3
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X4
+	VPBROADCASTD X4, Y4
+
+sparseAccAVX232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccAVX232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccAVX232_tail
+
+sparseAccAVX232_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccPairsAVX232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      64(AX), Y2
+	VMOVDQU      96(AX), Y3
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X4
+	VPBROADCASTD X4, Y4
+	CMPQ         SI, $0x02
+	JB           sparseAccPairsAVX232_tail
+	PCALIGN      $0x20
+
+sparseAccPairsAVX232_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Y6
+	SHLQ         $0x07, R8
+	VPMADDUBSW   (DX)(DI*1), Y5, Y7
+	VPMADDUBSW   (DX)(R8*1), Y6, Y8
+	VPADDW       Y8, Y7, Y7
+	VPMADDWD     Y4, Y7, Y7
+	VPADDD       Y7, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y7
+	VPMADDUBSW   32(DX)(R8*1), Y6, Y8
+	VPADDW       Y8, Y7, Y7
+	VPMADDWD     Y4, Y7, Y7
+	VPADDD       Y7, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y7
+	VPMADDUBSW   64(DX)(R8*1), Y6, Y8
+	VPADDW       Y8, Y7, Y7
+	VPMADDWD     Y4, Y7, Y7
+	VPADDD       Y7, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPADDW       Y6, Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x04, BX
+	SUBQ         $0x02, SI
+	CMPQ         SI, $0x02
+	JAE          sparseAccPairsAVX232_main
+
+sparseAccPairsAVX232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccPairsAVX232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccPairsAVX232_tail
+
+sparseAccPairsAVX232_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccTriplesAVX232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU      (AX), Y0
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      64(AX), Y2
+	VMOVDQU      96(AX), Y3
+	MOVL         $0x00010001, DI
+	VMOVD        DI, X4
+	VPBROADCASTD X4, Y4
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX232_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX232_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Y6
+	SHLQ         $0x07, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Y7
+	SHLQ         $0x07, R9
+	VPMADDUBSW   (DX)(DI*1), Y5, Y8
+	VPMADDUBSW   (DX)(R8*1), Y6, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDUBSW   (DX)(R9*1), Y7, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDWD     Y4, Y8, Y8
+	VPADDD       Y8, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y8
+	VPMADDUBSW   32(DX)(R8*1), Y6, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDUBSW   32(DX)(R9*1), Y7, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDWD     Y4, Y8, Y8
+	VPADDD       Y8, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y8
+	VPMADDUBSW   64(DX)(R8*1), Y6, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDUBSW   64(DX)(R9*1), Y7, Y9
+	VPADDW       Y9, Y8, Y8
+	VPMADDWD     Y4, Y8, Y8
+	VPADDD       Y8, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPADDW       Y6, Y5, Y5
+	VPMADDUBSW   96(DX)(R9*1), Y7, Y6
+	VPADDW       Y6, Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX232_main
+
+sparseAccTriplesAVX232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Y5
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y0, Y0
+	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y1, Y1
+	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDWD     Y4, Y6, Y6
+	VPADDD       Y6, Y2, Y2
+	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDWD     Y4, Y5, Y5
+	VPADDD       Y5, Y3, Y3
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX232_tail
+
+sparseAccTriplesAVX232_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccAVX51232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	VMOVDQU64    64(AX), Z1
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z2
+
+sparseAccAVX51232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccAVX51232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	VPMADDWD     Z2, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccAVX51232_tail
+
+sparseAccAVX51232_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccPairsAVX51232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	VMOVDQU64    64(AX), Z1
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z2
+	CMPQ         SI, $0x02
+	JB           sparseAccPairsAVX51232_tail
+	PCALIGN      $0x20
+
+sparseAccPairsAVX51232_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z4
+	SHLQ         $0x07, R8
+	VPMADDUBSW   (DX)(DI*1), Z3, Z5
+	VPMADDUBSW   (DX)(R8*1), Z4, Z6
+	VPADDW       Z6, Z5, Z5
+	VPMADDWD     Z2, Z5, Z5
+	VPADDD       Z5, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPADDW       Z4, Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x04, BX
+	SUBQ         $0x02, SI
+	CMPQ         SI, $0x02
+	JAE          sparseAccPairsAVX51232_main
+
+sparseAccPairsAVX51232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccPairsAVX51232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	VPMADDWD     Z2, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccPairsAVX51232_tail
+
+sparseAccPairsAVX51232_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·sparseAccTriplesAVX51232(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         wt+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         n+32(FP), SI
+	VMOVDQU64    (AX), Z0
+	VMOVDQU64    64(AX), Z1
+	MOVL         $0x00010001, DI
+	VPBROADCASTD DI, Z2
+	CMPQ         SI, $0x03
+	JB           sparseAccTriplesAVX51232_tail
+	PCALIGN      $0x20
+
+sparseAccTriplesAVX51232_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z4
+	SHLQ         $0x07, R8
+	MOVWQZX      4(BX), R9
+	VPBROADCASTD (CX)(R9*4), Z5
+	SHLQ         $0x07, R9
+	VPMADDUBSW   (DX)(DI*1), Z3, Z6
+	VPMADDUBSW   (DX)(R8*1), Z4, Z7
+	VPADDW       Z7, Z6, Z6
+	VPMADDUBSW   (DX)(R9*1), Z5, Z7
+	VPADDW       Z7, Z6, Z6
+	VPMADDWD     Z2, Z6, Z6
+	VPADDD       Z6, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPADDW       Z4, Z3, Z3
+	VPMADDUBSW   64(DX)(R9*1), Z5, Z4
+	VPADDW       Z4, Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x06, BX
+	SUBQ         $0x03, SI
+	CMPQ         SI, $0x03
+	JAE          sparseAccTriplesAVX51232_main
+
+sparseAccTriplesAVX51232_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccTriplesAVX51232_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z3
+	SHLQ         $0x07, DI
+	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	VPMADDWD     Z2, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDWD     Z2, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccTriplesAVX51232_tail
+
+sparseAccTriplesAVX51232_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VZEROUPPER
+	RET
+
+// func sparseAccVNNI32(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX512F, AVX512VNNI
+TEXT ·sparseAccVNNI32(SB), NOSPLIT, $0-40
+	MOVQ      out+0(FP), AX
+	MOVQ      in+8(FP), CX
+	MOVQ      wt+16(FP), DX
+	MOVQ      idx+24(FP), BX
+	MOVQ      n+32(FP), SI
+	VMOVDQU64 (AX), Z0
+	VMOVDQU64 64(AX), Z1
+	VPXORD    Z2, Z2, Z2
+	VPXORD    Z3, Z3, Z3
+	CMPQ      SI, $0x02
+	JB        sparseAccVNNI32_tail
+	PCALIGN   $0x20
+
+sparseAccVNNI32_main:
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z4
+	SHLQ         $0x07, DI
+	MOVWQZX      2(BX), R8
+	VPBROADCASTD (CX)(R8*4), Z5
+	SHLQ         $0x07, R8
+	VPDPBUSD     (DX)(DI*1), Z4, Z0
+	VPDPBUSD     (DX)(R8*1), Z5, Z2
+	VPDPBUSD     64(DX)(DI*1), Z4, Z1
+	VPDPBUSD     64(DX)(R8*1), Z5, Z3
+	ADDQ         $0x04, BX
+	SUBQ         $0x02, SI
+	CMPQ         SI, $0x02
+	JAE          sparseAccVNNI32_main
+
+sparseAccVNNI32_tail:
+	TESTQ        SI, SI
+	JZ           sparseAccVNNI32_done
+	MOVWQZX      (BX), DI
+	VPBROADCASTD (CX)(DI*4), Z4
+	SHLQ         $0x07, DI
+	VPDPBUSD     (DX)(DI*1), Z4, Z0
+	VPDPBUSD     64(DX)(DI*1), Z4, Z1
+	ADDQ         $0x02, BX
+	DECQ         SI
+	JMP          sparseAccVNNI32_tail
+
+sparseAccVNNI32_done:
+	VPADDD    Z2, Z0, Z0
+	VMOVDQU64 Z0, (AX)
+	VPADDD    Z3, Z1, Z1
+	VMOVDQU64 Z1, 64(AX)
+	VZEROUPPER
+	RET
+
 // func addI8AVX2(dst *int16, src *int16, add *int8, n int)
 // Requires: AVX, AVX2
 TEXT ·addI8AVX2(SB), NOSPLIT, $0-32

@@ -138,6 +138,96 @@ func affineAVX512(out *int32, in *uint8, weights *int8, bias *int32, nin int, no
 //go:noescape
 func affineVNNI(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
 
+// nnzChunks writes the indices of the non-zero 4-byte chunks of in[0:nin] (nin a positive
+// multiple of 32) to idx in increasing order and returns their count; idx needs nin/4 + 8 entries.
+//
+//go:noescape
+func nnzChunks(in *uint8, nin int, idx *uint16) int
+
+// sparseAccAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccPairsAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccPairsAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccVNNI16 adds to out[0:16] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccVNNI16(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccPairsAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccPairsAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccVNNI32 adds to out[0:32] the products of the n input chunks listed in idx with their
+// chunk-major weights (simd.AffineSparse).
+//
+//go:noescape
+func sparseAccVNNI32(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //
 //go:noescape

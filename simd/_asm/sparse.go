@@ -1,0 +1,216 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// Sparse-input affine kernels (simd/affine_sparse.go; Stockfish 16's
+// affine_transform_sparse_input.h). nnzChunks lists the non-zero 4-byte chunks of the
+// input without branches; sparseAcc* multiply-add the listed chunks against chunk-major
+// weights into the int32 outputs.
+
+// nnzTable: entry m (16 bytes) holds, as eight uint16, the positions of the set bits of m
+// in increasing order (unused slots zero).
+func nnzTable() Mem {
+	t := GLOBL("nnzTable", RODATA|NOPTR)
+	for m := 0; m < 256; m++ {
+		k := 0
+		for b := 0; b < 8; b++ {
+			if m>>b&1 == 1 {
+				DATA(16*m+2*k, U16(b))
+				k++
+			}
+		}
+		for ; k < 8; k++ {
+			DATA(16*m+2*k, U16(0))
+		}
+	}
+	return t
+}
+
+// nnzChunks (AVX2, VEX only, so it serves every level) writes the indices of the non-zero
+// dwords of in[0:nin] to idx and returns their count. Each 32-byte block stores 16 bytes at
+// idx[count], so idx needs 8 entries of slack.
+func nnzChunks(tbl Mem) {
+	TEXT("nnzChunks", NOSPLIT, "func(in *uint8, nin int, idx *uint16) int")
+	Pragma("noescape")
+	Doc("nnzChunks writes the indices of the non-zero 4-byte chunks of in[0:nin] (nin a positive",
+		"multiple of 32) to idx in increasing order and returns their count; idx needs nin/4 + 8 entries.")
+	in, nin, idx := ld("in"), ld("nin"), ld("idx")
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	t := GP64()
+	LEAQ(tbl, t)
+	zero, base, eight := YMM(), XMM(), XMM()
+	VPXOR(zero, zero, zero)
+	VPXOR(base, base, base)
+	c := GP32()
+	MOVL(U32(0x00080008), c)
+	VMOVD(c, eight)
+	VPBROADCASTD(eight, eight)
+	alignLoop()
+	Label("nnz_loop")
+	y := YMM()
+	VPCMPEQD(Mem{Base: in}, zero, y)
+	m := GP64()
+	VMOVMSKPS(y, m.As32())
+	XORL(U32(0xFF), m.As32())
+	o := GP64()
+	MOVQ(m, o)
+	SHLQ(U8(4), o)
+	x := XMM()
+	VPADDW(Mem{Base: t, Index: o, Scale: 1}, base, x)
+	VMOVDQU(x, Mem{Base: idx, Index: cnt, Scale: 2})
+	POPCNTL(m.As32(), m.As32())
+	ADDQ(m, cnt)
+	VPADDW(eight, base, base)
+	ADDQ(U8(32), in)
+	SUBQ(U8(32), nin)
+	JNZ(LabelRef("nnz_loop"))
+	VZEROUPPER()
+	Store(cnt, ReturnIndex(0))
+	RET()
+}
+
+// sparseAcc emits sparseAcc<kind><ISA><nout>: out[j] += Σ over the n listed chunks c of
+// Σ_k in[4c+k]·wt[(c·nout + j)·4 + k]. kind "" is VPMADDUBSW + VPMADDWD(ones) + VPADDD per
+// chunk, "Pairs"/"Triples" add two/three chunks' VPMADDUBSW results in int16 first, "VNNI"
+// uses VPDPBUSD with enough independent accumulator sets to cover its latency.
+func sparseAcc(s isa, kind string, nout int) {
+	fn := fmt.Sprintf("sparseAcc%s%s%d", kind, s.name, nout)
+	if kind == "VNNI" {
+		fn = fmt.Sprintf("sparseAccVNNI%d", nout)
+	}
+	TEXT(fn, NOSPLIT, "func(out *int32, in *uint8, wt *int8, idx *uint16, n int)")
+	Pragma("noescape")
+	Doc(fn+" adds to out[0:"+fmt.Sprint(nout)+"] the products of the n input chunks listed in idx with their",
+		"chunk-major weights (simd.AffineSparse).")
+	out, in, wt, idx, n := ld("out"), ld("in"), ld("wt"), ld("idx"), ld("n")
+	nv := nout * 4 / s.bytes // vectors per chunk
+	shift := bits.TrailingZeros(uint(nout * 4))
+	per := 1 // chunks per iteration of the main loop
+	sets := 1
+	switch kind {
+	case "Pairs":
+		per = 2
+	case "Triples":
+		per = 3
+	case "VNNI":
+		sets = max(1, 4/nv)
+		per = sets
+	}
+	acc := make([][]reg.VecVirtual, sets)
+	for u := range acc {
+		acc[u] = make([]reg.VecVirtual, nv)
+		for v := range acc[u] {
+			acc[u][v] = s.vec()
+			if u == 0 {
+				s.mov(Mem{Base: out, Disp: v * s.bytes}, acc[u][v])
+			} else {
+				s.zero(acc[u][v])
+			}
+		}
+	}
+	var ones reg.VecVirtual
+	if kind != "VNNI" {
+		ones = s.vec()
+		c := GP32()
+		MOVL(U32(0x00010001), c)
+		if s.wide {
+			VPBROADCASTD(c, ones)
+		} else {
+			x := XMM()
+			VMOVD(c, x)
+			VPBROADCASTD(x, ones)
+		}
+	}
+	wmem := func(c reg.GPVirtual, v int) Mem { return Mem{Base: wt, Index: c, Scale: 1, Disp: v * s.bytes} }
+	// load broadcasts chunk idx[k] of the input and returns the weight offset register.
+	load := func(k int) (reg.GPVirtual, reg.VecVirtual) {
+		c := GP64()
+		MOVWQZX(Mem{Base: idx, Disp: 2 * k}, c)
+		x := s.vec()
+		VPBROADCASTD(Mem{Base: in, Index: c, Scale: 4}, x)
+		SHLQ(U8(shift), c)
+		return c, x
+	}
+	madd := func(w Mem, x, a reg.VecVirtual) {
+		if kind == "VNNI" {
+			VPDPBUSD(w, x, a)
+			return
+		}
+		t := s.vec()
+		VPMADDUBSW(w, x, t)
+		VPMADDWD(ones, t, t)
+		VPADDD(t, a, a)
+	}
+	main, tail, done := fn+"_main", fn+"_tail", fn+"_done"
+	if per > 1 {
+		CMPQ(n, U8(per))
+		JB(LabelRef(tail))
+		alignLoop()
+		Label(main)
+		cs := make([]reg.GPVirtual, per)
+		xs := make([]reg.VecVirtual, per)
+		for k := range cs {
+			cs[k], xs[k] = load(k)
+		}
+		for v := 0; v < nv; v++ {
+			if kind == "Pairs" || kind == "Triples" {
+				t0 := s.vec()
+				VPMADDUBSW(wmem(cs[0], v), xs[0], t0)
+				for k := 1; k < per; k++ {
+					t := s.vec()
+					VPMADDUBSW(wmem(cs[k], v), xs[k], t)
+					VPADDW(t, t0, t0)
+				}
+				VPMADDWD(ones, t0, t0)
+				VPADDD(t0, acc[0][v], acc[0][v])
+				continue
+			}
+			for u := 0; u < per; u++ {
+				madd(wmem(cs[u], v), xs[u], acc[u][v])
+			}
+		}
+		ADDQ(U8(2*per), idx)
+		SUBQ(U8(per), n)
+		CMPQ(n, U8(per))
+		JAE(LabelRef(main))
+	}
+	Label(tail)
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	c, x := load(0)
+	for v := 0; v < nv; v++ {
+		madd(wmem(c, v), x, acc[0][v])
+	}
+	ADDQ(U8(2), idx)
+	DECQ(n)
+	JMP(LabelRef(tail))
+	Label(done)
+	for v := 0; v < nv; v++ {
+		for u := 1; u < sets; u++ {
+			VPADDD(acc[u][v], acc[0][v], acc[0][v])
+		}
+		s.mov(acc[0][v], Mem{Base: out, Disp: v * s.bytes})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+func sparseKernels() {
+	nnzChunks(nnzTable())
+	for _, nout := range []int{16, 32} {
+		for _, s := range []isa{avx2, avx512} {
+			sparseAcc(s, "", nout)
+			sparseAcc(s, "Pairs", nout)
+			sparseAcc(s, "Triples", nout)
+		}
+		sparseAcc(avx512, "VNNI", nout)
+	}
+}

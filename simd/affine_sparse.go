@@ -1,0 +1,121 @@
+package simd
+
+// Sparse-input affine kernels (Stockfish 16 layers/affine_transform_sparse_input.h): the
+// first hidden layer of an SFNNv5/HalfKP-style network reads a ClippedReLU or PairwiseMul
+// output of which most 4-byte blocks ("chunks") are zero (84 % of the bytes on the
+// Stockfish 15.1 net). With the weights stored chunk-major, a zero chunk contributes
+// nothing, so only the non-zero chunks are multiplied: the assembly first lists their
+// indices (a 256-entry table turns each 8-chunk zero mask into indices, no branch), then
+// broadcasts each listed chunk and multiply-adds it against the chunk's nout·4 weights.
+//
+// Exactness: every product is summed into int32 with wraparound, in another order than
+// Affine's; wrapping addition is associative and commutative, so the result is Affine's
+// bit for bit (zero chunks add zero). With group 2 or 3 the AVX2/AVX-512 (non-VNNI)
+// kernels add the VPMADDUBSW results of two or three chunks in int16 before widening
+// (Stockfish's m256_add_dpbusd_epi32x2; Stockfish 13 adds four): one multiply µop per chunk
+// plus one per group instead of two per chunk. That int16 sum is exact only when no lane
+// can leave [−32768, 32767], which SparseGroup proves for a given weight matrix; callers
+// pass at most its result. VNNI (VPDPBUSD) ignores group.
+var (
+	// AffineSparse sets out[j] = bias[j] + Σ_c Σ_k in[4c+k]·wt[(c·len(out) + j)·4 + k] in
+	// int32 for j < len(out): the same result as Affine(out, in, weights, bias) when wt =
+	// SparseWeights(weights, len(in), len(out)). len(in) is a multiple of 32, every input
+	// ≤ 127 (the output of a ClippedReLU or PairwiseMul), len(wt) ≥ len(in)·len(out),
+	// len(bias) ≥ len(out). group (1, 2 or 3; larger counts as 3) must not exceed
+	// SparseGroup(wt, len(in), len(out)). The assembly handles len(out) = 16 and 32
+	// (Stockfish 15.1's and 13's first layers); other widths run the Go kernel.
+	AffineSparse func(out []int32, in []uint8, wt []int8, bias []int32, group int)
+)
+
+func installSparseGeneric() { AffineSparse = affineSparseGeneric }
+
+// SparseWeights returns the chunk-major copy of a row-major [nout][nin] weight matrix
+// (Affine's layout) that AffineSparse reads: wt[(c·nout + j)·4 + k] = weights[j·nin + 4c + k]
+// for chunk c < nin/4. nin is a multiple of 4 and len(weights) ≥ nout·nin, otherwise it
+// panics. The result is 64-byte aligned.
+func SparseWeights(weights []int8, nin, nout int) []int8 {
+	if nin%4 != 0 || nin < 0 || nout < 0 || len(weights) < nin*nout {
+		panic("simd: SparseWeights: bad dimensions")
+	}
+	wt := AlignedInt8(nin * nout)
+	for j := 0; j < nout; j++ {
+		row := weights[j*nin : j*nin+nin]
+		for c := 0; c < nin/4; c++ {
+			copy(wt[(c*nout+j)*4:(c*nout+j)*4+4], row[4*c:4*c+4])
+		}
+	}
+	return wt
+}
+
+// SparseGroup returns how many chunks' VPMADDUBSW results (1, 2 or 3) may be added in
+// int16 exactly for wt (SparseWeights layout, nin inputs, nout outputs) and inputs in
+// [0, 127]: the largest g such that, for every output j and 16-bit lane h (bytes 2h, 2h+1
+// of a chunk), 127 times the sum of the g largest positive weight-pair sums stays ≤ 32767
+// and 127 times the sum of the g most negative ones ≥ −32768. It is the load-time test that
+// lets a network use the cheaper sequence (Stockfish 13 instead keeps a list of the
+// weights that can saturate, affine_transform.h canSaturate16).
+func SparseGroup(wt []int8, nin, nout int) int {
+	nc := nin / 4
+	if len(wt) < nc*nout*4 {
+		return 1
+	}
+	g := 3
+	for j := 0; j < nout; j++ {
+		for h := 0; h < 2; h++ {
+			var p, n [3]int32 // three largest positive, three most negative pair sums (n ≤ 0)
+			for c := 0; c < nc; c++ {
+				w := wt[(c*nout+j)*4+2*h:]
+				a, b := int32(w[0]), int32(w[1])
+				pv := max(a, 0) + max(b, 0)
+				nv := min(a, 0) + min(b, 0)
+				switch {
+				case pv > p[0]:
+					p[0], p[1], p[2] = pv, p[0], p[1]
+				case pv > p[1]:
+					p[1], p[2] = pv, p[1]
+				case pv > p[2]:
+					p[2] = pv
+				}
+				switch {
+				case nv < n[0]:
+					n[0], n[1], n[2] = nv, n[0], n[1]
+				case nv < n[1]:
+					n[1], n[2] = nv, n[1]
+				case nv < n[2]:
+					n[2] = nv
+				}
+			}
+			for g > 1 {
+				var sp, sn int32
+				for k := 0; k < g; k++ {
+					sp += p[k]
+					sn += n[k]
+				}
+				if 127*sp <= 32767 && 127*sn >= -32768 {
+					break
+				}
+				g--
+			}
+		}
+	}
+	return g
+}
+
+func affineSparseGeneric(out []int32, in []uint8, wt []int8, bias []int32, _ int) {
+	nout := len(out)
+	copy(out, bias[:nout])
+	n := len(in) &^ 3
+	wt = wt[:n*nout]
+	for c := 0; c < n; c += 4 {
+		x := in[c : c+4 : c+4]
+		x0, x1, x2, x3 := int32(x[0]), int32(x[1]), int32(x[2]), int32(x[3])
+		if x0|x1|x2|x3 == 0 {
+			continue
+		}
+		col := wt[c*nout : c*nout+4*nout]
+		for j := range out {
+			w := col[4*j : 4*j+4 : 4*j+4]
+			out[j] += x0*int32(w[0]) + x1*int32(w[1]) + x2*int32(w[2]) + x3*int32(w[3])
+		}
+	}
+}
