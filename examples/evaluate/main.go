@@ -56,6 +56,7 @@ import (
 	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/epdfile"
 	"github.com/nnuekit/nnuekit/nnue"
 )
 
@@ -254,27 +255,7 @@ func runWith(net *nnue.Network, o options, w io.Writer) error {
 		}
 		return evalOne(&pos)
 	case o.epd != "":
-		f, err := os.Open(o.epd)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 4096), 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			s := strings.TrimSpace(sc.Text())
-			if s == "" || strings.HasPrefix(s, "#") {
-				continue
-			}
-			pos, _, err := board.ParseEPD(s)
-			if err != nil {
-				return fmt.Errorf("%s:%d: %w", o.epd, line, err)
-			}
-			if err := evalOne(&pos); err != nil {
-				return err
-			}
-		}
-		return sc.Err()
+		return epdfile.Each(o.epd, evalOne)
 	}
 	return errors.New("nothing to evaluate: use -fen FEN or -epd FILE")
 }

@@ -185,3 +185,30 @@ func TestPlainOutputLabels(t *testing.T) {
 		t.Errorf("-json: %s, want %s", got, want)
 	}
 }
+
+// TestEPDLongLineAndBadLine: a line over 64 KiB (a long EPD comment) is read, and a bad
+// line is an error naming the file and the line (issue 16: it was "bufio.Scanner: token
+// too long" naming neither).
+func TestEPDLongLineAndBadLine(t *testing.T) {
+	dir := t.TempDir()
+	long := filepath.Join(dir, "long.epd")
+	text := "8/8/4k3/8/8/3QK3/8/8 w - - c0 \"" + strings.Repeat("x", 80<<10) + "\";\n"
+	if err := os.WriteFile(long, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(options{epd: long}, &out); err != nil {
+		t.Fatalf("80 KiB EPD line: %v", err)
+	}
+	if !strings.Contains(out.String(), "8/8/4k3/8/8/3QK3/8/8 w") {
+		t.Errorf("output does not show the position:\n%s", out.String())
+	}
+	bad := filepath.Join(dir, "bad.epd")
+	if err := os.WriteFile(bad, []byte("8/8/4k3/8/8/3QK3/8/8 w - -\n8/8/8/8 w - -\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := run(options{epd: bad}, new(bytes.Buffer))
+	if err == nil || !strings.Contains(err.Error(), bad+":2:") {
+		t.Errorf("bad line: %v; want an error naming %s:2", err, bad)
+	}
+}

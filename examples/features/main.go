@@ -31,10 +31,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/epdfile"
 )
 
 type options struct {
@@ -143,28 +143,5 @@ func run(o options, w io.Writer) error {
 		}
 		return show(&pos, false)
 	}
-	f, err := os.Open(o.epd)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		pos, _, err := board.ParseEPD(text)
-		if err != nil {
-			return fmt.Errorf("%s:%d: %w", o.epd, line, err)
-		}
-		if err := show(&pos, true); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", o.epd, err)
-	}
-	return nil
+	return epdfile.Each(o.epd, func(pos *board.Position) error { return show(pos, true) })
 }

@@ -40,10 +40,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/epdfile"
 )
 
 type options struct {
@@ -125,30 +125,11 @@ func run(o options, out io.Writer) error {
 		}
 		return perft(o, &pos, w)
 	}
-	f, err := os.Open(o.epd)
-	if err != nil {
-		return err
+	err := epdfile.Each(o.epd, func(pos *board.Position) error { return perft(o, pos, w) })
+	if bad := (*board.EPDError)(nil); errors.As(err, &bad) {
+		return badInput("%w", err) // a bad line is bad input: exit code 2
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		pos, _, err := board.ParseEPD(text)
-		if err != nil {
-			return badInput("%s:%d: %w", o.epd, line, err)
-		}
-		if err := perft(o, &pos, w); err != nil {
-			return err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", o.epd, err)
-	}
-	return nil
+	return err
 }
 
 // perft counts one position and writes its result (flushing as it goes).

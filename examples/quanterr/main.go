@@ -23,7 +23,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
@@ -40,6 +39,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/epdfile"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
 )
@@ -116,24 +116,7 @@ func run(shared string, nets []string, amount float64, seed uint64, pngPath, sca
 }
 
 func readPositions(path string) ([]board.Position, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var ps []board.Position
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		p, err := board.ParseFEN(sc.Text())
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		ps = append(ps, p)
-	}
-	return ps, sc.Err()
+	return epdfile.ReadAll(path)
 }
 
 func evalFloat(m *quant.FloatThesis, set *featureset.Set, ps []board.Position) ([]float64, error) {

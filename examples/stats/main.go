@@ -41,6 +41,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/epdfile"
 )
 
 type options struct {
@@ -116,29 +117,7 @@ type report struct {
 }
 
 func readEPD(path string) ([]board.Position, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []board.Position
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		pos, _, err := board.ParseEPD(text)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		out = append(out, pos)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return out, nil
+	return epdfile.ReadAll(path)
 }
 
 func run(o options, w io.Writer, progress io.Writer) error {
