@@ -94,10 +94,12 @@ func run(o options, w io.Writer) error {
 		return err
 	}
 	if o.dead {
-		d := set.DeadFeatures()
-		fmt.Fprintf(w, "set %s: %d of %d features dead by rule\n", set, len(d), set.Size())
-		for _, f := range d {
-			fmt.Fprintf(w, "  %6d %-40s %s\n", f.Index, set.Describe(f.Index), f.Reason)
+		// counted, then streamed: ka*(ph+pv) has 21 million dead features (issue 16)
+		fmt.Fprintf(w, "set %s: %d of %d features dead by rule\n", set, set.DeadCount(), set.Size())
+		for f := range set.Dead() {
+			if _, err := fmt.Fprintf(w, "  %6d %-40s %s\n", f.Index, set.Describe(f.Index), f.Reason); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
