@@ -231,6 +231,13 @@ func TestResume(t *testing.T) {
 	if !strings.Contains(log.String(), "cutting an unfinished last game") || !strings.Contains(log.String(), "resuming") {
 		t.Errorf("log: %s", log.String())
 	}
+	// A game cut after a whole move parses, but has no result token: cut too.
+	f, _ = os.OpenFile(o.pgn, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[Event \"test\"]\n[Result \"1-0\"]\n\n1. e4 e5 ")
+	f.Close()
+	if _, err := setup(o, &syncBuf{}); err != nil {
+		t.Fatal(err)
+	}
 	if tr2.playedCount() != first {
 		t.Errorf("resume sees %d games, %d were written", tr2.playedCount(), first)
 	}

@@ -122,7 +122,15 @@ func readPGNFile(path string, logw io.Writer) ([]playedGame, error) {
 		return nil, err
 	}
 	games, err := board.ReadPGN(bytes.NewReader(b))
-	if err != nil {
+	complete := err == nil
+	if complete && len(games) > 0 {
+		// A game cut after a move still parses: the text must end with the result token.
+		complete = bytes.HasSuffix(bytes.TrimRight(b, "\n "), []byte(games[len(games)-1].Tags["Result"]))
+	}
+	if !complete {
+		if err == nil {
+			err = errors.New("no result token at the end")
+		}
 		// Cut the last game and try again.
 		cut := bytes.LastIndex(b, []byte("\n[Event "))
 		if cut < 0 {
@@ -139,8 +147,6 @@ func readPGNFile(path string, logw io.Writer) ([]playedGame, error) {
 			return nil, err
 		}
 		games = games2
-	} else if len(bytes.TrimSpace(b)) > 0 && !bytes.HasSuffix(bytes.TrimRight(b, "\n"), []byte(games[len(games)-1].Tags["Result"])) {
-		return nil, fmt.Errorf("%s: the last game has no result token", path)
 	}
 	out := make([]playedGame, 0, len(games))
 	for i, g := range games {

@@ -27,7 +27,7 @@ func FromScore(s float64) float64 {
 	case s == 1:
 		return math.Inf(1)
 	}
-	return -400 * math.Log10(1/s-1)
+	return -400*math.Log10(1/s-1) + 0 // + 0 turns −0 into +0
 }
 
 // WDL holds game results from one player's point of view: wins, draws, losses.
