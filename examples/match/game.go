@@ -227,6 +227,11 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 		}
 		r, err := engines[c].Go(uci.PositionCommand(startFEN, uciMoves), lim, deadline)
 		elapsed := time.Since(now)
+		if err != nil && ctx.Err() != nil {
+			// Interrupted: not the engine's fault (and it may have been signalled too).
+			w.markBroken(engIdx[c])
+			return rec, errCancelled
+		}
 		if err != nil {
 			w.markBroken(engIdx[c])
 			switch {

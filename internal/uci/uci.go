@@ -114,6 +114,7 @@ func (e *Engine) startTimeout() time.Duration {
 func (e *Engine) start() error {
 	cmd := exec.Command(e.spec.Cmd, e.spec.Args...)
 	cmd.Dir = e.spec.Dir
+	detach(cmd)
 	if len(e.spec.Env) > 0 {
 		cmd.Env = append(os.Environ(), e.spec.Env...)
 	}
