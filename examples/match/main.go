@@ -69,6 +69,7 @@ type options struct {
 	sprt        string
 	anchor      string
 	anchorElo   float64
+	prior       int
 	event       string
 	quiet       bool
 }
@@ -98,6 +99,7 @@ func main() {
 	flag.StringVar(&o.sprt, "sprt", "", "SPRT of the first engine against the second: 'elo0=0,elo1=5,alpha=0.05,beta=0.05' (stops when decided)")
 	flag.StringVar(&o.anchor, "anchor", "", "engine whose ML rating is fixed (default: the first)")
 	flag.Float64Var(&o.anchorElo, "anchor-elo", 0, "the anchor's rating")
+	flag.IntVar(&o.prior, "prior", 0, "virtual draws added to each pairing for the ML ratings (BayesElo-style prior; makes 100 % scores finite)")
 	flag.StringVar(&o.event, "event", "nnuekit match", "PGN Event tag")
 	flag.BoolVar(&o.quiet, "quiet", false, "no progress lines")
 
@@ -171,11 +173,14 @@ func setup(o options, logw io.Writer) (*tournament, error) {
 	if o.games <= 0 || o.games%2 != 0 {
 		return nil, fmt.Errorf("-games %d: a positive even number (openings are played in pairs)", o.games)
 	}
+	if o.prior < 0 {
+		return nil, errors.New("-prior must be ≥ 0")
+	}
 	if o.concurrency < 1 {
 		return nil, errors.New("-concurrency must be ≥ 1")
 	}
 	t := &tournament{gauntlet: o.gauntlet, event: o.event, pgnPath: o.pgn, jsonPath: o.json, concurrency: o.concurrency,
-		quiet: o.quiet, logw: logw, maxMoves: o.maxMoves, anchorElo: o.anchorElo}
+		quiet: o.quiet, logw: logw, maxMoves: o.maxMoves, anchorElo: o.anchorElo, prior: o.prior}
 	tc := timeControl{margin: o.margin, timeout: o.timeout, nodes: o.nodes, depth: o.depth}
 	if o.st < 0 || o.nodes < 0 || o.depth < 0 || o.margin < 0 || o.timeout <= 0 {
 		return nil, errors.New("-st, -nodes, -depth, -margin must be ≥ 0 and -timeout > 0")

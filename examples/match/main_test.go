@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/uci"
 	"github.com/nnuekit/nnuekit/internal/uci/ucitest"
 )
 
@@ -488,5 +490,37 @@ func TestLoadOpenings(t *testing.T) {
 	ops, err = loadOpenings("openings/balanced.epd")
 	if err != nil || len(ops) < 200 {
 		t.Errorf("balanced.epd: %d openings, %v", len(ops), err)
+	}
+}
+
+// TestSummaryPrior: an engine that won every game has no finite ML rating; virtual draws
+// (-prior) make it finite, and the pairing tables follow the results.
+func TestSummaryPrior(t *testing.T) {
+	tr := &tournament{names: []string{"A", "B", "C"}, openings: []opening{{start: board.StartPosition()}}}
+	tr.specs = make([]uci.Spec, 3)
+	tr.makeSchedule(4, false, 1)
+	for _, g := range tr.games {
+		switch {
+		case g.white == 0:
+			tr.results[g.idx] = "1-0"
+		case g.black == 0:
+			tr.results[g.idx] = "0-1"
+		default:
+			tr.results[g.idx] = "1/2-1/2"
+		}
+	}
+	s := tr.summarize()
+	if s.Ratings == nil || !strings.Contains(s.Ratings.Error, "A scored 8 of 8") {
+		t.Fatalf("ratings %+v", s.Ratings)
+	}
+	if p := s.Pairings[0]; p.A != "A" || p.B != "B" || p.W != 4 || p.Penta != [5]int{0, 0, 0, 0, 2} {
+		t.Errorf("pairing %+v", p)
+	}
+	tr.prior = 2
+	s = tr.summarize()
+	// Anchored at A = 0. A vs B with 2 virtual draws: 4 wins + 2 draws of 6 → 5/6 →
+	// 400·log10(5) = 279.59 below A; C likewise, and B = C (they drew every game).
+	if s.Ratings.Error != "" || s.Ratings.Elo[0] != 0 || math.Abs(s.Ratings.Elo[1]+279.588) > 0.01 || math.Abs(s.Ratings.Elo[2]-s.Ratings.Elo[1]) > 1e-6 {
+		t.Errorf("with prior: %+v", s.Ratings)
 	}
 }

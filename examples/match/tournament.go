@@ -44,6 +44,7 @@ type tournament struct {
 	sprt        *elo.SPRT
 	anchor      int
 	anchorElo   float64
+	prior       int // virtual draws per pairing in the ML ratings
 	event       string
 	pgnPath     string
 	jsonPath    string
@@ -322,24 +323,32 @@ func (t *tournament) checkSPRT() {
 	t.sprtDecision = t.sprt.Decide(llr)
 }
 
-// progress prints one line per finished game: the game, then engine 1's results so far
-// against the field (the gauntlet engine, or the first engine of a round robin).
+// progress prints one line per finished game: the game, the results so far of its pairing
+// (from the pairing's first engine's view), and in a gauntlet of more than two engines the
+// first engine's results against the whole field.
 func (t *tournament) progress(rec *gameRecord) {
 	played := t.playedCount()
 	s := rec.sched
-	wdl, pen := t.tally(0, nil)
-	line := fmt.Sprintf("%s [%d/%d] %s–%s %s (%s) | %s: +%d =%d -%d",
-		time.Now().UTC().Format("15:04:05"), played, len(t.games), t.names[s.white], t.names[s.black], rec.result, rec.reason,
-		t.names[0], wdl.W, wdl.D, wdl.L)
-	if e, err := elo.Trinomial(wdl); err == nil {
-		line += fmt.Sprintf(" %.1f%% Elo %s", 100*e.Score, fmtEst(toEstimate(e)))
-		if pe, err := elo.Pentanomial(pen); err == nil && pen.Pairs() >= 2 {
-			line += fmt.Sprintf(" (pairs: %s)", fmtEst(toEstimate(pe)))
+	p := t.pairings[s.pairing]
+	line := fmt.Sprintf("%s [%d/%d] %s–%s %s (%s)", time.Now().UTC().Format("15:04:05"), played, len(t.games),
+		t.names[s.white], t.names[s.black], rec.result, rec.reason)
+	part := func(a int, label string, opp func(int) bool) {
+		wdl, pen := t.tally(a, opp)
+		line += fmt.Sprintf(" | %s: +%d =%d -%d", label, wdl.W, wdl.D, wdl.L)
+		if e, err := elo.Trinomial(wdl); err == nil {
+			line += fmt.Sprintf(" %.1f%% Elo %s", 100*e.Score, fmtEst(toEstimate(e)))
+			if pe, err := elo.Pentanomial(pen); err == nil && pen.Pairs() >= 2 {
+				line += fmt.Sprintf(" (pairs: %s)", fmtEst(toEstimate(pe)))
+			}
+		}
+		if t.sprt != nil {
+			lo, hi := t.sprt.Bounds()
+			line += fmt.Sprintf(" LLR %.2f [%.2f, %.2f]", t.sprt.LLRPentanomial(pen), lo, hi)
 		}
 	}
-	if t.sprt != nil {
-		lo, hi := t.sprt.Bounds()
-		line += fmt.Sprintf(" LLR %.2f [%.2f, %.2f]", t.sprt.LLRPentanomial(pen), lo, hi)
+	part(p.a, t.names[p.a]+" vs "+t.names[p.b], func(o int) bool { return o == p.b })
+	if t.gauntlet && len(t.pairings) > 1 {
+		part(0, t.names[0]+" vs field", nil)
 	}
 	if n := played - t.playedBefore; n > 0 {
 		el := time.Since(t.started)
@@ -394,6 +403,7 @@ type pairSummary struct {
 
 type ratingSummary struct {
 	Anchor string    `json:"anchor"`
+	Prior  int       `json:"prior_virtual_draws"`
 	Elo    []float64 `json:"elo"`
 	SE     []float64 `json:"se"`
 	Error  string    `json:"error,omitempty"`
@@ -464,14 +474,20 @@ func (t *tournament) summarize() summary {
 		}
 		s.Pairings = append(s.Pairings, ps)
 		if wdl.Games() > 0 {
-			mlPairs = append(mlPairs, elo.Pairing{A: p.a, B: p.b, WDL: wdl})
+			// -prior: virtual draws added to every pairing that has games (BayesElo's prior).
+			mlPairs = append(mlPairs, elo.Pairing{A: p.a, B: p.b, WDL: elo.WDL{W: wdl.W, D: wdl.D + t.prior, L: wdl.L}})
 		}
 	}
 	if len(t.specs) > 2 {
-		rs := &ratingSummary{Anchor: t.names[t.anchor]}
+		rs := &ratingSummary{Anchor: t.names[t.anchor], Prior: t.prior}
 		r, err := elo.MLRatings(len(t.specs), mlPairs, t.anchor, t.anchorElo)
 		if err != nil {
 			rs.Error = err.Error()
+			for _, e := range s.Engines {
+				if e.Games == 0 || e.Score == 0 || e.Score == float64(e.Games) {
+					rs.Error = fmt.Sprintf("no finite maximum-likelihood ratings: %s scored %g of %d", e.Name, e.Score, e.Games)
+				}
+			}
 		} else {
 			rs.Elo, rs.SE = r.Elo, r.SE
 		}
@@ -520,7 +536,11 @@ func (t *tournament) printSummary(w io.Writer, s summary) {
 		if r.Error != "" {
 			fmt.Fprintf(w, "ML ratings: %s\n", r.Error)
 		} else {
-			fmt.Fprintf(w, "\nMaximum-likelihood ratings (logistic, draws = ½), anchored at %s = %g:\n", r.Anchor, t.anchorElo)
+			prior := ""
+			if t.prior > 0 {
+				prior = fmt.Sprintf(", %d virtual draws per pairing", t.prior)
+			}
+			fmt.Fprintf(w, "\nMaximum-likelihood ratings (logistic, draws = ½%s), anchored at %s = %g (± is 95 %%, relative to the anchor):\n", prior, r.Anchor, t.anchorElo)
 			idx := make([]int, len(r.Elo))
 			for i := range idx {
 				idx[i] = i
