@@ -263,7 +263,11 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 			late = elapsed > tc.moveTime+tc.margin
 		}
 		if late {
-			return forfeit(c, termTime, fmt.Sprintf("loses on time: %s used (%s)", elapsed.Round(time.Millisecond), t.limitText(clock[c]+elapsed-tc.inc)))
+			why := fmt.Sprintf("loses on time: %s used (%s)", elapsed.Round(time.Millisecond), t.limitText(clock[c]+elapsed-tc.inc))
+			if r.Info.Time > 0 {
+				why += fmt.Sprintf("; its last info line said %s of search", r.Info.Time)
+			}
+			return forfeit(c, termTime, why)
 		}
 		comment := fmt.Sprintf("%.3fs", elapsed.Seconds())
 		if r.Info.HasScore {

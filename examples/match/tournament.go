@@ -588,7 +588,12 @@ func fmtEst(e *estimate) string {
 	if e.Lo <= -1e9 || e.Hi >= 1e9 {
 		return fmt.Sprintf("%s [%s, %s]", f(e.Elo), f(e.Lo), f(e.Hi))
 	}
-	return fmt.Sprintf("%+.1f ± %.1f", e.Elo, (e.Hi-e.Lo)/2)
+	// The logistic interval is asymmetric; print it as ± only when nearly symmetric.
+	lo, hi := e.Elo-e.Lo, e.Hi-e.Elo
+	if math.Abs(lo-hi) <= 0.1*max(lo, hi) {
+		return fmt.Sprintf("%+.1f ± %.1f", e.Elo, (e.Hi-e.Lo)/2)
+	}
+	return fmt.Sprintf("%+.1f [%+.0f, %+.0f]", e.Elo, e.Lo, e.Hi)
 }
 
 func writeJSON(path string, s summary) error {

@@ -65,7 +65,7 @@ type Estimate struct {
 	ScoreSE float64 // standard error of Score
 	Elo     float64 // FromScore(Score)
 	Lo, Hi  float64 // FromScore(Score ∓ Z95·ScoreSE); ±Inf when that leaves (0, 1)
-	LOS     float64 // likelihood of superiority, Φ((Score − ½)/ScoreSE); NaN when ScoreSE = 0
+	LOS     float64 // likelihood of superiority, Φ((Score − ½)/ScoreSE); 1, ½ or 0 when ScoreSE = 0
 }
 
 // ErrNoGames is returned for empty tallies.
@@ -122,10 +122,15 @@ func estimate(vals []float64, cnt []int, _ int) Estimate {
 	e := Estimate{N: n, Score: s, ScoreSE: se, Elo: FromScore(s)}
 	e.Lo = FromScore(clamp01(s - Z95*se))
 	e.Hi = FromScore(clamp01(s + Z95*se))
-	if se > 0 {
+	switch {
+	case se > 0:
 		e.LOS = 0.5 * math.Erfc(-(s-0.5)/se/math.Sqrt2)
-	} else {
-		e.LOS = math.NaN()
+	case s > 0.5:
+		e.LOS = 1 // no spread: the limit of Φ
+	case s < 0.5:
+		e.LOS = 0
+	default:
+		e.LOS = 0.5
 	}
 	return e
 }

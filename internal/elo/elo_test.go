@@ -44,7 +44,7 @@ func TestTrinomial(t *testing.T) {
 	near(t, "LOS even", e.LOS, 0.5, 1e-12)
 	// All wins: infinite Elo, no spread.
 	e, _ = Trinomial(WDL{5, 0, 0})
-	if !math.IsInf(e.Elo, 1) || !math.IsNaN(e.LOS) {
+	if !math.IsInf(e.Elo, 1) || e.LOS != 1 {
 		t.Errorf("all wins: %+v", e)
 	}
 	if _, err := Trinomial(WDL{}); !errors.Is(err, ErrNoGames) {
