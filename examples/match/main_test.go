@@ -524,3 +524,25 @@ func TestSummaryPrior(t *testing.T) {
 		t.Errorf("with prior: %+v", s.Ratings)
 	}
 }
+
+// FuzzParseOptions: the option parsers return errors, never panic, on any input.
+func FuzzParseOptions(f *testing.F) {
+	for _, s := range []string{"name=sf,cmd=/usr/games/stockfish,option.Skill Level=3", "cmd=a\\,b,arg=x y,env.K=V",
+		"10+0.1", "movecount=3,score=600", "elo0=0,elo1=5,alpha=0.05", "", ",,,", "option.=", "1e400+-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if spec, err := parseEngine(s, nil); err == nil && spec.Cmd == "" {
+			t.Errorf("%q: no cmd but no error", s)
+		}
+		_, _ = parseEach(s)
+		if b, i, err := parseTC(s); err == nil && (b <= 0 || i < 0) {
+			t.Errorf("%q: tc %v+%v accepted", s, b, i)
+		}
+		_, _ = parseResign(s)
+		_, _ = parseDraw(s)
+		if sp, err := parseSPRT(s); err == nil && sp != nil && sp.Valid() != nil {
+			t.Errorf("%q: invalid SPRT accepted", s)
+		}
+	})
+}
