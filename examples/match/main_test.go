@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -545,4 +546,39 @@ func FuzzParseOptions(f *testing.F) {
 			t.Errorf("%q: invalid SPRT accepted", s)
 		}
 	})
+}
+
+// TestOurEngineMatch: 2 games between two instances of our engine (examples/engine) with
+// different networks at 20 ms per move; the PGN must be legal. Skipped until examples/engine
+// exists in this tree, in -short mode, and without ../shared.
+func TestOurEngineMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds examples/engine")
+	}
+	if _, err := os.Stat("../engine/main.go"); err != nil {
+		t.Skipf("examples/engine absent in this tree: %v", err)
+	}
+	const nets = "../../../shared/thesis-models"
+	if _, err := os.Stat(nets + "/hv.nn"); err != nil {
+		t.Skipf("%s absent: %v", nets, err)
+	}
+	bin := filepath.Join(t.TempDir(), "engine")
+	if out, err := exec.Command("go", "build", "-o", bin, "../engine").CombinedOutput(); err != nil {
+		t.Fatalf("building examples/engine: %v\n%s", err, out)
+	}
+	o := baseOptions(t, "name=hv,cmd="+bin+",option.EvalFile="+nets+"/hv.nn", "name=h+v,cmd="+bin+",option.EvalFile="+nets+"/h+v.nn")
+	o.each = "option.Threads=1,option.Hash=8"
+	o.nodes, o.st, o.margin, o.maxMoves = 0, 0.02, 2*time.Second, 80
+	var log syncBuf
+	tr, err := setup(o, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkPGN(t, o.pgn, 2)
+	if s := tr.summarize(); s.GamesPlayed != 2 || len(s.Forfeits) != 0 {
+		t.Errorf("summary %+v\nlog:\n%s", s, log.String())
+	}
 }
