@@ -21,7 +21,8 @@
 // (Ctrl-C, kill, crash) reads it back and plays the remaining games only. A progress line
 // follows each game; the final tables go to stdout and, with -json, to a file.
 //
-// -build-openings makes the balanced opening set (doc/elo.md, "The opening set").
+// -rate FILE.pgn rates the players of any PGN file (Ordo-like); -build-openings makes the
+// balanced opening set (doc/elo.md, "The opening set").
 package main
 
 import (
@@ -103,6 +104,7 @@ func main() {
 	flag.StringVar(&o.event, "event", "nnuekit match", "PGN Event tag")
 	flag.BoolVar(&o.quiet, "quiet", false, "no progress lines")
 
+	rate := flag.String("rate", "", "rate the players of a PGN file (any PGN with White, Black, Result tags; Ordo-like; uses -anchor, -anchor-elo, -prior) and exit")
 	var bc buildConfig
 	build := flag.Bool("build-openings", false, "build a balanced opening set (-from, -out, -sf, -depth, -maxcp, …) and exit")
 	flag.StringVar(&bc.in, "from", "../shared/data/positions.epd", "-build-openings: source positions (EPD)")
@@ -120,6 +122,13 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *rate != "" {
+		if err := ratePGN(*rate, o.anchor, o.anchorElo, o.prior, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "match:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *build {
 		bc.depth = o.depth
 		if bc.depth == 0 {

@@ -582,3 +582,39 @@ func TestOurEngineMatch(t *testing.T) {
 		t.Errorf("summary %+v\nlog:\n%s", s, log.String())
 	}
 }
+
+func TestRatePGN(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.pgn")
+	game := func(w, b, r string) string {
+		return "[Event \"x\"]\n[White \"" + w + "\"]\n[Black \"" + b + "\"]\n[Result \"" + r + "\"]\n\n1. e4 e5 " + r + "\n\n"
+	}
+	// A–B 6 wins 2 losses (75 %), B–C 4 wins 4 draws (75 %): the chain of TestMLRatingsChain.
+	var sb strings.Builder
+	for i := range 8 {
+		switch {
+		case i < 6:
+			sb.WriteString(game("A", "B", "1-0"))
+		default:
+			sb.WriteString(game("B", "A", "1-0"))
+		}
+		if i < 4 {
+			sb.WriteString(game("C", "B", "0-1"))
+		} else {
+			sb.WriteString(game("B", "C", "1/2-1/2"))
+		}
+	}
+	sb.WriteString(game("A", "C", "*"))
+	os.WriteFile(path, []byte(sb.String()), 0o644)
+	var out bytes.Buffer
+	if err := ratePGN(path, "C", 0, 0, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"16 games rated, 1 unfinished skipped, 3 players", "A                           381.7", "B                           190.8", "C                             0.0 ±   0.0"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
+	if err := ratePGN(path, "Z", 0, 0, &out); err == nil {
+		t.Error("unknown anchor accepted")
+	}
+}

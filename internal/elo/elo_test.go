@@ -250,3 +250,22 @@ func TestMLRatingsErrors(t *testing.T) {
 		t.Error("bad anchor accepted")
 	}
 }
+
+func TestSpearman(t *testing.T) {
+	// No ties: ρ = 1 − 6Σd²/(n(n²−1)); ranks (1,2,3,4,5) vs (2,1,4,3,5): Σd² = 4 → 0.8.
+	r, err := Spearman([]float64{10, 20, 30, 40, 50}, []float64{-5, -9, 7, 3, 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "rho", r, 0.8, 1e-12)
+	r, _ = Spearman([]float64{1, 2, 3}, []float64{30, 20, 10})
+	near(t, "reversed", r, -1, 1e-12)
+	// Ties get mean ranks: x ranks (1.5, 1.5, 3), y ranks (1, 2, 3) → Pearson = 0.8660.
+	r, _ = Spearman([]float64{5, 5, 9}, []float64{1, 2, 3})
+	near(t, "ties", r, math.Sqrt(3)/2, 1e-12)
+	for _, bad := range [][2][]float64{{{1}, {1}}, {{1, 2}, {1}}, {{1, 1}, {1, 2}}, {{1, math.NaN()}, {1, 2}}} {
+		if _, err := Spearman(bad[0], bad[1]); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
