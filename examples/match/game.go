@@ -50,13 +50,6 @@ type worker struct {
 func (w *worker) engine(i int) (*uci.Engine, error) {
 	s := w.seats[i]
 	if s == nil {
-		// Keep few idle processes: a gauntlet of 13 engines would otherwise hold 13 per worker.
-		if len(w.seats) >= 4 {
-			for j, o := range w.seats {
-				o.eng.Close()
-				delete(w.seats, j)
-			}
-		}
 		e, err := uci.Start(w.t.specs[i])
 		if err != nil {
 			return nil, err
@@ -71,6 +64,28 @@ func (w *worker) engine(i int) (*uci.Engine, error) {
 		s.broken = false
 	}
 	return s.eng, nil
+}
+
+// maxSeats is how many engine processes a worker keeps between games: a gauntlet of 13
+// engines would otherwise hold 13 per worker.
+const maxSeats = 4
+
+// evict closes the worker's engines other than those of the next game (keep) when it holds
+// more than maxSeats − 2, so that starting them stays within maxSeats.
+func (w *worker) evict(keep [2]int) {
+	if len(w.seats) <= maxSeats-2 {
+		return
+	}
+	for j, s := range w.seats {
+		if j != keep[0] && j != keep[1] {
+			if s.broken {
+				s.eng.Kill()
+			} else {
+				s.eng.Close()
+			}
+			delete(w.seats, j)
+		}
+	}
 }
 
 func (w *worker) markBroken(i int) {
@@ -191,6 +206,7 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 	}
 
 	var engines [2]*uci.Engine
+	w.evict(engIdx)
 	for c := board.White; c <= board.Black; c++ {
 		e, err := w.engine(engIdx[c])
 		if err != nil {

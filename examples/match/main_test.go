@@ -319,6 +319,29 @@ func TestForfeits(t *testing.T) {
 	}
 }
 
+// TestManyEngines: a gauntlet of 6 engines with one worker needs more processes than a worker
+// keeps (maxSeats); evicting idle ones must never close an engine of the game being started.
+func TestManyEngines(t *testing.T) {
+	var engines []string
+	for i := range 6 {
+		engines = append(engines, fakeEngine(t, "E"+strconv.Itoa(i), "first", 0))
+	}
+	o := baseOptions(t, engines...)
+	o.gauntlet, o.games = true, 4
+	o.openings = "testdata/openings.epd"
+	tr, err := setup(o, &syncBuf{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	checkPGN(t, o.pgn, 20)
+	if s := tr.summarize(); len(s.Forfeits) != 0 {
+		t.Errorf("forfeits %+v", s.Forfeits)
+	}
+}
+
 // TestHangWithoutClock: with -nodes there is no clock; an engine that does not answer within
 // -timeout hangs and forfeits.
 func TestHangWithoutClock(t *testing.T) {
