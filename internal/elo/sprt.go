@@ -29,6 +29,7 @@ const (
 	AcceptH1                 // LLR ≥ upper bound: Elo1 accepted ("pass")
 )
 
+// String returns "continue", "H0 accepted" or "H1 accepted".
 func (d Decision) String() string {
 	switch d {
 	case AcceptH0:

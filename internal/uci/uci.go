@@ -33,6 +33,7 @@ type Error struct {
 	Stderr string
 }
 
+// Error formats "engine NAME: OP: CAUSE (stderr: …)".
 func (e *Error) Error() string {
 	s := fmt.Sprintf("engine %s: %s: %v", e.Engine, e.Op, e.Err)
 	if e.Stderr != "" {
@@ -41,6 +42,7 @@ func (e *Error) Error() string {
 	return s
 }
 
+// Unwrap returns the cause, for errors.Is(err, ErrExited) and the like.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Option is one UCI option, set with "setoption name Name value Value" after "uciok"; an empty
