@@ -641,3 +641,37 @@ func TestRatePGN(t *testing.T) {
 		t.Error("unknown anchor accepted")
 	}
 }
+
+// TestSPRTStop: with -sprt the run stops once a bound is reached: an engine that forfeits every
+// game is found worse long before the 200 scheduled games. (With all pairs won, the GSPRT's LLR
+// grows by about ln(E(elo1)/E(elo0)) per pair — the constrained MLEs put their mass on 0 and 1 —
+// so SPRT(0, 10) would need ≈ 105 pairs, SPRT(0, 50) ≈ 22.)
+func TestSPRTStop(t *testing.T) {
+	o := baseOptions(t, fakeEngine(t, "good", "first", 0), fakeEngine(t, "bad", "illegal", 1))
+	o.games = 200
+	o.sprt = "elo0=0,elo1=50,alpha=0.05,beta=0.05"
+	var log syncBuf
+	tr, err := setup(o, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s := tr.summarize()
+	if s.SPRT == nil || s.SPRT.Decision != "H1 accepted" || s.GamesPlayed >= 200 || s.GamesPlayed < 2 {
+		t.Fatalf("SPRT %+v after %d games", s.SPRT, s.GamesPlayed)
+	}
+	if !strings.Contains(log.String(), "SPRT finished: H1 accepted") {
+		t.Errorf("log:\n%s", log.String())
+	}
+	// Resuming a decided test plays nothing more.
+	n := s.GamesPlayed
+	tr2, err := setup(o, &syncBuf{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr2.run(context.Background()); err != nil || tr2.playedCount() != n {
+		t.Errorf("resume of a decided SPRT: %v, %d games (was %d)", err, tr2.playedCount(), n)
+	}
+}
