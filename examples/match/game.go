@@ -177,6 +177,9 @@ func lossFor(c board.Color) string {
 
 var errCancelled = errors.New("cancelled")
 
+// stopGrace is how long an engine that overstepped its time gets to answer "stop".
+const stopGrace = time.Second
+
 // play plays one scheduled game. It returns errCancelled when ctx ends first (the game is
 // dropped). Engine failures are not errors: they end the game as a forfeit.
 func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
@@ -252,9 +255,15 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 			w.markBroken(engIdx[c])
 			switch {
 			case errors.Is(err, uci.ErrTimeout) && (tc.base > 0 || tc.moveTime > 0):
-				// A time loss; the process is restarted before its next game (it may still
-				// be searching, or hung).
-				return forfeit(c, termTime, fmt.Sprintf("loses on time: no move after %s (%s)", elapsed.Round(time.Millisecond), t.limitText(clock[c])))
+				// A time loss. An engine that then answers "stop" is kept; one that does not
+				// is hung and is restarted before its next game.
+				why := fmt.Sprintf("loses on time: no move after %s (%s)", elapsed.Round(time.Millisecond), t.limitText(clock[c]))
+				if _, serr := engines[c].Stop(stopGrace); serr == nil {
+					w.seats[engIdx[c]].broken = false
+				} else {
+					why += fmt.Sprintf("; no answer to \"stop\" within %s either: hung, restarted", stopGrace)
+				}
+				return forfeit(c, termTime, why)
 			case errors.Is(err, uci.ErrTimeout):
 				return forfeit(c, termAbandoned, fmt.Sprintf("hangs: no move within %s: %v", tc.timeout, err))
 			case errors.Is(err, uci.ErrExited):

@@ -302,7 +302,7 @@ func TestForfeits(t *testing.T) {
 		}
 	}
 	want := map[string]string{"crash": "crashed: engine crash: search: engine process exited (exit status 3) (stderr: fake engine: deliberate crash at search 3)",
-		"hang": "loses on time: no move after", "illegal": "played an illegal move \"a1a1\""}
+		"hang": "no answer to \"stop\" within 1s either: hung, restarted", "illegal": "played an illegal move \"a1a1\""}
 	for _, f := range s.Forfeits {
 		if !strings.Contains(f.Reason, want[f.Engine]) {
 			t.Errorf("forfeit of %s: %q, want it to contain %q", f.Engine, f.Reason, want[f.Engine])
