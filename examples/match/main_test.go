@@ -675,3 +675,31 @@ func TestSPRTStop(t *testing.T) {
 		t.Errorf("resume of a decided SPRT: %v, %d games (was %d)", err, tr2.playedCount(), n)
 	}
 }
+
+// TestClock: -tc BASE+INC; a hanging engine loses on time once its clock and the margin are
+// used up, and its message says it hung.
+func TestClock(t *testing.T) {
+	o := baseOptions(t, fakeEngine(t, "good", "first", 0), fakeEngine(t, "hang", "hang", 3))
+	o.nodes, o.tc, o.margin = 0, "0.5+0.05", time.Second
+	tr, err := setup(o, &syncBuf{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.tc.base != 500*time.Millisecond || tr.tc.inc != 50*time.Millisecond {
+		t.Fatalf("tc %+v", tr.tc)
+	}
+	if err := tr.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	games := checkPGN(t, o.pgn, 2)
+	s := tr.summarize()
+	if len(s.Forfeits) != 2 || !strings.Contains(s.Forfeits[0].Reason, "left on the clock") || !strings.Contains(s.Forfeits[0].Reason, "hung") {
+		t.Errorf("forfeits %+v", s.Forfeits)
+	}
+	// The hanging engine answered its first two searches.
+	for i, g := range games {
+		if len(g.Moves) < 3 || g.Tags["TimeControl"] != "0.5+0.05" {
+			t.Errorf("game %d: %d moves, tags %v", i+1, len(g.Moves), g.Tags)
+		}
+	}
+}
