@@ -2,10 +2,10 @@ package board
 
 import "math/bits"
 
-// Attack tables. They are ours (not chess/v2's) because the mobility feature blocks
-// (thesis §6.4, MB/MC) need them on every position. Leaper tables are precomputed;
-// sliding attacks use precomputed rays cut at the first blocker ("classical approach",
-// Chess Programming Wiki), which is branch-light and needs no large tables.
+// Attack tables. They are ours (not chess/v2's): the mobility feature blocks (thesis §6.4,
+// MB/MC) and the move generator (movegen.go) need them on every position. Leaper tables
+// are precomputed; sliding attacks use fancy magic bitboards (magic.go), built from the
+// classical ray approach (rays cut at the first blocker, Chess Programming Wiki).
 
 // Bitboards of files and ranks.
 const (
@@ -60,42 +60,43 @@ const (
 	dirSE
 )
 
+// The leaper and ray tables are package-level variables with initializer expressions (not
+// init functions), so that Go's initialization order computes them before any other
+// package-level variable that uses them (startPosition parses a FEN and validates it).
 var (
-	knightAttacks [64]Bitboard
-	kingAttacks   [64]Bitboard
-	pawnAttacks   [2][64]Bitboard
-	rays          [8][64]Bitboard
+	knightAttacks = leaperTable([]delta{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}})
+	kingAttacks   = leaperTable([]delta{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}})
+	pawnAttacks   = [2][64]Bitboard{leaperTable([]delta{{-1, 1}, {1, 1}}), leaperTable([]delta{{-1, -1}, {1, -1}})}
+	rays          = rayTable()
 )
 
-func init() {
-	type delta struct{ df, dr int }
-	leap := func(sq Square, ds []delta) Bitboard {
-		var b Bitboard
+type delta struct{ df, dr int }
+
+func leaperTable(ds []delta) (t [64]Bitboard) {
+	for sq := Square(0); sq < 64; sq++ {
 		for _, d := range ds {
 			f, r := sq.File()+d.df, sq.Rank()+d.dr
 			if f >= 0 && f < 8 && r >= 0 && r < 8 {
-				b |= SquareBB(NewSquare(f, r))
+				t[sq] |= SquareBB(NewSquare(f, r))
 			}
 		}
-		return b
 	}
-	knight := []delta{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
-	king := []delta{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
+	return t
+}
+
+func rayTable() (t [8][64]Bitboard) {
 	dirs := [8]delta{dirN: {0, 1}, dirE: {1, 0}, dirNE: {1, 1}, dirNW: {-1, 1},
 		dirS: {0, -1}, dirW: {-1, 0}, dirSW: {-1, -1}, dirSE: {1, -1}}
 	for sq := Square(0); sq < 64; sq++ {
-		knightAttacks[sq] = leap(sq, knight)
-		kingAttacks[sq] = leap(sq, king)
-		pawnAttacks[White][sq] = leap(sq, []delta{{-1, 1}, {1, 1}})
-		pawnAttacks[Black][sq] = leap(sq, []delta{{-1, -1}, {1, -1}})
 		for d, dd := range dirs {
 			var b Bitboard
 			for f, r := sq.File()+dd.df, sq.Rank()+dd.dr; f >= 0 && f < 8 && r >= 0 && r < 8; f, r = f+dd.df, r+dd.dr {
 				b |= SquareBB(NewSquare(f, r))
 			}
-			rays[d][sq] = b
+			t[d][sq] = b
 		}
 	}
+	return t
 }
 
 // KnightAttacks returns the squares a knight on sq attacks. sq must be valid.
@@ -131,15 +132,15 @@ func rayDown(d int, sq Square, occ Bitboard) Bitboard {
 // every square along its rank and file up to and including the first occupied one in
 // each direction. Whether sq itself is in occ does not matter.
 func RookAttacks(sq Square, occ Bitboard) Bitboard {
-	sq &= 63
-	return rayUp(dirN, sq, occ) | rayUp(dirE, sq, occ) | rayDown(dirS, sq, occ) | rayDown(dirW, sq, occ)
+	m := &rookMagics[sq&63]
+	return rookTable[m.index(occ)]
 }
 
 // BishopAttacks returns the squares a bishop on sq attacks given the occupied squares
 // occ (diagonals up to and including the first blocker).
 func BishopAttacks(sq Square, occ Bitboard) Bitboard {
-	sq &= 63
-	return rayUp(dirNE, sq, occ) | rayUp(dirNW, sq, occ) | rayDown(dirSW, sq, occ) | rayDown(dirSE, sq, occ)
+	m := &bishopMagics[sq&63]
+	return bishopTable[m.index(occ)]
 }
 
 // QueenAttacks returns RookAttacks | BishopAttacks.

@@ -60,3 +60,40 @@ func ExampleParseFEN_error() {
 	// true false
 	// en passant 51
 }
+
+// A search loop generates into a MoveList on the stack (no allocation), orders captures
+// by SEE and keeps the polyglot key of every position.
+func ExamplePosition_GenerateLegal() {
+	p, _ := board.ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	var all, captures board.MoveList
+	p.GenerateLegal(&all)
+	p.GenerateCaptures(&captures)
+	fmt.Println(all.Len(), "legal moves,", captures.Len(), "captures")
+	best, bestSEE := board.NullMove, -1<<30
+	for _, m := range captures.Slice() {
+		if s := p.SEE(m); s > bestSEE {
+			best, bestSEE = m, s
+		}
+	}
+	fmt.Println("best capture by SEE:", best, bestSEE, p.CapturedPiece(best))
+	fmt.Println("perft(3):", p.Perft(3))
+	// Output:
+	// 48 legal moves, 8 captures
+	// best capture by SEE: e2a6 300 b
+	// perft(3): 97862
+}
+
+// Key is the polyglot key (the key of polyglot opening books), updated by Play.
+func ExamplePosition_Key() {
+	p := board.StartPosition()
+	fmt.Printf("%016x\n", p.Key())
+	m, _ := board.ParseUCIMove(&p, "e2e4")
+	p, _ = p.Play(m)
+	fmt.Printf("%016x %v\n", p.Key(), p.Key() == p.ComputeKey())
+	n, _ := p.PlayNull()
+	fmt.Println(n.FEN())
+	// Output:
+	// 463b96181691fc9c
+	// 823c9b50fd114196 true
+	// rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2
+}

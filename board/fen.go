@@ -182,7 +182,7 @@ func parseFENFields(fields []string, offs []int) (Position, error) {
 				return syntax(FieldCastling, offs[2]+i, "castling letters repeated or not in the order KQkq")
 			}
 			last = k
-			p.castling |= 1 << k
+			p.SetCastling(p.castling | 1<<k)
 		}
 	}
 

@@ -28,75 +28,154 @@ var castlingMask = func() (m [64]CastlingRights) {
 // ../shared/data/positions.epd; doc/board.md); the halfmove clock resets on pawn moves and
 // captures, the fullmove number increments after Black's move.
 //
-// Contract: m must be legal in p (an element of p.LegalMoves(), or checked with
-// PlayChecked/IsLegal). Play does not check legality — it is meant for hot loops — and
-// for an illegal move the result is unspecified, but it never panics: a move from an
-// empty square returns p unchanged with zero DirtyPieces, a pawn reaching the last rank
-// without a valid promotion role promotes to a queen.
-func (p *Position) Play(m Move) (Position, DirtyPieces) {
-	var d DirtyPieces
-	q := *p
+// Key and PawnKey are updated incrementally (polyglot keys, zobrist.go). Play costs a
+// copy of the Position plus a few table updates (doc/benchmarks.md) and never allocates.
+//
+// Contract: m should be legal in p (from GenerateLegal / LegalMoves, or checked with
+// IsLegal / PlayChecked). Play does not check legality — it is meant for hot loops:
+//
+//   - a pseudo-legal move that is not legal (IsPseudoLegal(m) && !IsLegal(m), e.g. a
+//     pinned piece's move from a transposition table) is applied mechanically: the child
+//     is internally consistent (mailbox, bitboards and keys agree) but leaves the mover's
+//     king attacked, which Validate rejects; test IsLegal first;
+//   - for any other move the result is unspecified, but Play never panics: a move from an
+//     empty square returns p unchanged with zero DirtyPieces, a pawn reaching the last rank
+//     without a valid promotion role promotes to a queen.
+func (p *Position) Play(m Move) (q Position, d DirtyPieces) {
+	// named results: q is built in the caller's result slot (no second copy)
+	q = *p
 	from, to := m.From(), m.To()
 	pc := q.mailbox[from]
 	if pc == NoPiece || from == to {
 		return q, d
 	}
-	us, role := pc.Color(), pc.Role()
+	us := pieceColor[pc]
+	role := pieceRole[pc]
+	fromBB, toBB := SquareBB(from), SquareBB(to)
 
-	capSq := to
+	d.N = 1
+	d.Pieces[0] = DirtyPiece{Piece: pc, From: from, To: to}
+	q.halfmove++
 	captured := q.mailbox[to]
-	if role == Pawn && captured == NoPiece && from.File() != to.File() && to == p.EnPassant() {
-		capSq = NewSquare(to.File(), from.Rank())
-		captured = q.mailbox[capSq]
-	}
-	d.Add(pc, from, to)
 	if captured != NoPiece {
-		q.Remove(capSq)
-		d.Add(captured, capSq, NoSquare)
-	}
-	q.Remove(from)
-	if role == Pawn && (to.Rank() == 7 || to.Rank() == 0) {
-		r, ok := m.Promotion()
-		if !ok || r < Knight || r > Queen {
-			r = Queen
+		// capture (the king is never captured by a legal move)
+		cr := pieceRole[captured]
+		q.byColor[pieceColor[captured]] &^= toBB
+		q.byRole[cr] &^= toBB
+		q.key ^= pieceKeys[captured][to]
+		if cr == Pawn {
+			q.pawnKey ^= pieceKeys[captured][to]
 		}
-		np := MakePiece(us, r)
-		q.Put(to, np)
-		d.Pieces[0].To = NoSquare
-		d.Add(np, NoSquare, to)
-	} else {
-		q.Put(to, pc)
+		d.Pieces[1] = DirtyPiece{Piece: captured, From: to, To: NoSquare}
+		d.N = 2
+		q.halfmove = 0
 	}
-	if role == King && (from == E1 && us == White || from == E8 && us == Black) && (to == from+2 || to == from-2) {
-		rookFrom, rookTo := from+3, from+1
-		if to < from {
-			rookFrom, rookTo = from-4, from-1
+	// move the piece
+	q.mailbox[from] = NoPiece
+	q.mailbox[to] = pc
+	q.byColor[us] ^= fromBB | toBB
+	q.byRole[role] ^= fromBB | toBB
+	k := pieceKeys[pc][from] ^ pieceKeys[pc][to]
+	q.key ^= k
+	q.epSet, q.epSquare = false, 0
+
+	switch role {
+	case Pawn:
+		q.halfmove = 0
+		q.pawnKey ^= k
+		switch {
+		case toBB&(Rank1BB|Rank8BB) != 0:
+			r, ok := m.Promotion()
+			if !ok || r < Knight || r > Queen {
+				r = Queen
+			}
+			np := MakePiece(us, r)
+			q.mailbox[to] = np
+			q.byRole[Pawn] &^= toBB
+			q.byRole[r] |= toBB
+			q.key ^= pieceKeys[pc][to] ^ pieceKeys[np][to]
+			q.pawnKey ^= pieceKeys[pc][to]
+			d.Pieces[0].To = NoSquare
+			d.Pieces[d.N] = DirtyPiece{Piece: np, From: NoSquare, To: to}
+			d.N++
+		case p.epSet && to == p.epSquare && captured == NoPiece && from.File() != to.File():
+			capSq := NewSquare(to.File(), from.Rank())
+			if v := q.mailbox[capSq]; v != NoPiece {
+				vb := SquareBB(capSq)
+				q.mailbox[capSq] = NoPiece
+				q.byColor[pieceColor[v]] &^= vb
+				q.byRole[pieceRole[v]] &^= vb
+				q.key ^= pieceKeys[v][capSq]
+				if pieceRole[v] == Pawn {
+					q.pawnKey ^= pieceKeys[v][capSq]
+				}
+				d.Pieces[1] = DirtyPiece{Piece: v, From: capSq, To: NoSquare}
+				d.N = 2
+			}
+		case to-from == 16 || from-to == 16:
+			ep := (from + to) / 2
+			if pawnAttacks[us][ep]&q.byRole[Pawn]&q.byColor[us^1] != 0 {
+				q.side = us ^ 1
+				if q.epCaptureLegal(ep) {
+					q.epSet, q.epSquare = true, ep
+				}
+			}
 		}
-		if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) {
-			q.Remove(rookFrom)
-			q.Put(rookTo, rk)
-			d.Add(rk, rookFrom, rookTo)
+	case King:
+		if (from == E1 || from == E8) && (to == from+2 || to == from-2) {
+			rookFrom, rookTo := from+3, from+1
+			if to < from {
+				rookFrom, rookTo = from-4, from-1
+			}
+			{
+				if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) && q.mailbox[rookTo] == NoPiece {
+					rb := SquareBB(rookFrom) | SquareBB(rookTo)
+					q.mailbox[rookFrom] = NoPiece
+					q.mailbox[rookTo] = rk
+					q.byColor[us] ^= rb
+					q.byRole[Rook] ^= rb
+					q.key ^= pieceKeys[rk][rookFrom] ^ pieceKeys[rk][rookTo]
+					d.Pieces[1] = DirtyPiece{Piece: rk, From: rookFrom, To: rookTo}
+					d.N = 2
+				}
+			}
 		}
 	}
 
-	q.castling &^= castlingMask[from] | castlingMask[to]
-	q.side = p.side.Other()
-	q.SetEnPassant(NoSquare)
-	if role == Pawn && (to-from == 16 || from-to == 16) {
-		if ep := (from + to) / 2; q.epCaptureLegal(ep) {
-			q.SetEnPassant(ep)
-		}
+	if cr := q.castling & (castlingMask[from] | castlingMask[to]); cr != 0 {
+		q.key ^= castlingKeys[q.castling&AllCastling] ^ castlingKeys[(q.castling&^cr)&AllCastling]
+		q.castling &^= cr
 	}
-	if role == Pawn || captured != NoPiece {
-		q.halfmove = 0
-	} else {
-		q.halfmove++
-	}
-	if p.side == Black {
+	q.side = us ^ 1
+	if us == Black {
 		q.fullmove++
 	}
 	return q, d
 }
+
+// PlayNull returns the position after a null move (the side to move passes, for null-move
+// pruning) and empty DirtyPieces: the side to move flips, the en-passant square is
+// cleared, the halfmove clock increments (as Stockfish 15.1 position.cpp do_null_move
+// does) and the fullmove number increments after Black's pass, as after a move; Key is
+// updated. p should not be in check (a null move in check gives a position where the
+// side not to move is in check, which Validate rejects).
+func (p *Position) PlayNull() (q Position, d DirtyPieces) {
+	q = *p
+	q.epSet, q.epSquare = false, 0
+	q.halfmove++
+	if q.side == Black {
+		q.fullmove++
+	}
+	q.side ^= 1
+	return q, d
+}
+
+// pieceColor and pieceRole are table forms of Piece.Color and Piece.Role (index 0, NoPiece,
+// maps to White/Pawn and must not be used).
+var (
+	pieceColor = [16]Color{0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}
+	pieceRole  = [16]Role{0, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}
+)
 
 // epCaptureLegal reports whether the side to move of p can legally capture en passant on
 // ep (the pawn to be captured stands in front of ep from the mover's view).
@@ -115,20 +194,6 @@ func (p *Position) epCaptureLegal(ep Square) bool {
 		}
 		occ := p.Occupied()&^SquareBB(s)&^SquareBB(victim) | SquareBB(ep)
 		if p.attackersWith(k, them, occ) == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// IsLegal reports whether m is one of p.LegalMoves().
-func (p *Position) IsLegal(m Move) bool {
-	if m == NullMove {
-		return false
-	}
-	var buf [256]Move
-	for _, lm := range p.AppendLegalMoves(buf[:0]) {
-		if lm == m {
 			return true
 		}
 	}
@@ -201,8 +266,10 @@ func ParseUCIMove(p *Position, s string) (Move, error) {
 // Status is the game state of a position as far as the board decides it.
 type Status uint8
 
-// The statuses. Draws by the fifty-move rule, repetition or insufficient material are
-// not reported (they need history or a rules choice); see HalfmoveClock.
+// The statuses. Status reports only what the position alone decides by the rules of
+// movement; draws by the fifty-move rule and insufficient material are separate questions
+// (IsFiftyMoveDraw, IsInsufficientMaterial: a search scores them, a game adjudicates
+// them), and repetition needs the game history (keep the Key of every position).
 const (
 	Ongoing   Status = iota // the side to move has a legal move
 	Checkmate               // the side to move is in check and has no legal move
@@ -222,9 +289,10 @@ func (s Status) String() string {
 	return "?"
 }
 
-// Status returns Checkmate, Stalemate or Ongoing (one legal-move generation).
+// Status returns Checkmate, Stalemate or Ongoing (HasLegalMove and InCheck; no
+// allocation).
 func (p *Position) Status() Status {
-	if len(p.AppendLegalMoves(make([]Move, 0, 64))) > 0 {
+	if p.HasLegalMove() {
 		return Ongoing
 	}
 	if p.InCheck() {

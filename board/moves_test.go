@@ -312,8 +312,9 @@ func FuzzParseSAN(f *testing.F) {
 	})
 }
 
-// TestConcurrentUse runs the chess/v2 bridge from several goroutines (meaningful under
-// -race: chess/v2's FEN decoder is not goroutine-safe, so the bridge must not use it).
+// TestConcurrentUse runs the generator and the chess/v2 bridge (SAN) from several
+// goroutines (meaningful under -race: chess/v2's FEN decoder is not goroutine-safe, so the
+// bridge must not use it).
 func TestConcurrentUse(t *testing.T) {
 	done := make(chan int)
 	for g := 0; g < 4; g++ {
@@ -327,6 +328,9 @@ func TestConcurrentUse(t *testing.T) {
 				for _, m := range p.LegalMoves() {
 					c, _ := p.Play(m)
 					n += len(c.LegalMoves())
+					if _, err := p.SAN(m); err != nil { // through chess/v2
+						n = -1 << 30
+					}
 				}
 			}
 			done <- n
@@ -334,7 +338,7 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	want := 0
 	for _, tc := range perftCases {
-		want += tc.counts[1]
+		want += int(tc.counts[1])
 	}
 	for g := 0; g < 4; g++ {
 		if n := <-done; n != want {

@@ -8,62 +8,73 @@ import (
 	chess "github.com/corentings/chess/v2"
 )
 
-// perft counts the leaf nodes of the legal move tree of depth d, through LegalMoves and
-// Play on our Position (bulk counting at depth 1).
-func perft(p *Position, d int) int {
-	var buf [256]Move
-	ms := p.AppendLegalMoves(buf[:0])
-	if d <= 1 {
-		if d == 1 {
-			return len(ms)
-		}
+// perftSlow counts the leaf nodes of depth d without bulk counting, through
+// AppendLegalMoves and Play (every leaf is played: checks Play and the generator together).
+func perftSlow(p *Position, d int) uint64 {
+	if d == 0 {
 		return 1
 	}
-	n := 0
-	for _, m := range ms {
+	var buf [256]Move
+	var n uint64
+	for _, m := range p.AppendLegalMoves(buf[:0]) {
 		c, _ := p.Play(m)
-		n += perft(&c, d-1)
+		n += perftSlow(&c, d-1)
 	}
 	return n
 }
 
 // Standard perft positions and counts: Chess Programming Wiki, "Perft Results"
-// (positions 1–6).
+// (positions 1–6; position 4 also mirrored).
 var perftCases = []struct {
 	name   string
 	fen    string
-	counts []int // counts[d-1] = perft(d)
-	depth  int   // default depth; NNUEKIT_PERFT_DEEP=1 runs len(counts)
+	counts []uint64 // counts[d-1] = perft(d)
+	depth  int      // depth run without -short (the deepest, total a few seconds)
 }{
-	{"startpos", StartFEN, []int{20, 400, 8902, 197281, 4865609}, 4},
+	{"startpos", StartFEN, []uint64{20, 400, 8902, 197281, 4865609, 119060324}, 6},
 	{"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-		[]int{48, 2039, 97862, 4085603}, 3},
-	{"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", []int{14, 191, 2812, 43238, 674624}, 4},
+		[]uint64{48, 2039, 97862, 4085603, 193690690}, 5},
+	{"pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		[]uint64{14, 191, 2812, 43238, 674624, 11030083, 178633661}, 6},
 	{"pos4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-		[]int{6, 264, 9467, 422333}, 3},
+		[]uint64{6, 264, 9467, 422333, 15833292, 706045033}, 5},
 	{"pos4mirrored", "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
-		[]int{6, 264, 9467, 422333}, 3},
-	{"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", []int{44, 1486, 62379, 2103487}, 3},
+		[]uint64{6, 264, 9467, 422333, 15833292, 706045033}, 5},
+	{"pos5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+		[]uint64{44, 1486, 62379, 2103487, 89941194}, 5},
 	{"pos6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-		[]int{46, 2079, 89890, 3894594}, 3},
+		[]uint64{46, 2079, 89890, 3894594, 164075551}, 5},
 }
 
+// TestPerft checks the CPW counts: every depth up to 4 with -short (3 under -race), the
+// deepest listed depth otherwise (5 or 6: 0.8 G nodes in all); NNUEKIT_PERFT_DEEP=1 runs
+// every listed depth, up to pos3's 7 and pos4's 6. The counts up to depth 3 are also
+// checked without bulk counting.
 func TestPerft(t *testing.T) {
 	deep := os.Getenv("NNUEKIT_PERFT_DEEP") == "1"
 	for _, tc := range perftCases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := mustFEN(t, tc.fen)
 			depth := tc.depth
-			if deep {
+			switch {
+			case deep:
 				depth = len(tc.counts)
-			} else if testing.Short() {
-				depth = min(depth, 2)
-			} else if raceEnabled {
-				depth = min(depth, 3)
+			case raceEnabled:
+				depth = 3
+			case testing.Short():
+				depth = 4
 			}
 			for d := 1; d <= depth; d++ {
-				if got := perft(&p, d); got != tc.counts[d-1] {
+				if d < depth && d > 4 {
+					continue // the deep runs check only the deepest depth
+				}
+				if got := p.Perft(d); got != tc.counts[d-1] {
 					t.Fatalf("perft(%d) = %d, want %d", d, got, tc.counts[d-1])
+				}
+				if d <= 3 {
+					if got := perftSlow(&p, d); got != tc.counts[d-1] {
+						t.Fatalf("perft without bulk counting (%d) = %d, want %d", d, got, tc.counts[d-1])
+					}
 				}
 			}
 		})

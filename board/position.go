@@ -18,6 +18,8 @@ type Position struct {
 	epSet    bool   // false in the zero Position: no en-passant square
 	halfmove int
 	fullmove int
+	key      uint64 // polyglot piece and castling terms (zobrist.go)
+	pawnKey  uint64 // polyglot pawn terms
 }
 
 // PieceAt returns the piece on sq, or NoPiece.
@@ -75,6 +77,10 @@ func (p *Position) Put(sq Square, pc Piece) {
 	b := SquareBB(sq)
 	p.byColor[pc.Color()] |= b
 	p.byRole[pc.Role()] |= b
+	p.key ^= pieceKeys[pc][sq]
+	if pc.Role() == Pawn {
+		p.pawnKey ^= pieceKeys[pc][sq]
+	}
 }
 
 // Remove empties sq and returns the piece that stood there (NoPiece if none).
@@ -87,6 +93,10 @@ func (p *Position) Remove(sq Square) Piece {
 	b := ^SquareBB(sq)
 	p.byColor[pc.Color()] &= b
 	p.byRole[pc.Role()] &= b
+	p.key ^= pieceKeys[pc][sq]
+	if pc.Role() == Pawn {
+		p.pawnKey ^= pieceKeys[pc][sq]
+	}
 	return pc
 }
 
@@ -94,7 +104,10 @@ func (p *Position) Remove(sq Square) Piece {
 func (p *Position) SetSideToMove(c Color) { p.side = c }
 
 // SetCastling sets the castling rights.
-func (p *Position) SetCastling(cr CastlingRights) { p.castling = cr }
+func (p *Position) SetCastling(cr CastlingRights) {
+	p.key ^= castlingKeys[p.castling&AllCastling] ^ castlingKeys[cr&AllCastling]
+	p.castling = cr
+}
 
 // SetEnPassant sets the en-passant target square (NoSquare for none).
 // Any value that is not a valid square clears it. The representation is canonical
@@ -124,7 +137,7 @@ func (p *Position) Flip() Position {
 		}
 	}
 	q.side = p.side.Other()
-	q.castling = (p.castling&3)<<2 | (p.castling>>2)&3
+	q.SetCastling((p.castling&3)<<2 | (p.castling>>2)&3)
 	if ep := p.EnPassant(); ep != NoSquare {
 		q.SetEnPassant(ep.FlipRank())
 	}

@@ -28,4 +28,10 @@
 // Active and Diff append to caller-provided slices and allocate nothing else; Diff uses
 // board.DirtyPieces fast paths where changes are local (ALL, H, V, D1, D2, PH, PV, NK,
 // KING-ALL/KP while the own king stays) and is exact in every case.
+//
+// Engines with their own board use Set.PieceSquare for the piece-square sets (ALL,
+// KING-ALL, KP, HalfKP, HalfKAv2_hm): feature indices per perspective from (piece,
+// square, own king square) and a move's difference straight from its dirty pieces,
+// without a board.Position (doc/engine.md). Set.Diff and Set.RequiresRefresh of these sets
+// take the same table-driven path.
 package featureset

@@ -15,6 +15,7 @@ type Set struct {
 	root  Block
 	parts []Block
 	offs  []int
+	psq   *PieceSquare // own-board fast path (psq_index.go), nil for other sets
 }
 
 // NewSet wraps a block (usually built with Sum, Product and the block constructors) as a
@@ -27,6 +28,7 @@ func NewSet(root Block) *Set {
 	} else {
 		s.parts, s.offs = []Block{root}, []int{0}
 	}
+	s.psq = psqCandidates()[blockKey(root)]
 	return s
 }
 
@@ -68,12 +70,23 @@ func (s *Set) Active(pos *board.Position, persp board.Color, dst []int) []int {
 // = ∅, Active(before) − removed + added = Active(after). Order within added and removed is
 // unspecified.
 //
-// Blocks with DirtyPieces fast paths (ALL, H, V, D1, D2, PH, PV, NK and KING-ALL/KP while
+// The piece-square sets (PieceSquare: ALL, KING-ALL, KP, HalfKP, HalfKAv2_hm) take a
+// table-driven path straight from dirty (no block traversal). Other blocks with
+// DirtyPieces fast paths (ALL, H, V, D1, D2, PH, PV, NK and KING-ALL/KP while
 // the own king stays) use them; the others (MB, MC, and king-bucketed blocks after a king
 // move) recompute both active sets — Diff is exact even when RequiresRefresh is true, it is
 // just not cheaper than a refresh then. If dirty is nil or names no valid piece the
 // generic path is taken.
 func (s *Set) Diff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
+	return s.diff(before, after, dirty, persp, added, removed) // one call: Diff inlines
+}
+
+func (s *Set) diff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
+	if s.psq != nil {
+		if a, r, ok := s.psq.diff(after, dirty, persp, added, removed); ok {
+			return a, r
+		}
+	}
 	return s.root.AppendDiff(before, after, dirty, persp, 0, added, removed)
 }
 
@@ -89,8 +102,18 @@ func (s *Set) DiffGeneric(before, after *board.Position, persp board.Color, adde
 // for blocks whose orientation depends on the own king (FlipMirror) then. A nil dirty
 // (unknown change) requires a refresh.
 func (s *Set) RequiresRefresh(dirty *board.DirtyPieces, persp board.Color) bool {
+	if s.psq != nil && dirty != nil && !s.psq.kingDep {
+		return false // ALL: no own-king dependence (inlined fast path)
+	}
+	return s.requiresRefresh(dirty, persp)
+}
+
+func (s *Set) requiresRefresh(dirty *board.DirtyPieces, persp board.Color) bool {
 	if dirty == nil {
 		return true
+	}
+	if s.psq != nil {
+		return s.psq.RequiresRefresh(persp, dirty)
 	}
 	return s.root.RequiresRefresh(dirty, persp)
 }

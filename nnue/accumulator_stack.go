@@ -1,6 +1,8 @@
 package nnue
 
 import (
+	"unsafe"
+
 	"github.com/nnuekit/nnuekit/board"
 )
 
@@ -14,6 +16,13 @@ import (
 //
 // The values are always identical to a full refresh of the top position. An AccumulatorStack
 // belongs to one goroutine; the Network it evaluates may be shared.
+//
+// In a search the stack is the position stack too: PushMove plays a move straight into the
+// new entry (one copy of the position), PushNull makes a null move, Position returns the
+// top position to generate moves from, Pop unmakes. Reserve(maxPly) allocates every entry
+// up front so that a search never allocates; each entry costs MemoryPerPly bytes (an
+// accumulator of 2·Width int16 and 2·PSQTBuckets int32, a board.Position and its
+// DirtyPieces) — doc/engine.md lists the figures for the shipped networks.
 type AccumulatorStack struct {
 	net     *Network
 	ev      *Evaluator
@@ -36,9 +45,28 @@ type stackEntry struct {
 	root     bool
 }
 
-// NewAccumulatorStack returns an empty stack for n; call Reset before Push.
+// NewAccumulatorStack returns an empty stack for n; call Reset before Push. Entries are
+// allocated on first use; call Reserve to allocate them up front.
 func (n *Network) NewAccumulatorStack() *AccumulatorStack {
-	return &AccumulatorStack{net: n, ev: n.NewEvaluator()}
+	k := max(n.ft.set.MaxActive(), 64)
+	return &AccumulatorStack{net: n, ev: n.NewEvaluator(),
+		added: make([]int, 0, k), removed: make([]int, 0, k), active: make([]int, 0, k)}
+}
+
+// Reserve allocates entries so that the stack holds plies+1 entries (the root and plies
+// pushes) without allocating: a search reserves its maximum ply once. Memory is
+// (plies+1)·MemoryPerPly bytes plus the forward-pass scratch. It never shrinks.
+func (s *AccumulatorStack) Reserve(plies int) {
+	for len(s.entries) < plies+1 {
+		s.entries = append(s.entries, stackEntry{acc: s.net.ft.NewAccumulator()})
+	}
+}
+
+// MemoryPerPly returns the bytes one stack entry takes: the accumulator (2·Width int16 plus
+// 2·PSQTBuckets int32) and the stored position and dirty pieces.
+func (n *Network) MemoryPerPly() int {
+	var e stackEntry
+	return 2*2*n.ft.width + 2*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
 }
 
 func (s *AccumulatorStack) grow() *stackEntry {
@@ -74,15 +102,41 @@ func (s *AccumulatorStack) Push(after *board.Position, dirty *board.DirtyPieces)
 	e.root = false
 }
 
-// PushMove plays m on the top position with board.Position.Play and pushes the result. m must
-// be legal in the top position (Play's contract; check with IsLegal or PlayChecked for
-// untrusted moves).
-func (s *AccumulatorStack) PushMove(m board.Move) {
+// PushMove plays m on the top position with board.Position.Play, writing the child
+// position and its dirty pieces straight into the new entry (one copy, none on the
+// caller's side), and returns the child position (valid until the next Pop; without
+// Reserve also until a push that grows the stack moves the entries). m must be
+// legal in the top position (Play's contract; check with IsLegal or PlayChecked for
+// untrusted moves). PushMove panics if the stack has no root (Reset was not called).
+func (s *AccumulatorStack) PushMove(m board.Move) *board.Position {
 	if s.n == 0 {
 		panic("nnue: AccumulatorStack.PushMove before Reset")
 	}
-	after, dirty := s.entries[s.n-1].pos.Play(m)
-	s.Push(&after, &dirty)
+	e := s.grow()
+	prev := &s.entries[s.n-2]
+	e.pos, e.dirty = prev.pos.Play(m)
+	e.computed = [2]bool{}
+	e.root = false
+	return &e.pos
+}
+
+// PushNull makes a null move (CPW "Null Move Pruning"): the side to move passes, the
+// en-passant square is cleared, the halfmove clock grows by one and the fullmove number
+// advances after Black's pass (board.Position.PlayNull, as Stockfish 15.1 position.cpp
+// do_null_move; the Zobrist key follows). No piece
+// changes, so the child's accumulators are the parent's (Evaluate copies them, no feature
+// difference is computed). It returns the child position (valid as PushMove's) and
+// panics if the stack has no root.
+func (s *AccumulatorStack) PushNull() *board.Position {
+	if s.n == 0 {
+		panic("nnue: AccumulatorStack.PushNull before Reset")
+	}
+	e := s.grow()
+	prev := &s.entries[s.n-2]
+	e.pos, e.dirty = prev.pos.PlayNull()
+	e.computed = [2]bool{}
+	e.root = false
+	return &e.pos
 }
 
 // Pop removes the top entry (undoing the last Push). Popping the root panics.

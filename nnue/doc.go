@@ -8,6 +8,32 @@
 // own Evaluator (full refresh) or AccumulatorStack (copy-make search stack with lazy
 // incremental updates). Hot loops call the simd package's kernels.
 //
+// # Search loop
+//
+// An engine keeps one AccumulatorStack per search thread (Reserve its maximum ply once, so
+// that the search never allocates) and uses it as its position stack — make, null move,
+// evaluate, unmake (Example (Search); examples/engine is a complete UCI engine):
+//
+//	st := net.NewAccumulatorStack()
+//	st.Reserve(maxPly)
+//	st.Reset(&root)
+//	// in negamax(depth, α, β):
+//	pos := st.Position()
+//	if depth == 0 { return st.Evaluate() } // lazy incremental update + forward pass
+//	st.PushNull(); v := -negamax(depth-1-R, -β, -β+1); st.Pop() // null-move pruning
+//	for each move m of pos {
+//		st.PushMove(m) // plays m into the next entry: one copy of the position
+//		v := -negamax(depth-1, -β, -α)
+//		st.Pop()
+//	}
+//
+// An engine with its own board skips board.Position entirely for the piece-square sets
+// (ALL, KING-ALL, KP, HalfKP, HalfKAv2_hm): Network.PieceSquare gives feature indices per
+// perspective and the difference of a move from its dirty pieces, Accumulator.Refresh and
+// UpdateFrom apply them, Evaluator.ForwardPieces evaluates (Example (OwnBoard)).
+// Memory per search thread: Reserve(maxPly) takes (maxPly+1)·Network.MemoryPerPly bytes
+// (doc/engine.md lists the shipped networks).
+//
 // Units: Evaluate returns the network's final integer output for the side to move, in the
 // units its format defines (thesis nets: ≈ centipawns; Stockfish: internal units, 361 per
 // pawn for 15.1); Network.Centipawns converts.

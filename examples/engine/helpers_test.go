@@ -1,0 +1,75 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+// shared returns the path of a file under ../shared (from the repository root), or skips.
+func shared(t testing.TB, parts ...string) string {
+	t.Helper()
+	p := filepath.Join(append([]string{"..", "..", "..", "shared"}, parts...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("engine: %s absent (../shared not mounted)", p)
+	}
+	return p
+}
+
+// epdPositions returns the first n positions of ../shared/data/positions.epd, or skips.
+func epdPositions(t testing.TB, n int) []board.Position {
+	data, err := os.ReadFile(shared(t, "data", "positions.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []board.Position
+	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if len(out) == n {
+			break
+		}
+		p, _, err := board.ParseEPD(l)
+		if err != nil {
+			t.Fatalf("positions.epd line %d: %v", i+1, err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// quietEngine returns an engine writing to io.Discard.
+func quietEngine(t testing.TB) *engine {
+	t.Helper()
+	return newEngine(io.Discard)
+}
+
+// searchPos searches pos with e's threads and limits lim; it returns the best move, the
+// main thread's score and the searcher.
+func searchPos(e *engine, pos board.Position, lim limits) (board.Move, int, *searcher) {
+	e.root, e.history = pos, nil
+	s := e.newSearcher(lim, nil)
+	m := s.run(&e.root, nil)
+	return m, s.threads[0].bestScore, s
+}
+
+// syncBuffer is an io.Writer safe for a concurrent reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}

@@ -1,0 +1,70 @@
+// Command engine is a UCI chess engine on nnuekit, in the form thesis §2 describes:
+// iterative deepening, principal variation search, quiescence search, a shared
+// transposition table, null-move pruning, late move reductions, killer and history move
+// ordering, Lazy SMP threads — evaluating with any network nnuekit loads (default: the
+// embedded network), incrementally through nnue.AccumulatorStack.
+//
+// Usage:
+//
+//	go run ./examples/engine            # speaks UCI on stdin/stdout (plug into a GUI)
+//	go run ./examples/engine bench [depth] [evalfile]   # Stockfish-style bench, then exit
+//	go run ./examples/engine -cpuprofile cpu.out bench 10 ../shared/thesis-models/hv.nn
+//
+// Options (setoption name … value …): Hash (MiB, default 128), Threads (default 1),
+// EvalFile (path of a thesis .nn, Stockfish .nnue or native network; "<default>" for the
+// embedded network, "<material>" for a material-only evaluation), Move Overhead (ms,
+// default 30), DebugEval (verify incremental == refresh at every node). Besides the UCI
+// commands it understands `eval` (network output; Stockfish nets print the NNUE
+// contribution table), `bench [depth]` and `d` (print the position). doc/engine.md
+// documents the search features, their sources, speed and memory.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"strconv"
+)
+
+func main() {
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the bench to `file`")
+	flag.Parse()
+	args := flag.Args()
+	e := newEngine(os.Stdout)
+	if len(args) > 0 && args[0] == "bench" {
+		depth := defaultBenchDepth
+		if len(args) > 1 {
+			d, err := strconv.Atoi(args[1])
+			if err != nil || d < 1 {
+				fmt.Fprintln(os.Stderr, "usage: engine bench [depth] [evalfile]")
+				os.Exit(2)
+			}
+			depth = d
+		}
+		if len(args) > 2 {
+			if err := e.setEvalFile(args[2]); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+		if *cpuprofile != "" {
+			f, err := os.Create(*cpuprofile)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			defer f.Close()
+			defer pprof.StopCPUProfile()
+		}
+		e.bench(depth)
+		e.flush()
+		return
+	}
+	e.run(bufio.NewReader(os.Stdin))
+}

@@ -1,0 +1,124 @@
+package main
+
+// tt.go: the transposition table (thesis §2.3 "Transposition table"; CPW "Transposition
+// Table", "Shared Hash Table"). One table is shared by all search threads without locks:
+// every entry is two 64-bit words written with atomic stores, the first holding
+// key XOR data (Hyatt and Mann's "lockless transposition table", CPW "Shared Hash
+// Table#Lockless"), so a torn entry (key of one write, data of another) fails the key
+// check and reads as a miss instead of corrupting the search.
+
+import (
+	"sync/atomic"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+// Bounds of a stored score.
+const (
+	boundNone  = 0
+	boundUpper = 1 // score ≤ true value … fail-low: at most score
+	boundLower = 2 // fail-high: at least score
+	boundExact = 3
+)
+
+type ttSlot struct {
+	check atomic.Uint64 // key ^ data
+	data  atomic.Uint64
+}
+
+// tt is a power-of-two array of slots (16 bytes each).
+type tt struct {
+	slots []ttSlot
+	mask  uint64
+	gen   atomic.Uint32 // search generation (6 bits), for replacement and hashfull
+}
+
+// ttEntry is an unpacked entry.
+type ttEntry struct {
+	move  board.Move
+	score int
+	eval  int
+	depth int
+	bound int
+}
+
+// newTT returns a table of at most mb MiB (at least one slot).
+func newTT(mb int) *tt {
+	n := uint64(1)
+	for n*2*16 <= uint64(max(mb, 1))<<20 {
+		n *= 2
+	}
+	return &tt{slots: make([]ttSlot, n), mask: n - 1}
+}
+
+// clear empties the table (ucinewgame; no search may be running).
+func (t *tt) clear() {
+	clear(t.slots)
+	t.gen.Store(0)
+}
+
+// newSearch advances the generation.
+func (t *tt) newSearch() { t.gen.Store((t.gen.Load() + 1) & 63) }
+
+// data layout: move 16 | score int16 16 | eval int16 16 | depth uint8 8 | bound 2 | gen 6.
+func pack(e ttEntry, gen uint32) uint64 {
+	return uint64(e.move) | uint64(uint16(int16(e.score)))<<16 | uint64(uint16(int16(e.eval)))<<32 |
+		uint64(uint8(e.depth))<<48 | uint64(e.bound&3)<<56 | uint64(gen&63)<<58
+}
+
+func unpack(d uint64) ttEntry {
+	return ttEntry{
+		move:  board.Move(d),
+		score: int(int16(d >> 16)),
+		eval:  int(int16(d >> 32)),
+		depth: int(uint8(d >> 48)),
+		bound: int(d>>56) & 3,
+	}
+}
+
+// probe returns the entry stored for key, if any.
+func (t *tt) probe(key uint64) (ttEntry, bool) {
+	s := &t.slots[key&t.mask]
+	d := s.data.Load()
+	if s.check.Load()^d != key || d == 0 {
+		return ttEntry{}, false
+	}
+	return unpack(d), true
+}
+
+// store writes e for key. An entry of another position is replaced when it is from an
+// older search or not deeper; the same position's entry keeps its move when e has none.
+func (t *tt) store(key uint64, e ttEntry) {
+	s := &t.slots[key&t.mask]
+	gen := t.gen.Load()
+	old := s.data.Load()
+	if old != 0 {
+		same := s.check.Load()^old == key
+		oe := unpack(old)
+		if same {
+			if e.move == board.NullMove {
+				e.move = oe.move
+			}
+			if e.bound != boundExact && oe.depth > e.depth+2 && uint32(old>>58) == gen {
+				return
+			}
+		} else if uint32(old>>58) == gen && oe.depth > e.depth && e.bound != boundExact {
+			return
+		}
+	}
+	d := pack(e, gen)
+	s.data.Store(d)
+	s.check.Store(key ^ d)
+}
+
+// hashfull returns the permille of the first 1000 slots used in the current search.
+func (t *tt) hashfull() int {
+	gen := t.gen.Load()
+	n, used := min(1000, len(t.slots)), 0
+	for i := 0; i < n; i++ {
+		if d := t.slots[i].data.Load(); d != 0 && uint32(d>>58) == gen {
+			used++
+		}
+	}
+	return used * 1000 / n
+}

@@ -1,0 +1,365 @@
+package featureset
+
+import (
+	"sync"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+// PSQKind names a piece-square feature set: one whose features are products of (own-king
+// square or bucket) × (piece, square), so that a move's features follow from its dirty
+// pieces and the two king squares alone.
+type PSQKind uint8
+
+const (
+	// PSQAll is ALL (thesis §3.3.1): 768 features, (file·8 + rank)·12 + role·2 + their.
+	PSQAll PSQKind = iota + 1
+	// PSQKingAll is KING-ALL (thesis §3.3.2): 64·768, ownKing·768 + ALL index.
+	PSQKingAll
+	// PSQKP is KP (thesis §3.3.2): 64·640, ownKing·640 + NK index (kings are not features).
+	PSQKP
+	// PSQHalfKP is Stockfish 12/13 HalfKP: 64·641, 641·ownKing + 1 + 128·role + 64·their + square.
+	PSQHalfKP
+	// PSQHalfKAv2hm is Stockfish 15.1 HalfKAv2_hm: 32·704, 704·bucket + 128·role + 64·their
+	// + square (both kings on plane 640).
+	PSQHalfKAv2hm
+)
+
+var psqKindNames = [...]string{"", "all", "ka", "kp", "halfkp", "halfkav2_hm"}
+
+// String returns the spec name of the kind's default form ("all", "ka", "kp", "halfkp",
+// "halfkav2_hm").
+func (k PSQKind) String() string {
+	if int(k) < len(psqKindNames) {
+		return psqKindNames[k]
+	}
+	return "?"
+}
+
+// PieceSquare is the own-board path of a piece-square feature set (ALL, KING-ALL, KP,
+// HalfKP, HalfKAv2_hm in any orientation their constructors accept): the index of a
+// (piece, square) feature from one perspective given only that perspective's own king
+// square, and the feature difference of a move given only its dirty pieces. An engine
+// with its own board keeps accumulators exact with it and never builds a board.Position:
+//
+//	refresh:  for every piece (pc, sq): idx = Index(persp, ownKing, pc, sq); skip idx < 0
+//	move:     if RequiresRefresh(persp, dirty) → refresh persp, else
+//	          added, removed = AppendDiff(persp, ownKing, dirty, added[:0], removed[:0])
+//	          (nnue.Accumulator.UpdateFrom / Refresh apply the lists)
+//
+// ownKing is the real (unoriented) square of persp's own king after the move. The indices
+// are those of Set.Active/Set.Diff for a position with exactly one king per side; Index
+// agrees with Describe/Index of the Set. A PieceSquare is immutable and safe for
+// concurrent use. Source: thesis §3.3 (ALL, KING-ALL, KP); Stockfish 13
+// features/half_kp.cpp and 15.1 features/half_ka_v2_hm.cpp (make_index,
+// append_changed_indices, requires_refresh).
+type PieceSquare struct {
+	kind   PSQKind
+	orient Orientation
+	// index[persp][pc][sq] for kind-independent ALL/NK/PIECES parts, without the king part;
+	// -1 when (pc, sq) is not a feature. Indexed with the oriented-square mask applied
+	// inside, so the table is per mask variant: [maskVariant][persp-relative color][piece].
+	part [4][2][13][64]int16
+	// kingStride is the size of one own-king block (0 for ALL).
+	kingStride int32
+	kingDep    bool // an own-king move requires a refresh (king product or FlipMirror)
+	// base[v][k] is the first index of the own-king block for mask variant v and real
+	// own-king square k (0 for ALL).
+	base  [4][64]int32
+	mask0 [2]board.Square // the mask without the FlipMirror mirror
+	kings [2]board.Piece  // own king piece per perspective
+}
+
+// Kind returns the feature set's kind.
+func (p *PieceSquare) Kind() PSQKind { return p.kind }
+
+// Orientation returns the orientation of the perspectives (Flip for the thesis sets,
+// Rotate for HalfKP, FlipMirror for HalfKAv2_hm).
+func (p *PieceSquare) Orientation() Orientation { return p.orient }
+
+// KingDependent reports whether persp's accumulator must be refreshed when persp's own king
+// moves (true for everything but ALL in the Flip, Rotate and Absolute orientations).
+func (p *PieceSquare) KingDependent() bool { return p.kingDep }
+
+// Mask returns the XOR square mask of persp's view with persp's own king on ownKing
+// (Orientation.Mask without a position; ownKing NoSquare means no mirror).
+func (p *PieceSquare) Mask(persp board.Color, ownKing board.Square) board.Square {
+	switch p.orient {
+	case Flip:
+		return board.Square(56 * int(persp&1))
+	case Rotate:
+		return board.Square(63 * int(persp&1))
+	case FlipMirror:
+		m := board.Square(56 * int(persp&1))
+		if ownKing != board.NoSquare && ownKing.File() < 4 {
+			m ^= 7
+		}
+		return m
+	}
+	return 0
+}
+
+// kingBase returns the index of the first feature of the own-king block.
+func (p *PieceSquare) kingBase(m, ownKing board.Square) int {
+	switch p.kind {
+	case PSQAll:
+		return 0
+	case PSQHalfKAv2hm:
+		return int(p.kingStride) * HalfKAv2hmBuckets[ownKing^m]
+	}
+	return int(p.kingStride) * int(ownKing^m)
+}
+
+// Index returns the index of the feature "piece pc on real square sq" seen from persp
+// whose own king stands on real square ownKing, or −1 when (pc, sq) is not a feature of
+// the set (kings in KP and HalfKP) or an argument is out of range. For ALL ownKing is
+// ignored (except with FlipMirror); for the king-relative sets it must be valid.
+func (p *PieceSquare) Index(persp board.Color, ownKing board.Square, pc board.Piece, sq board.Square) int {
+	if !pc.Valid() || !sq.Valid() || persp > board.Black {
+		return -1
+	}
+	if p.kind != PSQAll && !ownKing.Valid() {
+		return -1
+	}
+	m := p.Mask(persp, ownKing)
+	v := p.part[maskVariant(m)][persp][pc][sq]
+	if v < 0 {
+		return -1
+	}
+	return p.kingBase(m, ownKing) + int(v)
+}
+
+// RequiresRefresh reports whether persp's accumulator must be refreshed after the move
+// described by dirty instead of updated from AppendDiff: when the set is king-dependent
+// and persp's own king is among the dirty pieces (castling included). It equals
+// Set.RequiresRefresh for every non-nil dirty. Source: Stockfish 15.1
+// half_ka_v2_hm.cpp requires_refresh.
+func (p *PieceSquare) RequiresRefresh(persp board.Color, dirty *board.DirtyPieces) bool {
+	if dirty == nil {
+		return true
+	}
+	if !p.kingDep {
+		return false
+	}
+	k := p.kings[persp&1]
+	n := min(max(dirty.N, 0), len(dirty.Pieces))
+	for i := 0; i < n; i++ {
+		if dirty.Pieces[i].Piece == k {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendDiff appends to added and removed the features that the move described by dirty
+// adds and removes from persp's view, persp's own king being on ownKing (real square,
+// after the move). It requires !RequiresRefresh(persp, dirty) — otherwise the lists are
+// those of the new king block and not a difference — and dirty as board.Position.Play
+// returns it (entries naming invalid pieces or squares are skipped). No allocation when
+// added and removed have room for 3 more entries each.
+func (p *PieceSquare) AppendDiff(persp board.Color, ownKing board.Square, dirty *board.DirtyPieces, added, removed []int) ([]int, []int) {
+	if dirty == nil || p.kind != PSQAll && !ownKing.Valid() || persp > board.Black {
+		return added, removed
+	}
+	m := p.Mask(persp, ownKing)
+	base := p.kingBase(m, ownKing)
+	tab := &p.part[maskVariant(m)][persp]
+	a0, r0 := len(added), len(removed)
+	n := min(max(dirty.N, 0), len(dirty.Pieces))
+	for i := 0; i < n; i++ {
+		d := &dirty.Pieces[i]
+		if !d.Piece.Valid() {
+			continue
+		}
+		row := &tab[d.Piece]
+		if d.From.Valid() {
+			if v := row[d.From]; v >= 0 {
+				removed = append(removed, base+int(v))
+			}
+		}
+		if d.To.Valid() {
+			if v := row[d.To]; v >= 0 {
+				added = append(added, base+int(v))
+			}
+		}
+	}
+	if len(added)-a0 > 0 && len(removed)-r0 > 0 {
+		return cancelTails(added, removed, a0, r0)
+	}
+	return added, removed
+}
+
+// AppendActive appends the features of the pieces listed by mailbox (indexed by real
+// square, NoPiece for empty squares) from persp's view with persp's own king on ownKing —
+// a refresh for an engine's own board. Indices are not sorted.
+func (p *PieceSquare) AppendActive(persp board.Color, ownKing board.Square, mailbox *[64]board.Piece, dst []int) []int {
+	if p.kind != PSQAll && !ownKing.Valid() || persp > board.Black {
+		return dst
+	}
+	m := p.Mask(persp, ownKing)
+	base := p.kingBase(m, ownKing)
+	tab := &p.part[maskVariant(m)][persp]
+	for sq, pc := range mailbox {
+		if pc.Valid() {
+			if v := tab[pc][sq]; v >= 0 {
+				dst = append(dst, base+int(v))
+			}
+		}
+	}
+	return dst
+}
+
+func newPieceSquare(kind PSQKind, o Orientation) *PieceSquare {
+	p := &PieceSquare{kind: kind, orient: o, kingDep: kind != PSQAll || o.KingDependent()}
+	switch kind {
+	case PSQKingAll:
+		p.kingStride = 768
+	case PSQKP:
+		p.kingStride = 640
+	case PSQHalfKP:
+		p.kingStride = 641
+	case PSQHalfKAv2hm:
+		p.kingStride = 704
+	}
+	for persp := board.White; persp <= board.Black; persp++ {
+		p.kings[persp] = board.MakePiece(persp, board.King)
+		p.mask0[persp] = p.Mask(persp, board.H1) // no mirror: king on files e–h
+	}
+	for v, m := range [4]board.Square{0, 7, 56, 63} {
+		for k := board.Square(0); k < 64; k++ {
+			p.base[v][k] = int32(p.kingBase(m, k))
+		}
+		for persp := board.White; persp <= board.Black; persp++ {
+			for pc := board.Piece(0); pc <= 12; pc++ {
+				for sq := board.Square(0); sq < 64; sq++ {
+					p.part[v][persp][pc][sq] = int16(partIndex(kind, persp, pc, sq^m))
+				}
+			}
+		}
+	}
+	return p
+}
+
+// partIndex is the index of piece pc on oriented square osq within one own-king block.
+func partIndex(kind PSQKind, persp board.Color, pc board.Piece, osq board.Square) int {
+	if !pc.Valid() {
+		return -1
+	}
+	role, their := int(pc.Role()), int(pc.Color()^persp)
+	line := osq.File()*8 + osq.Rank() // file-major, thesis ALL/NK
+	switch kind {
+	case PSQAll, PSQKingAll:
+		return line*12 + role*2 + their
+	case PSQKP:
+		if pc.Role() == board.King {
+			return -1
+		}
+		return line*10 + role*2 + their
+	case PSQHalfKP:
+		if pc.Role() == board.King {
+			return -1
+		}
+		return 1 + 128*role + 64*their + int(osq)
+	case PSQHalfKAv2hm:
+		if pc.Role() == board.King {
+			return 640 + int(osq)
+		}
+		return 128*role + 64*their + int(osq)
+	}
+	return -1
+}
+
+// psqCandidates maps the structural key of every recognised piece-square root block to
+// its kind and orientation.
+var psqCandidates = sync.OnceValue(func() map[string]*PieceSquare {
+	c := map[string]*PieceSquare{}
+	for o := Orientation(0); o < numOrientations; o++ {
+		if o == FlipMirror {
+			continue // ALL@hm and friends: exotic; they take the generic path
+		}
+		c[blockKey(All(o))] = newPieceSquare(PSQAll, o)
+		c[blockKey(KingAll(o))] = newPieceSquare(PSQKingAll, o)
+		c[blockKey(KP(o))] = newPieceSquare(PSQKP, o)
+	}
+	c[blockKey(HalfKP())] = newPieceSquare(PSQHalfKP, Rotate)
+	c[blockKey(HalfKAv2hm())] = newPieceSquare(PSQHalfKAv2hm, FlipMirror)
+	return c
+})
+
+// PieceSquare returns the own-board path of s when s is one of the piece-square sets (ALL,
+// KING-ALL, KP in the Flip, Rotate or Absolute orientation; HalfKP; HalfKAv2_hm), else
+// nil. Sets that need the whole board (H/V/D1/D2, PH/PV, MB/MC and sums containing them)
+// return nil: an engine then keeps a board.Position beside its own board
+// (doc/engine.md).
+func (s *Set) PieceSquare() *PieceSquare { return s.psq }
+
+// diff is Set.Diff's fast path: it reports false when the generic path must be taken
+// (dirty naming an invalid piece or square, own-king move of a king-dependent set, not
+// exactly one own king where the index depends on it). One pass over dirty, table
+// lookups, no block traversal.
+func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int, bool) {
+	if dirty == nil {
+		return added, removed, false
+	}
+	n := dirty.N
+	if uint(n) > uint(len(dirty.Pieces)) || persp > board.Black {
+		return added, removed, false
+	}
+	var tab *[13][64]int16
+	base := 0
+	ownKing := board.NoPiece
+	if !p.kingDep {
+		tab = &p.part[maskVariant(p.mask0[persp])][persp]
+	} else {
+		k := after.Pieces(persp, board.King)
+		if k == 0 || k&(k-1) != 0 {
+			return added, removed, false
+		}
+		ksq := k.First()
+		ownKing = p.kings[persp]
+		m := p.mask0[persp]
+		if p.orient == FlipMirror && ksq&7 < 4 {
+			m ^= 7
+		}
+		v := maskVariant(m)
+		base = int(p.base[v][ksq])
+		tab = &p.part[v][persp]
+	}
+	a0, r0 := len(added), len(removed)
+	for i := 0; i < n; i++ {
+		d := &dirty.Pieces[i]
+		if !d.Piece.Valid() || d.Piece == ownKing {
+			return added[:a0], removed[:r0], false
+		}
+		row := &tab[d.Piece]
+		if d.From != board.NoSquare {
+			if uint(d.From) >= 64 {
+				return added[:a0], removed[:r0], false
+			}
+			if v := row[d.From]; v >= 0 {
+				removed = append(removed, base+int(v))
+			}
+		}
+		if d.To != board.NoSquare {
+			if uint(d.To) >= 64 {
+				return added[:a0], removed[:r0], false
+			}
+			if v := row[d.To]; v >= 0 {
+				added = append(added, base+int(v))
+			}
+		}
+	}
+	if n > 1 && len(added) > a0 && len(removed) > r0 {
+		// A feature removed and re-added by one change (no legal move does this; a
+		// synthetic DirtyPieces can) must cancel: binary semantics.
+		for _, a := range added[a0:] {
+			for _, r := range removed[r0:] {
+				if a == r {
+					added, removed = cancelTails(added, removed, a0, r0)
+					return added, removed, true
+				}
+			}
+		}
+	}
+	return added, removed, true
+}

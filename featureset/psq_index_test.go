@@ -1,0 +1,150 @@
+package featureset
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
+)
+
+var e4 = board.NewSquare(4, 3)
+
+var psqSpecs = []string{"all", "hv", "all@rotate", "all@abs", "ka", "ka@rotate", "kp", "kp@abs", "halfkp", "halfkav2_hm"}
+
+func TestPieceSquareRecognised(t *testing.T) {
+	want := map[string]PSQKind{"all": PSQAll, "hv": PSQAll, "all@rotate": PSQAll, "all@abs": PSQAll,
+		"ka": PSQKingAll, "ksq*all": PSQKingAll, "ka@rotate": PSQKingAll, "kp": PSQKP, "kp@abs": PSQKP,
+		"halfkp": PSQHalfKP, "halfkav2_hm": PSQHalfKAv2hm}
+	for spec, k := range want {
+		p := MustParse(spec).PieceSquare()
+		if p == nil || p.Kind() != k {
+			t.Errorf("%s: PieceSquare %v, want kind %v", spec, p, k)
+		}
+	}
+	for _, spec := range []string{"all+ph", "h", "all@hm", "mb", "pieces", "kb32*pieces"} {
+		if p := MustParse(spec).PieceSquare(); p != nil {
+			t.Errorf("%s: PieceSquare = %v, want nil (not a piece-square set)", spec, p.Kind())
+		}
+	}
+}
+
+// TestPieceSquareIndexValues pins a few indices to the documented formulas.
+func TestPieceSquareIndexValues(t *testing.T) {
+	wp := board.MakePiece(board.White, board.Pawn)
+	bk := board.MakePiece(board.Black, board.King)
+	cases := []struct {
+		spec    string
+		persp   board.Color
+		ownKing board.Square
+		pc      board.Piece
+		sq      board.Square
+		want    int
+	}{
+		{"all", board.White, board.E1, wp, e4, (4*8+3)*12 + 0},
+		{"all", board.Black, board.E8, wp, e4, (4*8+4)*12 + 1},
+		{"ka", board.White, board.G1, wp, e4, 6*768 + (4*8+3)*12},
+		{"kp", board.White, board.G1, bk, board.E8, -1},
+		{"halfkp", board.Black, board.E8, wp, e4, 641*int(board.E8^63) + 1 + 64 + int(e4^63)},
+		// Black king on d8 (file < 4): flip + mirror, mask 56^7.
+		{"halfkav2_hm", board.Black, board.D8, bk, board.D8, 704*HalfKAv2hmBuckets[board.D8^63] + 640 + int(board.D8^63)},
+		{"halfkav2_hm", board.White, board.G1, wp, e4, 704*HalfKAv2hmBuckets[board.G1] + int(e4)},
+	}
+	for _, c := range cases {
+		got := MustParse(c.spec).PieceSquare().Index(c.persp, c.ownKing, c.pc, c.sq)
+		if got != c.want {
+			t.Errorf("%s %v king %v %v %v: Index %d, want %d", c.spec, c.persp, c.ownKing, c.pc, c.sq, got, c.want)
+		}
+	}
+}
+
+// TestPieceSquareProperties: over random legal games, for every piece-square set and both
+// perspectives, the own-board path equals the Position path: AppendActive (from the
+// mailbox and the king square) equals Active, RequiresRefresh equals the generic block
+// rule, AppendDiff equals DiffGeneric whenever no refresh is required, and Set.Diff (fast
+// path) equals DiffGeneric always.
+func TestPieceSquareProperties(t *testing.T) {
+	starts := append([]board.Position{board.StartPosition()}, epdSample(t, 200)...)
+	sets := make([]*Set, len(psqSpecs))
+	for i, s := range psqSpecs {
+		sets[i] = MustParse(s)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		pos := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]
+		n := rapid.IntRange(1, 40).Draw(t, "plies")
+		var moves []board.Move
+		for ply := 0; ply < n; ply++ {
+			moves = pos.AppendLegalMoves(moves[:0])
+			if len(moves) == 0 {
+				return
+			}
+			m := moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")]
+			next, d := pos.Play(m)
+			for _, s := range sets {
+				p := s.PieceSquare()
+				for persp := board.White; persp <= board.Black; persp++ {
+					k := next.KingSquare(persp)
+					mb := next.Mailbox()
+					got := p.AppendActive(persp, k, &mb, nil)
+					slices.Sort(got)
+					if want := s.Active(&next, persp, nil); !slices.Equal(got, want) {
+						t.Fatalf("%s %v %s: AppendActive %v, Active %v", s, persp, next.FEN(), got, want)
+					}
+					for sq := board.Square(0); sq < 64; sq++ {
+						if pc := next.PieceAt(sq); pc != board.NoPiece {
+							if i := p.Index(persp, k, pc, sq); i >= 0 && !slices.Contains(got, i) {
+								t.Fatalf("%s: Index(%v,%v,%v,%v) = %d not active", s, persp, k, pc, sq, i)
+							}
+						}
+					}
+					rr := p.RequiresRefresh(persp, &d)
+					if rr != s.root.RequiresRefresh(&d, persp) || rr != s.RequiresRefresh(&d, persp) {
+						t.Fatalf("%s %v %v: RequiresRefresh %v differs from the block rule", s, persp, m, rr)
+					}
+					wa, wr := s.DiffGeneric(&pos, &next, persp, nil, nil)
+					fa, fr := s.Diff(&pos, &next, &d, persp, nil, nil)
+					slices.Sort(fa)
+					slices.Sort(fr)
+					if !slices.Equal(fa, wa) || !slices.Equal(fr, wr) {
+						t.Fatalf("%s %v %s %v: Diff +%v −%v, generic +%v −%v", s, persp, pos.FEN(), m, fa, fr, wa, wr)
+					}
+					if !rr {
+						a, r := p.AppendDiff(persp, k, &d, nil, nil)
+						slices.Sort(a)
+						slices.Sort(r)
+						if !slices.Equal(a, wa) || !slices.Equal(r, wr) {
+							t.Fatalf("%s %v %s %v: AppendDiff +%v −%v, generic +%v −%v", s, persp, pos.FEN(), m, a, r, wa, wr)
+						}
+					}
+				}
+			}
+			pos = next
+		}
+	})
+}
+
+// BenchmarkPieceSquareDiff: Set.Diff + Set.RequiresRefresh for one perspective and one
+// move — the per-move cost the accumulator stack pays before the SIMD update.
+func BenchmarkPieceSquareDiff(b *testing.B) {
+	_, mv := benchData(b)
+	for _, spec := range []string{"all", "ka", "kp", "halfkp", "halfkav2_hm"} {
+		s := MustParse(spec)
+		b.Run(spec, func(b *testing.B) {
+			add := make([]int, 0, 2*s.MaxActive())
+			rem := make([]int, 0, 2*s.MaxActive())
+			b.ReportAllocs()
+			mask := 1
+			for mask*2 <= len(mv) {
+				mask *= 2
+			}
+			mask--
+			for i := 0; b.Loop(); i++ {
+				m := &mv[(i>>1)&mask]
+				p := board.Color(i & 1)
+				if !s.RequiresRefresh(&m.dirty, p) {
+					add, rem = s.Diff(&m.before, &m.after, &m.dirty, p, add[:0], rem[:0])
+				}
+			}
+		})
+	}
+}
