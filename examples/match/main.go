@@ -1,0 +1,284 @@
+// Command match plays games between UCI engines — a round robin or a gauntlet, openings
+// played in pairs with colours reversed — and reports Elo differences with 95 % intervals
+// (trinomial and pentanomial), maximum-likelihood ratings of all players, and optionally an
+// SPRT (package internal/elo; doc/elo.md).
+//
+// Usage:
+//
+//	go run ./examples/match -engine 'name=sf3,cmd=/usr/games/stockfish,option.Skill Level=3' \
+//	    -engine 'name=sf6,cmd=/usr/games/stockfish,option.Skill Level=6' \
+//	    -each 'option.Threads=1,option.Hash=16' -openings examples/match/openings/balanced.epd \
+//	    -games 40 -st 0.1 -concurrency 2 -pgn sf.pgn -json sf.json
+//
+// Time: -st S (fixed seconds per move, "go movetime") or -tc BASE+INC (seconds, a clock per
+// side), each with -margin for lateness; or -nodes N / -depth N without a clock. Games end by
+// the rules (checkmate, stalemate, threefold repetition, fifty-move rule, insufficient
+// material; legality and rules by package board), by optional adjudication (-resign, -draw,
+// -maxmoves), or by forfeit: an engine that crashes, hangs, plays an illegal move or oversteps
+// its time loses the game, is restarted, and the tournament goes on.
+//
+// The PGN file is appended game by game; running the same command again after an interruption
+// (Ctrl-C, kill, crash) reads it back and plays the remaining games only. A progress line
+// follows each game; the final tables go to stdout and, with -json, to a file.
+//
+// -rate FILE.pgn rates the players of any PGN file (Ordo-like); -build-openings makes the
+// balanced opening set (doc/elo.md, "The opening set").
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/uci"
+)
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, " ") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// options are the command-line settings of a tournament.
+type options struct {
+	engines     []string
+	each        string
+	gauntlet    bool
+	games       int
+	openings    string
+	shuffle     bool
+	seed        uint64
+	st          float64
+	tc          string
+	nodes       int64
+	depth       int
+	margin      time.Duration
+	timeout     time.Duration
+	concurrency int
+	pgn         string
+	json        string
+	resign      string
+	draw        string
+	maxMoves    int
+	sprt        string
+	anchor      string
+	anchorElo   float64
+	prior       int
+	event       string
+	quiet       bool
+}
+
+func main() {
+	var o options
+	var engines listFlag
+	flag.Var(&engines, "engine", "an engine: 'name=N,cmd=PATH ARGS,arg=A,dir=D,env.K=V,option.NAME=VALUE' (repeat; at least 2)")
+	flag.StringVar(&o.each, "each", "", "UCI options for every engine: 'option.Threads=1,option.Hash=16'")
+	tournament := flag.String("tournament", "roundrobin", "roundrobin, or gauntlet (the first engine against each other one)")
+	flag.IntVar(&o.games, "games", 2, "games per pairing (even: each opening is played with both colours)")
+	flag.StringVar(&o.openings, "openings", "", "opening file: EPD (one position a line) or .pgn (each game's moves); empty: the start position")
+	flag.BoolVar(&o.shuffle, "shuffle", false, "use the openings in an order shuffled by -seed instead of file order")
+	flag.Uint64Var(&o.seed, "seed", 1, "seed of -shuffle")
+	flag.Float64Var(&o.st, "st", 0, "fixed time per move in seconds (go movetime)")
+	flag.StringVar(&o.tc, "tc", "", "clock: BASE+INC in seconds (e.g. 10+0.1)")
+	flag.Int64Var(&o.nodes, "nodes", 0, "node limit per move (go nodes N)")
+	flag.IntVar(&o.depth, "depth", 0, "depth limit per move (go depth N)")
+	flag.DurationVar(&o.margin, "margin", 200*time.Millisecond, "lateness tolerated beyond -st or the clock before a time forfeit")
+	flag.DurationVar(&o.timeout, "timeout", 60*time.Second, "deadline for answers without a clock (-nodes, -depth, isready); past it an engine is hung")
+	flag.IntVar(&o.concurrency, "concurrency", 1, "games played at once")
+	flag.StringVar(&o.pgn, "pgn", "match.pgn", "PGN output, appended to; an existing file is resumed")
+	flag.StringVar(&o.json, "json", "", "write a JSON summary to this file")
+	flag.StringVar(&o.resign, "resign", "", "resign adjudication: 'movecount=N,score=CP[,twosided=0]'")
+	flag.StringVar(&o.draw, "draw", "", "draw adjudication: 'movenumber=N,movecount=M,score=CP'")
+	flag.IntVar(&o.maxMoves, "maxmoves", 0, "adjudicate a draw after this many moves per side after the opening (0: never)")
+	flag.StringVar(&o.sprt, "sprt", "", "SPRT of the first engine against the second: 'elo0=0,elo1=5,alpha=0.05,beta=0.05' (stops when decided)")
+	flag.StringVar(&o.anchor, "anchor", "", "engine whose ML rating is fixed (default: the first)")
+	flag.Float64Var(&o.anchorElo, "anchor-elo", 0, "the anchor's rating")
+	flag.IntVar(&o.prior, "prior", 0, "virtual draws added to each pairing for the ML ratings (BayesElo-style prior; makes 100 % scores finite)")
+	flag.StringVar(&o.event, "event", "nnuekit match", "PGN Event tag")
+	flag.BoolVar(&o.quiet, "quiet", false, "no progress lines")
+
+	rate := flag.String("rate", "", "rate the players of a PGN file (any PGN with White, Black, Result tags; Ordo-like; uses -anchor, -anchor-elo, -prior) and exit")
+	var bc buildConfig
+	build := flag.Bool("build-openings", false, "build a balanced opening set (-from, -out, -sf, -depth, -maxcp, …) and exit")
+	flag.StringVar(&bc.in, "from", "../shared/data/positions.epd", "-build-openings: source positions (EPD)")
+	flag.StringVar(&bc.out, "out", "examples/match/openings/balanced.epd", "-build-openings: output EPD")
+	flag.StringVar(&bc.engine, "sf", "/usr/games/stockfish", "-build-openings: the engine that scores the positions")
+	flag.IntVar(&bc.maxCP, "maxcp", 100, "-build-openings: keep |score| ≤ maxcp centipawns")
+	flag.IntVar(&bc.minMove, "minmove", 4, "-build-openings: minimum fullmove number")
+	flag.IntVar(&bc.maxMove, "maxmove", 16, "-build-openings: maximum fullmove number")
+	flag.IntVar(&bc.minPieces, "minpieces", 26, "-build-openings: minimum number of pieces (kings and pawns included)")
+	flag.IntVar(&bc.maxHalfmove, "maxhalfmove", 20, "-build-openings: maximum halfmove clock")
+	flag.Parse()
+	if flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "match: unexpected arguments:", flag.Args())
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *rate != "" {
+		if err := ratePGN(*rate, o.anchor, o.anchorElo, o.prior, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "match:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *build {
+		bc.depth = o.depth
+		if bc.depth == 0 {
+			bc.depth = 14
+		}
+		if err := buildOpenings(ctx, bc, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "match:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	o.engines = engines
+	switch *tournament {
+	case "roundrobin", "rr":
+	case "gauntlet":
+		o.gauntlet = true
+	default:
+		fmt.Fprintf(os.Stderr, "match: -tournament %q: roundrobin or gauntlet\n", *tournament)
+		os.Exit(2)
+	}
+	t, err := setup(o, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "match:", err)
+		os.Exit(2)
+	}
+	runErr := t.run(ctx)
+	s := t.summarize()
+	t.printSummary(os.Stdout, s)
+	if o.json != "" {
+		if err := writeJSON(o.json, s); err != nil {
+			fmt.Fprintln(os.Stderr, "match:", err)
+			os.Exit(1)
+		}
+	}
+	if runErr != nil {
+		fmt.Fprintln(os.Stderr, "match:", runErr)
+		os.Exit(1)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(os.Stderr, "match: interrupted after %d of %d games; run the same command again to continue\n", s.GamesPlayed, s.GamesPlanned)
+		os.Exit(130)
+	}
+}
+
+// setup validates the options, starts every engine once (to check it and learn its id
+// name), builds the schedule and reads the PGN file back for resuming.
+func setup(o options, logw io.Writer) (*tournament, error) {
+	if len(o.engines) < 2 {
+		return nil, errors.New("at least two -engine are needed")
+	}
+	if o.games <= 0 || o.games%2 != 0 {
+		return nil, fmt.Errorf("-games %d: a positive even number (openings are played in pairs)", o.games)
+	}
+	if o.prior < 0 {
+		return nil, errors.New("-prior must be ≥ 0")
+	}
+	if o.concurrency < 1 {
+		return nil, errors.New("-concurrency must be ≥ 1")
+	}
+	t := &tournament{gauntlet: o.gauntlet, event: o.event, pgnPath: o.pgn, jsonPath: o.json, concurrency: o.concurrency,
+		quiet: o.quiet, logw: logw, maxMoves: o.maxMoves, anchorElo: o.anchorElo, prior: o.prior}
+	tc := timeControl{margin: o.margin, timeout: o.timeout, nodes: o.nodes, depth: o.depth}
+	if o.st < 0 || o.nodes < 0 || o.depth < 0 || o.margin < 0 || o.timeout <= 0 {
+		return nil, errors.New("-st, -nodes, -depth, -margin must be ≥ 0 and -timeout > 0")
+	}
+	if o.st > 0 && o.tc != "" {
+		return nil, errors.New("-st and -tc exclude each other")
+	}
+	tc.moveTime = time.Duration(o.st * float64(time.Second))
+	if o.tc != "" {
+		var err error
+		if tc.base, tc.inc, err = parseTC(o.tc); err != nil {
+			return nil, err
+		}
+	}
+	if tc.moveTime == 0 && tc.base == 0 && tc.nodes == 0 && tc.depth == 0 {
+		return nil, errors.New("no time control: give -st, -tc, -nodes or -depth")
+	}
+	t.tc = tc
+	var err error
+	if t.resign, err = parseResign(o.resign); err != nil {
+		return nil, err
+	}
+	if t.draw, err = parseDraw(o.draw); err != nil {
+		return nil, err
+	}
+	if t.sprt, err = parseSPRT(o.sprt); err != nil {
+		return nil, err
+	}
+	if t.sprt != nil && len(o.engines) != 2 {
+		return nil, errors.New("-sprt needs exactly two engines")
+	}
+	each, err := parseEach(o.each)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, es := range o.engines {
+		spec, err := parseEngine(es, each)
+		if err != nil {
+			return nil, err
+		}
+		spec.StartTimeout = max(o.timeout, 10*time.Second)
+		e, err := uci.Start(spec)
+		if err != nil {
+			return nil, fmt.Errorf("engine %q: %w", es, err)
+		}
+		id := e.IDName
+		e.Close()
+		if spec.Name == "" {
+			spec.Name = defaultName(spec, id)
+			for n := 2; seen[spec.Name]; n++ {
+				spec.Name = fmt.Sprintf("%s #%d", defaultName(spec, id), n)
+			}
+		}
+		if seen[spec.Name] {
+			return nil, fmt.Errorf("two engines are named %q; give name=", spec.Name)
+		}
+		seen[spec.Name] = true
+		t.specs = append(t.specs, spec)
+		t.names = append(t.names, spec.Name)
+	}
+	if o.anchor != "" {
+		t.anchor = -1
+		for i, n := range t.names {
+			if n == o.anchor {
+				t.anchor = i
+			}
+		}
+		if t.anchor < 0 {
+			return nil, fmt.Errorf("-anchor %q is not an engine name (%s)", o.anchor, strings.Join(t.names, ", "))
+		}
+	}
+	if o.openings != "" {
+		if t.openings, err = loadOpenings(o.openings); err != nil {
+			return nil, err
+		}
+	} else {
+		t.openings = []opening{{start: board.StartPosition(), name: "start position"}}
+	}
+	t.makeSchedule(o.games, o.shuffle, o.seed)
+	played, err := readPGNFile(o.pgn, logw)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.resume(played); err != nil {
+		return nil, err
+	}
+	if len(played) > 0 {
+		fmt.Fprintf(logw, "match: resuming %s: %d of %d games played\n", o.pgn, len(played), len(t.games))
+	}
+	return t, nil
+}
