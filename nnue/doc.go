@@ -34,6 +34,9 @@
 // Memory per search thread: Reserve(maxPly) takes (maxPly+1)·Network.MemoryPerPly bytes
 // (doc/engine.md lists the shipped networks).
 //
+// Formats: Load and LoadFile detect the thesis .nn, Stockfish .nnue (13, 15.1, 16, 19) and
+// native formats; LoadBulletFile reads bullet's quantised CPW-family networks.
+//
 // Units: Evaluate returns the network's final integer output for the side to move, in the
 // units its format defines (thesis nets: ≈ centipawns; Stockfish: internal units, 361 per
 // pawn for 15.1); Network.Centipawns converts.
