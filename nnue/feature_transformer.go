@@ -187,50 +187,60 @@ func (b AccumulatorBound) String() string {
 }
 
 // computeBound sums, per column j, the k largest positive, k most negative and k largest
-// absolute values of W[·][j] in one pass over the feature rows in memory order: each column
-// keeps its current k largest of each kind and their minimum, and a value above that
-// minimum replaces it. Nearly every value fails that one comparison, so the pass costs
-// O(features·width) comparisons (the 15.1 net's 23 M weights: ≈ 0.1 s; a quickselect per
-// column over a transposed copy took ≈ 1.1 s of its 1.8 s load). Zero-initialised slots
+// absolute values of W[·][j] in passes over the feature rows in memory order, a block of
+// boundCols columns at a time: each column keeps its current k largest of each kind and
+// their minimum, and a value above that minimum replaces it. Nearly every value fails that
+// one comparison, so the passes cost O(features·width) comparisons (the 15.1 net's 23 M
+// weights: ≈ 0.1 s; a quickselect per column over a transposed copy took ≈ 1.1 s of its
+// 1.8 s load), and the scratch is 3·boundCols·k int32 whatever the width (24 KiB for
+// k = 32), so a load allocates little beyond the network itself. Zero-initialised slots
 // give the same sums, as every tracked value is ≥ 0.
 func computeBound(nf, m, k int, w, bias []int16) AccumulatorBound {
 	k = max(0, min(k, nf))
 	res := AccumulatorBound{MaxActive: k, Max: math.MinInt64, Min: math.MaxInt64}
-	mins := make([]int32, 3*m) // per column: positive, negative, absolute minimum
-	slots := make([]int32, 3*m*k)
-	if k > 0 {
-		for f := 0; f < nf; f++ {
-			row := w[f*m : f*m+m]
-			for j, x16 := range row {
-				x := int32(x16)
-				mm := mins[3*j : 3*j+3 : 3*j+3]
-				if p := max(x, 0); p > mm[0] {
-					mm[0] = topKPut(slots[3*j*k:(3*j+1)*k], p)
-				}
-				if n := max(-x, 0); n > mm[1] {
-					mm[1] = topKPut(slots[(3*j+1)*k:(3*j+2)*k], n)
-				}
-				if a := max(x, -x); a > mm[2] {
-					mm[2] = topKPut(slots[(3*j+2)*k:(3*j+3)*k], a)
+	mins := make([]int32, 3*boundCols) // per column: positive, negative, absolute minimum
+	slots := make([]int32, 3*boundCols*k)
+	for j0 := 0; j0 < m; j0 += boundCols {
+		cols := min(boundCols, m-j0)
+		clear(mins)
+		clear(slots)
+		if k > 0 {
+			for f := 0; f < nf; f++ {
+				row := w[f*m+j0 : f*m+j0+cols]
+				for j, x16 := range row {
+					x := int32(x16)
+					mm := mins[3*j : 3*j+3 : 3*j+3]
+					if p := max(x, 0); p > mm[0] {
+						mm[0] = topKPut(slots[3*j*k:(3*j+1)*k], p)
+					}
+					if n := max(-x, 0); n > mm[1] {
+						mm[1] = topKPut(slots[(3*j+1)*k:(3*j+2)*k], n)
+					}
+					if a := max(x, -x); a > mm[2] {
+						mm[2] = topKPut(slots[(3*j+2)*k:(3*j+3)*k], a)
+					}
 				}
 			}
 		}
-	}
-	for j := 0; j < m; j++ {
-		var sum [3]int64
-		for t := range sum {
-			for _, v := range slots[(3*j+t)*k : (3*j+t+1)*k] {
-				sum[t] += int64(v)
+		for j := 0; j < cols; j++ {
+			var sum [3]int64
+			for t := range sum {
+				for _, v := range slots[(3*j+t)*k : (3*j+t+1)*k] {
+					sum[t] += int64(v)
+				}
 			}
+			b := int64(bias[j0+j])
+			res.Max = max(res.Max, b+sum[0])
+			res.Min = min(res.Min, b-sum[1])
+			res.Abs = max(res.Abs, abs64(b)+sum[2])
 		}
-		b := int64(bias[j])
-		res.Max = max(res.Max, b+sum[0])
-		res.Min = min(res.Min, b-sum[1])
-		res.Abs = max(res.Abs, abs64(b)+sum[2])
 	}
 	res.CanOverflow = res.Max > math.MaxInt16 || res.Min < math.MinInt16
 	return res
 }
+
+// boundCols is how many columns computeBound tracks per pass over the rows.
+const boundCols = 64
 
 // topKPut replaces the smallest value of s by v (larger than it) and returns the new
 // smallest value of s.
