@@ -81,3 +81,28 @@ func BenchmarkDiffGeneric(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkActivePSQ: Set.Active of the Stockfish piece-square sets (bitboard fast path)
+// against ActiveGeneric (block tree), one perspective per call.
+func BenchmarkActivePSQ(b *testing.B) {
+	pos, _ := benchData(b)
+	for _, spec := range []string{"halfkp", "halfkav2_hm"} {
+		s := MustParse(spec)
+		for _, gen := range []bool{false, true} {
+			name := spec + "/fast"
+			if gen {
+				name = spec + "/generic"
+			}
+			b.Run(name, func(b *testing.B) {
+				buf := make([]int, 0, s.MaxActive())
+				for i := 0; b.Loop(); i++ {
+					if gen {
+						buf = s.ActiveGeneric(&pos[i%len(pos)], board.Color(i&1), buf[:0])
+					} else {
+						buf = s.Active(&pos[i%len(pos)], board.Color(i&1), buf[:0])
+					}
+				}
+			})
+		}
+	}
+}

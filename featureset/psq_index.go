@@ -1,6 +1,7 @@
 package featureset
 
 import (
+	"math/bits"
 	"sync"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -63,6 +64,9 @@ type PieceSquare struct {
 	// kingStride is the size of one own-king block (0 for ALL).
 	kingStride int32
 	kingDep    bool // an own-king move requires a refresh (king product or FlipMirror)
+	// planes: the index is role-major (Stockfish's PIECES planes: HalfKP, HalfKAv2_hm), so
+	// Set.Active can walk the piece bitboards in ascending index order (active).
+	planes bool
 	// base[v][k] is the first index of the own-king block for mask variant v and real
 	// own-king square k (0 for ALL).
 	base  [4][64]int32
@@ -211,6 +215,7 @@ func (p *PieceSquare) AppendActive(persp board.Color, ownKing board.Square, mail
 
 func newPieceSquare(kind PSQKind, o Orientation) *PieceSquare {
 	p := &PieceSquare{kind: kind, orient: o, kingDep: kind != PSQAll || o.KingDependent()}
+	p.planes = kind == PSQHalfKP || kind == PSQHalfKAv2hm
 	switch kind {
 	case PSQKingAll:
 		p.kingStride = 768
@@ -362,4 +367,70 @@ func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, pers
 		}
 	}
 	return added, removed, true
+}
+
+// active is Set.Active's fast path for the role-major sets (HalfKP, HalfKAv2_hm): one
+// loop over the piece bitboards, appending in ascending index order (plane 2·role +
+// their, then oriented square; HalfKAv2_hm's shared king plane last). It reports false
+// (dst unchanged) when persp has not exactly one king, where the generic path defines the
+// result. The oriented square is sq ^ m: the rank part of m (56) is one byte swap of the
+// bitboard, and the file part (7) together with it is a 180° rotation, i.e. walking the
+// byte-swapped bitboard from the top with sq' = 63 − sq = LeadingZeros64 — so no bit
+// reversal is computed.
+func (p *PieceSquare) active(pos *board.Position, persp board.Color, dst []int) ([]int, bool) {
+	k := pos.Pieces(persp, board.King)
+	if k == 0 || k&(k-1) != 0 || persp > board.Black {
+		return dst, false
+	}
+	ksq := k.First()
+	m := p.mask0[persp]
+	if p.orient == FlipMirror && ksq&7 < 4 {
+		m ^= 7
+	}
+	base := int(p.base[maskVariant(m)][ksq])
+	if p.kind == PSQHalfKP {
+		base++ // the DEAD feature opens each 641-feature king block
+	}
+	// swap: the byte swap that leaves only a file part of 0 (ascending walk) or 7
+	// (descending walk) to apply.
+	swap := (m&56 != 0) != (m&7 != 0) // m = 56, or m = 7 = 56 ^ 63
+	desc := m&7 != 0
+	own, their := pos.ByColor(persp), pos.ByColor(persp^1)
+	if swap {
+		own, their = own.FlipRanks(), their.FlipRanks()
+	}
+	for r := board.Pawn; r <= board.King; r++ {
+		rb := pos.ByRole(r)
+		if swap {
+			rb = rb.FlipRanks()
+		}
+		var b0, b1 uint64
+		switch {
+		case r < board.King:
+			b0, b1 = uint64(rb&own), uint64(rb&their)
+		case p.kind == PSQHalfKAv2hm:
+			b0 = uint64(rb) // both kings share one plane
+		default:
+			return dst, true // HalfKP: kings are not features
+		}
+		if desc {
+			for ; b0 != 0; b0 &^= 1 << (63 - bits.LeadingZeros64(b0)) {
+				dst = append(dst, base+bits.LeadingZeros64(b0))
+			}
+			base += 64
+			for ; b1 != 0; b1 &^= 1 << (63 - bits.LeadingZeros64(b1)) {
+				dst = append(dst, base+bits.LeadingZeros64(b1))
+			}
+		} else {
+			for ; b0 != 0; b0 &= b0 - 1 {
+				dst = append(dst, base+bits.TrailingZeros64(b0))
+			}
+			base += 64
+			for ; b1 != 0; b1 &= b1 - 1 {
+				dst = append(dst, base+bits.TrailingZeros64(b1))
+			}
+		}
+		base += 64
+	}
+	return dst, true
 }

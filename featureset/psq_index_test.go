@@ -85,6 +85,9 @@ func TestPieceSquareProperties(t *testing.T) {
 				for persp := board.White; persp <= board.Black; persp++ {
 					k := next.KingSquare(persp)
 					mb := next.Mailbox()
+					if fast, gen := s.Active(&next, persp, nil), s.ActiveGeneric(&next, persp, nil); !slices.Equal(fast, gen) {
+						t.Fatalf("%s %v %s: Active %v, ActiveGeneric %v", s, persp, next.FEN(), fast, gen)
+					}
 					got := p.AppendActive(persp, k, &mb, nil)
 					slices.Sort(got)
 					if want := s.Active(&next, persp, nil); !slices.Equal(got, want) {
@@ -146,5 +149,37 @@ func BenchmarkPieceSquareDiff(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestActiveFastPath: Set.Active (the bitboard loop of HalfKP and HalfKAv2_hm) equals the
+// block-tree walk ActiveGeneric on every sampled position, both perspectives, appending
+// after a non-empty prefix, and keeps the prefix.
+func TestActiveFastPath(t *testing.T) {
+	positions := append([]board.Position{board.StartPosition()}, epdSample(t, 2000)...)
+	for _, spec := range psqSpecs {
+		s := MustParse(spec)
+		for i := range positions {
+			for persp := board.White; persp <= board.Black; persp++ {
+				prefix := []int{-7, 3}
+				got := s.Active(&positions[i], persp, append([]int(nil), prefix...))
+				want := s.ActiveGeneric(&positions[i], persp, append([]int(nil), prefix...))
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s %v %s: Active %v, ActiveGeneric %v", spec, persp, positions[i].FEN(), got, want)
+				}
+				if !slices.IsSorted(got[2:]) {
+					t.Fatalf("%s %v %s: Active %v not ascending", spec, persp, positions[i].FEN(), got)
+				}
+			}
+		}
+	}
+	// pinned values: start position, HalfKAv2_hm, White: own king e1 (files e–h: no
+	// mirror) → bucket 4·(7 − 0) + min(4, 3) = 31; first feature own pawn a2 (square 8),
+	// last the black king e8 on the king plane (640 + 60).
+	s := MustParse("halfkav2_hm")
+	sp := board.StartPosition()
+	got := s.Active(&sp, board.White, nil)
+	if len(got) != 32 || got[0] != 31*704+8 || got[31] != 31*704+640+60 {
+		t.Fatalf("halfkav2_hm start, White: %d features, first %d, last %d", len(got), got[0], got[len(got)-1])
 	}
 }

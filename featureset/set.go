@@ -59,7 +59,21 @@ func (s *Set) Offset(k int) int { return s.offs[k] }
 // view and returns the extended slice. The appended indices are ascending, distinct
 // (binary semantics) and in [0, Size()). It allocates only when dst lacks capacity
 // (MaxActive is enough).
+//
+// HalfKP and HalfKAv2_hm take a loop over the piece bitboards (PieceSquare.active) instead
+// of the block tree; ActiveGeneric is the reference.
 func (s *Set) Active(pos *board.Position, persp board.Color, dst []int) []int {
+	if s.psq != nil && s.psq.planes {
+		if out, ok := s.psq.active(pos, persp, dst); ok {
+			return out
+		}
+	}
+	return s.root.AppendActive(pos, persp, 0, dst)
+}
+
+// ActiveGeneric is the reference implementation of Active: the walk over the block tree,
+// without the piece-square fast path. Same contract and result as Active.
+func (s *Set) ActiveGeneric(pos *board.Position, persp board.Color, dst []int) []int {
 	return s.root.AppendActive(pos, persp, 0, dst)
 }
 

@@ -138,6 +138,10 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	}
 	if ft.psqtBuckets > 0 {
 		pd, ps := a.psqt[p], src.psqt[p]
+		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
+			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
+			return
+		}
 		if a != src {
 			copy(pd, ps)
 		}

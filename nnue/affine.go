@@ -96,7 +96,7 @@ func (l *Affine) propagate(in, out *tensor, _ *evalState) {
 	// fc_0 52 ns dense vs 88 sparse, 13 fc_0 54 vs 54; at AVX2 sparse wins (102 vs 155,
 	// 130 vs 152).
 	if s := l.sparse; s != nil && simd.Level() < simd.AVX512VNNI {
-		simd.AffineSparse(out.i32[:l.Out], in.u8[:pad32(l.In)], s.wt, l.Bias, s.group)
+		simd.AffineSparseIdx(out.i32[:l.Out], in.u8[:pad32(l.In)], s.wt, l.Bias, s.group, in.idx)
 		return
 	}
 	simd.Affine(out.i32[:l.Out], in.u8[:pad32(l.In)], l.Weights, l.Bias)

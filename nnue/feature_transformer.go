@@ -317,6 +317,36 @@ func abs64(x int64) int64 {
 	return x
 }
 
+// psqtUpdate8 sets dst = src + Σ_{f ∈ added} PSQT(f) − Σ_{f ∈ removed} PSQT(f) for 8
+// PSQT buckets (every SFNNv5 net), with the sums in registers as in psqtRefresh; dst may
+// be src.
+func (ft *FeatureTransformer) psqtUpdate8(dst, src *[8]int32, added, removed []int) {
+	s0, s1, s2, s3, s4, s5, s6, s7 := src[0], src[1], src[2], src[3], src[4], src[5], src[6], src[7]
+	for _, f := range added {
+		r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
+		s0 += r[0]
+		s1 += r[1]
+		s2 += r[2]
+		s3 += r[3]
+		s4 += r[4]
+		s5 += r[5]
+		s6 += r[6]
+		s7 += r[7]
+	}
+	for _, f := range removed {
+		r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
+		s0 -= r[0]
+		s1 -= r[1]
+		s2 -= r[2]
+		s3 -= r[3]
+		s4 -= r[4]
+		s5 -= r[5]
+		s6 -= r[6]
+		s7 -= r[7]
+	}
+	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = s0, s1, s2, s3, s4, s5, s6, s7
+}
+
 // psqtRefresh sets dst (PSQTBuckets values) to Σ_{f ∈ active} PSQT(f). With 8 buckets
 // (every SFNNv5 net) the sums stay in registers for the whole feature list: the
 // bucket-by-bucket loop stored and reloaded dst for every feature (≈ 10 cycles per

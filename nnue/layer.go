@@ -1,6 +1,10 @@
 package nnue
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nnuekit/nnuekit/simd"
+)
 
 // Kind is the element type of the values flowing between layers.
 type Kind uint8
@@ -65,6 +69,9 @@ type tensor struct {
 	acc [2][]int16 // KindAccumulator: by perspective color; KindInt16: parts, stm-first order
 	u8  []uint8    // KindUint8: len pad32(n); the tail beyond n stays zero
 	i32 []int32    // KindInt32: len n (or longer)
+	// idx: scratch for the non-zero chunk list of a sparse-input Affine reading this
+	// tensor (simd.AffineSparseIdx); KindUint8 of at least sparseMinIn bytes only.
+	idx []uint16
 }
 
 // evalState carries what a layer stack accumulates besides the main data path.
@@ -81,6 +88,9 @@ func newTensor(k Kind, n int) tensor {
 	switch k {
 	case KindUint8:
 		t.u8 = alignedUint8(pad32(n))
+		if pad32(n) >= sparseMinIn {
+			t.idx = make([]uint16, simd.SparseIdxLen(pad32(n)))
+		}
 	case KindInt32:
 		t.i32 = alignedInt32(max(n, 1))
 	}

@@ -48,6 +48,19 @@ func TestAffineSparseMatchesAffine(t *testing.T) {
 				off := len(whole) - guard - nout
 				copy(before[off:off+nout], want)
 				checkSame(t, "out buffer", whole, before)
+				// AffineSparseIdx: the same with a caller's scratch, dirty from a previous
+				// call, of the required length and one entry short (internal array then)
+				for _, short := range []int{0, 1} {
+					idx := make([]uint16, SparseIdxLen(nin)-short)
+					for i := range idx {
+						idx[i] = uint16(rapid.IntRange(0, 0xffff).Draw(t, "junk"))
+					}
+					out2 := make([]int32, nout)
+					AffineSparseIdx(out2, in, wt, bias, p, idx)
+					if !slices.Equal(out2, want) {
+						t.Fatalf("group %d, idx short %d: AffineSparseIdx %v, want %v", p, short, out2, want)
+					}
+				}
 			}
 		})
 	})

@@ -6,9 +6,17 @@ package simd
 // so the index list fits a fixed stack array (1 KiB).
 const sparseSeg = 2048
 
-func installSparseAsm() { AffineSparse = affineSparseAsm }
+func installSparseAsm() {
+	AffineSparse = affineSparseAsm
+	AffineSparseIdx = affineSparseIdxAsm
+}
 
 func affineSparseAsm(out []int32, in []uint8, wt []int8, bias []int32, group int) {
+	var idx [sparseSeg/4 + 8]uint16
+	affineSparseIdxAsm(out, in, wt, bias, group, idx[:])
+}
+
+func affineSparseIdxAsm(out []int32, in []uint8, wt []int8, bias []int32, group int, idx []uint16) {
 	n, nout := len(in), len(out)
 	if (nout != 16 && nout != 32) || n == 0 || n%32 != 0 {
 		affineSparseGeneric(out, in, wt, bias, group)
@@ -18,7 +26,10 @@ func affineSparseAsm(out []int32, in []uint8, wt []int8, bias []int32, group int
 		panic("simd: AffineSparse weights shorter than len(out)·len(in)")
 	}
 	copy(out, bias[:nout])
-	var idx [sparseSeg/4 + 8]uint16
+	if len(idx) < SparseIdxLen(n) {
+		var own [sparseSeg/4 + 8]uint16
+		idx = own[:]
+	}
 	for off := 0; off < n; off += sparseSeg {
 		seg := min(sparseSeg, n-off)
 		k := nnzChunks(&in[off], seg, &idx[0])
