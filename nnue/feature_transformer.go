@@ -318,8 +318,8 @@ func abs64(x int64) int64 {
 }
 
 // psqtUpdate8 sets dst = src + Σ_{f ∈ added} PSQT(f) − Σ_{f ∈ removed} PSQT(f) for 8
-// PSQT buckets (every SFNNv5 net), with the sums in registers as in psqtRefresh; dst may
-// be src.
+// PSQT buckets (every SFNNv5 net), with the sums in registers for the whole feature lists
+// (psqtRefresh uses it with src = 0); dst may be src.
 func (ft *FeatureTransformer) psqtUpdate8(dst, src *[8]int32, added, removed []int) {
 	s0, s1, s2, s3, s4, s5, s6, s7 := src[0], src[1], src[2], src[3], src[4], src[5], src[6], src[7]
 	for _, f := range added {
@@ -354,19 +354,8 @@ func (ft *FeatureTransformer) psqtUpdate8(dst, src *[8]int32, added, removed []i
 func (ft *FeatureTransformer) psqtRefresh(dst []int32, active []int) {
 	nb := ft.psqtBuckets
 	if nb == 8 && len(dst) == 8 {
-		var s0, s1, s2, s3, s4, s5, s6, s7 int32
-		for _, f := range active {
-			r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
-			s0 += r[0]
-			s1 += r[1]
-			s2 += r[2]
-			s3 += r[3]
-			s4 += r[4]
-			s5 += r[5]
-			s6 += r[6]
-			s7 += r[7]
-		}
-		dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		var zero [8]int32
+		ft.psqtUpdate8((*[8]int32)(dst), &zero, active, nil)
 		return
 	}
 	clear(dst)
