@@ -130,17 +130,7 @@ func refresh(s isa) {
 	rowBytes := GP64()
 	MOVQ(n, rowBytes)
 
-	type step struct {
-		regs  int
-		width int // bytes per register
-	}
-	var steps []step
-	if s.wide {
-		steps = []step{{16, 64}, {8, 64}, {4, 64}, {2, 64}, {1, 64}, {1, 32}}
-	} else {
-		steps = []step{{8, 32}, {4, 32}, {2, 32}, {1, 32}}
-	}
-	for i, st := range steps {
+	for i, st := range tileSteps(s.wide) {
 		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
 		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
 		tile := st.regs * st.width
@@ -190,4 +180,21 @@ func refresh(s isa) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// tileStep is one tile size of the accumulator kernels' tail-free loops: regs vector
+// registers of width bytes each.
+type tileStep struct {
+	regs  int
+	width int // bytes per register
+}
+
+// tileSteps is the tile schedule shared by the int16 and int8-row accumulator kernels:
+// the largest tiles first, down to one 32-byte register (AVX-512 levels use ZMM tiles and
+// finish with one YMM; AVX2 uses YMM throughout).
+func tileSteps(wide bool) []tileStep {
+	if wide {
+		return []tileStep{{16, 64}, {8, 64}, {4, 64}, {2, 64}, {1, 64}, {1, 32}}
+	}
+	return []tileStep{{8, 32}, {4, 32}, {2, 32}, {1, 32}}
 }

@@ -120,14 +120,7 @@ func updateI8(s isa) {
 	MOVQ(n, rowBytes) // int8 row length in bytes
 	SHLQ(U8(1), n)    // int16 bytes left
 
-	type step struct{ regs, width int }
-	var steps []step
-	if s.wide {
-		steps = []step{{16, 64}, {8, 64}, {4, 64}, {2, 64}, {1, 64}, {1, 32}}
-	} else {
-		steps = []step{{8, 32}, {4, 32}, {2, 32}, {1, 32}}
-	}
-	for i, st := range steps {
+	for i, st := range tileSteps(s.wide) {
 		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
 		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
 		tile := st.regs * st.width
