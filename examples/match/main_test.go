@@ -127,14 +127,7 @@ func baseOptions(t *testing.T, engines ...string) options {
 // opening.
 func TestFakeMatch(t *testing.T) {
 	o := baseOptions(t, fakeEngine(t, "A", "first", 0), fakeEngine(t, "B", "first", 0))
-	var log syncBuf
-	tr, err := setup(o, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	tr, _ := runMatch(t, o)
 	games := checkPGN(t, o.pgn, 2)
 	if games[0].Tags["White"] != "A" || games[1].Tags["White"] != "B" || games[0].Start != games[1].Start {
 		t.Errorf("colours/opening: %v / %v", games[0].Tags, games[1].Tags)
@@ -283,14 +276,7 @@ func TestForfeits(t *testing.T) {
 	o.margin = 1500 * time.Millisecond // generous: the good engine must never lose on time on a loaded machine
 	o.gauntlet = true
 	o.concurrency = 2
-	var log syncBuf
-	tr, err := setup(o, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	tr, log := runMatch(t, o)
 	checkPGN(t, o.pgn, 6)
 	s := tr.summarize()
 	if s.GamesPlayed != 6 || len(s.Forfeits) != 6 {
@@ -592,14 +578,7 @@ func TestOurEngineMatch(t *testing.T) {
 	o := baseOptions(t, "name=hv,cmd="+bin+",option.EvalFile="+nets+"/hv.nn", "name=h+v,cmd="+bin+",option.EvalFile="+nets+"/h+v.nn")
 	o.each = "option.Threads=1,option.Hash=8"
 	o.nodes, o.st, o.margin, o.maxMoves = 0, 0.02, 2*time.Second, 80
-	var log syncBuf
-	tr, err := setup(o, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	tr, log := runMatch(t, o)
 	checkPGN(t, o.pgn, 2)
 	if s := tr.summarize(); s.GamesPlayed != 2 || len(s.Forfeits) != 0 {
 		t.Errorf("summary %+v\nlog:\n%s", s, log.String())
@@ -650,14 +629,7 @@ func TestSPRTStop(t *testing.T) {
 	o := baseOptions(t, fakeEngine(t, "good", "first", 0), fakeEngine(t, "bad", "illegal", 1))
 	o.games = 200
 	o.sprt = "elo0=0,elo1=50,alpha=0.05,beta=0.05"
-	var log syncBuf
-	tr, err := setup(o, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	tr, log := runMatch(t, o)
 	s := tr.summarize()
 	if s.SPRT == nil || s.SPRT.Decision != "H1 accepted" || s.GamesPlayed >= 200 || s.GamesPlayed < 2 {
 		t.Fatalf("SPRT %+v after %d games", s.SPRT, s.GamesPlayed)
@@ -702,4 +674,19 @@ func TestClock(t *testing.T) {
 			t.Errorf("game %d: %d moves, tags %v", i+1, len(g.Moves), g.Tags)
 		}
 	}
+}
+
+// runMatch sets up and plays the tournament o to its end, failing the test on an error;
+// it returns the tournament and its log.
+func runMatch(t *testing.T, o options) (*tournament, *syncBuf) {
+	t.Helper()
+	log := new(syncBuf)
+	tr, err := setup(o, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return tr, log
 }
