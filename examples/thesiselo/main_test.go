@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReport: merged results from two summaries (all+ph: 10–10–10 for hv, then 2–0–0 for
+// all+ph → 12–10–10 from all+ph's view, pairs [0 2 11 2 0] + [0 0 0 0 1]), Elo by the worked example (hv 60/20/20 against h+v: s = 0.7
+// → h+v at −147.19, trinomial as there are no pairs), the median nodes/s, the depth per side
+// from the PGN comments (book moves skipped) and the Spearman coefficient.
+func TestReport(t *testing.T) {
+	res, tcs, err := readResults([]string{"testdata/gauntlet.json", "testdata/more.json"}, "hv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tcs) != 1 || tcs[0] != "0.05/move" {
+		t.Errorf("time controls %v", tcs)
+	}
+	hv := res["h+v"]
+	if hv.model != "trinomial" || hv.wdl.W != 20 || hv.wdl.L != 60 || math.Abs(hv.est.Elo+147.19) > 0.01 {
+		t.Errorf("h+v: %+v", hv)
+	}
+	ph := res["all+ph"]
+	if ph.wdl.W != 12 || ph.wdl.D != 10 || ph.wdl.L != 10 || ph.model != "pentanomial" || ph.penta.Pairs() != 16 ||
+		ph.penta != [5]int{0, 2, 11, 2, 1} || math.Abs(ph.est.Elo-21.74) > 0.01 {
+		t.Errorf("all+ph: %+v", ph)
+	}
+	nps, err := readNPS("testdata/nps.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nps["hv"] != 2000 || nps["h+v"] != 500 {
+		t.Errorf("nps %v", nps)
+	}
+	depth, err := readDepths([]string{"testdata/games.pgn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if depth["hv"] != 8 || depth["h+v"] != 8 { // White hv: 6, 10 → 8; Black h+v: 8 (book skipped)
+		t.Errorf("depth %v", depth)
+	}
+	dir := t.TempDir()
+	png := filepath.Join(dir, "elo.png")
+	var out bytes.Buffer
+	o := options{jsons: []string{"testdata/gauntlet.json", "testdata/more.json"}, pgns: []string{"testdata/games.pgn"},
+		nps: "testdata/nps.txt", anchor: "hv", png: png}
+	if err := run(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"| `h+v.nn` | H ⊕ V (Table 10) | 20–20–60 | −147 [−218, −86] | −384.3 ± 5.1 | 500 | 8.00 |",
+		"| `d1+d2.nn` | D1 ⊕ D2 (Table 10) | – | not played |",
+		"Spearman's ρ (ours vs thesis, 3 networks including the anchor): **0.500**",
+		"| best | 5–0–5 | +0 ["} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Errorf("no PNG written: %v", err)
+	}
+	if err := run(options{jsons: []string{"testdata/gauntlet.json"}, anchor: "nobody"}, &out); err == nil {
+		t.Error("no error for an anchor without pairings")
+	}
+}
