@@ -266,15 +266,24 @@ func readStats(path string) (map[string]float64, error) {
 // commentRE matches examples/match's move comments, score/depth and time ("{+0.35/12
 // 0.051s}"; mate scores are written "+M3/12"); book moves have "{book}".
 var commentRE = regexp.MustCompile(`\{([^}]*)\}`)
-var depthRE = regexp.MustCompile(`^[-+]?M?[0-9.]+/([0-9]+) `)
+var depthRE = regexp.MustCompile(`^[-+]?M?[0-9.]+/([0-9]+) ([0-9.]+)s$`)
 var tagRE = regexp.MustCompile(`^\[(\w+) "(.*)"\]\s*$`)
 
-// readDepths returns the mean search depth per move of each engine in the PGN files written
-// by examples/match: every move carries one comment, so the comments alternate between the
-// sides from the FEN's side to move (book moves are counted for the alternation only).
-func readDepths(paths []string) (map[string]float64, error) {
+// moveStats is what the move comments of one engine say: mean depth and the time per move.
+type moveStats struct {
+	depth            float64
+	moves            int
+	p50, p99, maxSec float64
+}
+
+// readDepths returns the mean search depth and the time used per move of each engine in the
+// PGN files written by examples/match: every move carries one comment, so the comments
+// alternate between the sides from the FEN's side to move (book moves are counted for the
+// alternation only).
+func readDepths(paths []string) (map[string]moveStats, error) {
 	sum := map[string]float64{}
 	cnt := map[string]int{}
+	times := map[string][]float64{}
 	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
@@ -300,8 +309,10 @@ func readDepths(paths []string) (map[string]float64, error) {
 			for _, c := range commentRE.FindAllStringSubmatch(line, -1) {
 				if m := depthRE.FindStringSubmatch(c[1]); m != nil {
 					d, _ := strconv.Atoi(m[1])
+					sec, _ := strconv.ParseFloat(m[2], 64)
 					sum[names[side]] += float64(d)
 					cnt[names[side]]++
+					times[names[side]] = append(times[names[side]], sec)
 				}
 				side ^= 1
 			}
@@ -313,9 +324,12 @@ func readDepths(paths []string) (map[string]float64, error) {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 	}
-	out := map[string]float64{}
+	out := map[string]moveStats{}
 	for k, s := range sum {
-		out[k] = s / float64(cnt[k])
+		t := times[k]
+		sort.Float64s(t)
+		out[k] = moveStats{depth: s / float64(cnt[k]), moves: cnt[k], p50: t[len(t)/2],
+			p99: t[min(len(t)-1, len(t)*99/100)], maxSec: t[len(t)-1]}
 	}
 	return out, nil
 }
@@ -328,7 +342,8 @@ func run(o options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var nps, feat, depth map[string]float64
+	var nps, feat map[string]float64
+	var depth map[string]moveStats
 	if o.nps != "" {
 		if nps, err = readNPS(o.nps); err != nil {
 			return err
@@ -364,9 +379,10 @@ func run(o options, stdout io.Writer) error {
 }
 
 type report struct {
-	res              map[string]*result
-	nps, feat, depth map[string]float64
-	anchor           string
+	res       map[string]*result
+	nps, feat map[string]float64
+	depth     map[string]moveStats
+	anchor    string
 }
 
 func fmtElo(e float64) string {
@@ -393,6 +409,13 @@ func (r report) cell(m map[string]float64, name, format string) string {
 		return "–"
 	}
 	return fmt.Sprintf(format, v)
+}
+
+func (r report) meanDepth(name string) string {
+	if d, ok := r.depth[name]; ok {
+		return fmt.Sprintf("%.2f", d.depth)
+	}
+	return "–"
 }
 
 func (r report) features(net string) string {
@@ -431,7 +454,7 @@ func (r report) write(w io.Writer, tcs []string) {
 			th = strings.Replace(fmt.Sprintf("%+.1f ± %.1f", t.elo, t.error), "-", "−", 1)
 		}
 		fmt.Fprintf(w, "| `%s.nn` | %s (Table %s) | %s | %s | %s | %s | %s | %s |\n", t.net, t.text, t.table,
-			wdl, ours, th, r.cell(r.nps, t.net, "%.0f"), r.cell(r.depth, t.net, "%.2f"), r.features(t.net))
+			wdl, ours, th, r.cell(r.nps, t.net, "%.0f"), r.meanDepth(t.net), r.features(t.net))
 	}
 	if rho, n, err := r.spearman(); err == nil {
 		fmt.Fprintf(w, "\nSpearman's ρ (ours vs thesis, %d networks including the anchor): **%.3f**\n", n, rho)
@@ -449,7 +472,21 @@ func (r report) write(w io.Writer, tcs []string) {
 		for _, name := range extra {
 			res := r.res[name]
 			fmt.Fprintf(w, "| %s | %d–%d–%d | %s | %s | %s |\n", name, res.wdl.W, res.wdl.D, res.wdl.L,
-				interval(res), r.cell(r.nps, name, "%.0f"), r.cell(r.depth, name, "%.2f"))
+				interval(res), r.cell(r.nps, name, "%.0f"), r.meanDepth(name))
+		}
+	}
+	if len(r.depth) > 0 {
+		names := make([]string, 0, len(r.depth))
+		for n := range r.depth {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprint(w, "\nTime used per move (from the PGN comments):\n\n")
+		fmt.Fprintln(w, "| engine | moves | median s | 99th percentile s | max s |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+		for _, n := range names {
+			d := r.depth[n]
+			fmt.Fprintf(w, "| %s | %d | %.3f | %.3f | %.3f |\n", n, d.moves, d.p50, d.p99, d.maxSec)
 		}
 	}
 }

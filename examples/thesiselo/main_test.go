@@ -41,7 +41,8 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if depth["hv"] != 8 || depth["h+v"] != 8 { // White hv: 6, 10 → 8; Black h+v: 8 (book skipped)
+	// White hv: depth 6, 10 → 8, times 0.040 s, 0.01 s; Black h+v: 8 (book skipped)
+	if d := depth["hv"]; d.depth != 8 || d.moves != 2 || d.p50 != 0.04 || d.maxSec != 0.04 || depth["h+v"].depth != 8 {
 		t.Errorf("depth %v", depth)
 	}
 	dir := t.TempDir()
@@ -56,7 +57,8 @@ func TestReport(t *testing.T) {
 	for _, want := range []string{"| `h+v.nn` | H ⊕ V (Table 10) | 20–20–60 | −147 [−218, −86] | −384.3 ± 5.1 | 500 | 8.00 |",
 		"| `d1+d2.nn` | D1 ⊕ D2 (Table 10) | – | not played |",
 		"Spearman's ρ (ours vs thesis, 3 networks including the anchor): **0.500**",
-		"| best | 5–0–5 | +0 ["} {
+		"| best | 5–0–5 | +0 [",
+		"| hv | 2 | 0.040 | 0.040 | 0.040 |"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("report lacks %q:\n%s", want, s)
 		}
