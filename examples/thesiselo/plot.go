@@ -68,6 +68,8 @@ func plotOursVsThesis(path string, ps []point) error {
 	}
 	lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(2)}
 	p.Add(eb, sc, lb)
+	p.X.Min, p.X.Max = lo-40, hi+60 // room for the labels
+	p.Y.Min, p.Y.Max = lo-40, hi+40
 	p.Legend.Add("network", sc)
 	p.Legend.Top = true
 	p.Legend.Left = true
