@@ -10,7 +10,7 @@ import (
 // and to removed those active in before but not in after, for two arbitrary positions in
 // which persp's king stands on the same square — the case of an accumulator refresh table
 // whose entries are keyed by the own king's square (CPW "Accumulator Refresh Table";
-// Stockfish 16 nnue_accumulator.h AccumulatorCaches, which diffs piece bitboards the same
+// Stockfish 17 nnue_accumulator.h AccumulatorCaches, which diffs piece bitboards the same
 // way). No dirty pieces are needed: the piece-square sets compare the two positions'
 // piece bitboards plane by plane. Same result as Set.DiffGeneric (the exact set
 // difference, each list ascending).

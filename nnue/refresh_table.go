@@ -5,11 +5,11 @@ import (
 )
 
 // RefreshTable is an accumulator refresh table (CPW "Accumulator Refresh Table", a.k.a.
-// "Finny tables"; Stockfish 16+ AccumulatorCaches): for every own-king square and
+// "Finny tables"; Stockfish 17+ AccumulatorCaches): for every own-king square and
 // perspective it caches an accumulator together with the sorted list of active features
 // it was computed from — for HalfKP and HalfKAv2_hm the position itself, whose piece
-// bitboards give the difference directly (featureset.Set.DiffSameKing, as Stockfish 16
-// diffs its cached bitboards). A refresh forced by an own-king move
+// bitboards give the difference directly (featureset.Set.DiffSameKing, as Stockfish
+// diffs its cached bitboards since Stockfish 17). A refresh forced by an own-king move
 // (featureset.Set.RequiresRefresh) then starts from the cached accumulator of the new
 // king square and applies only the difference between the cached features and the
 // current ones — a few feature rows instead of all ~30 — and stores the result back.
@@ -82,7 +82,7 @@ func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp boar
 	}
 	if e.valid {
 		// HalfKP, HalfKAv2_hm: the difference straight from the two positions' piece
-		// bitboards (Stockfish 16's AccumulatorCaches), without Set.Active and the merge.
+		// bitboards (Stockfish 17's AccumulatorCaches), without Set.Active and the merge.
 		if a, r, ok := set.DiffSameKing(&e.pos, pos, persp, t.added[:0], t.removed[:0]); ok {
 			t.added, t.removed = a, r
 			now := e.n + len(a) - len(r) // len(Set.Active(pos, persp))
