@@ -94,6 +94,39 @@ func (a *Accumulator) Update(persp board.Color, added, removed []int) {
 // UpdateFrom sets perspective persp of a to src's plus the difference (copy-make: src is
 // left unchanged unless src == a). Same arithmetic as Update.
 func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
+	ft := a.ft
+	// Fast paths for a quiet move of one piece (one feature in, one out) with int16 rows and
+	// no PSQT or Stockfish's 8 PSQT buckets — one bound check per index and one kernel call,
+	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
+	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3) — and
+	// for no change at all (a copy).
+	p := int(persp & 1)
+	if len(added) == 1 && len(removed) == 1 && ft.rows8 == 0 &&
+		(ft.psqtBuckets == 0 || ft.psqtBuckets == 8 && len(a.psqt[p]) == 8 && len(src.psqt[p]) == 8) {
+		m, w := ft.width, ft.weights
+		fa, fr := added[0], removed[0]
+		if nr := len(w) / m; uint(fa) >= uint(nr) || uint(fr) >= uint(nr) {
+			a.checkIndices(added) // panics with the index
+			a.checkIndices(removed)
+		}
+		simd.AddSub(a.v[p], src.v[p], w[fa*m:fa*m+m:fa*m+m], w[fr*m:fr*m+m:fr*m+m])
+		if ft.psqtBuckets == 8 {
+			ft.psqtUpdate8((*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p]), added, removed)
+		}
+		return
+	}
+	if len(added) == 0 && len(removed) == 0 { // e.g. the other side's king move in HalfKP
+		if a != src {
+			copy(a.v[p], src.v[p])
+			copy(a.psqt[p], src.psqt[p])
+		}
+		return
+	}
+	a.updateFromGeneral(src, persp, added, removed)
+}
+
+// updateFromGeneral is UpdateFrom for any lists (the reference of its fast path).
+func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, added, removed []int) {
 	a.checkIndices(added)
 	a.checkIndices(removed)
 	p := int(persp & 1)

@@ -65,6 +65,44 @@ func TestUpdateFusedVariants(t *testing.T) {
 	})
 }
 
+// TestUpdateFromFastPaths checks UpdateFrom's fast paths (one feature in and one out; no
+// change) against the general loop, with and without PSQT, copy-make and in place.
+func TestUpdateFromFastPaths(t *testing.T) {
+	nets := []*Network{
+		randomSFNNv5(t, rand.New(rand.NewPCG(4, 4)), "h+v", 64),         // 8 PSQT buckets
+		randomThesisNet(t, rand.New(rand.NewPCG(5, 5)), "h", 32, 4, 10), // no PSQT
+	}
+	for _, n := range nets {
+		ft := n.FeatureTransformer()
+		rapid.Check(t, func(rt *rapid.T) {
+			feat := rapid.IntRange(0, ft.Features()-1)
+			base := rapid.SliceOfN(feat, 0, 12).Draw(rt, "base")
+			k := rapid.IntRange(0, 1).Draw(rt, "changes") // 0/0 or 1/1
+			added := rapid.SliceOfN(feat, k, k).Draw(rt, "added")
+			removed := rapid.SliceOfN(feat, k, k).Draw(rt, "removed")
+			persp := board.Color(rapid.IntRange(0, 1).Draw(rt, "persp"))
+			src := ft.NewAccumulator()
+			src.Refresh(persp, base)
+			src.Refresh(persp^1, base[:len(base)/2])
+			want, got := ft.NewAccumulator(), ft.NewAccumulator()
+			want.updateFromGeneral(src, persp, added, removed)
+			got.UpdateFrom(src, persp, added, removed)
+			if !slices.Equal(got.Values(persp), want.Values(persp)) || !slices.Equal(got.PSQT(persp), want.PSQT(persp)) {
+				rt.Fatal("copy-make fast path differs from the general update")
+			}
+			if !slices.Equal(got.Values(persp^1), want.Values(persp^1)) {
+				rt.Fatal("the other perspective was written")
+			}
+			in := ft.NewAccumulator()
+			in.CopyFrom(src)
+			in.Update(persp, added, removed)
+			if !slices.Equal(in.Values(persp), want.Values(persp)) || !slices.Equal(in.PSQT(persp), want.PSQT(persp)) {
+				rt.Fatal("in-place fast path differs from the general update")
+			}
+		})
+	}
+}
+
 func TestAccumulatorRejectsBadIndex(t *testing.T) {
 	n := randomThesisNet(t, rand.New(rand.NewPCG(3, 3)), "h", 32, 4, 10)
 	a := n.FeatureTransformer().NewAccumulator()
@@ -72,6 +110,8 @@ func TestAccumulatorRejectsBadIndex(t *testing.T) {
 		func() { a.Refresh(board.White, []int{96}) },
 		func() { a.Update(board.Black, []int{-1}, nil) },
 		func() { a.Update(board.Black, nil, []int{1 << 40}) },
+		func() { a.Update(board.White, []int{1 << 40}, []int{0}) }, // UpdateFrom's fast path
+		func() { a.Update(board.White, []int{0}, []int{-5}) },
 	} {
 		func() {
 			defer func() {

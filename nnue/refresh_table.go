@@ -5,9 +5,11 @@ import (
 )
 
 // RefreshTable is an accumulator refresh table (CPW "Accumulator Refresh Table", a.k.a.
-// "Finny tables"; Stockfish 16+ AccumulatorCaches): for every own-king square and
+// "Finny tables"; Stockfish 17+ AccumulatorCaches): for every own-king square and
 // perspective it caches an accumulator together with the sorted list of active features
-// it was computed from. A refresh forced by an own-king move
+// it was computed from — for HalfKP and HalfKAv2_hm the position itself, whose piece
+// bitboards give the difference directly (featureset.Set.DiffSameKing, as Stockfish
+// diffs its cached bitboards since Stockfish 17). A refresh forced by an own-king move
 // (featureset.Set.RequiresRefresh) then starts from the cached accumulator of the new
 // king square and applies only the difference between the cached features and the
 // current ones — a few feature rows instead of all ~30 — and stores the result back.
@@ -20,7 +22,7 @@ import (
 // bit-identical to a plain refresh (int16 addition wraps and is associative).
 //
 // Memory: 128 cached accumulators (64 squares × 2 perspectives, one perspective used
-// each), e.g. 512 KiB for Stockfish 15.1's width 1024. A RefreshTable belongs to one
+// each), e.g. 512 KiB for Stockfish 15.1's width 1024, and 128 positions (22 KiB). A RefreshTable belongs to one
 // goroutine, like the AccumulatorStack that uses it.
 type RefreshTable struct {
 	net     *Network
@@ -37,8 +39,15 @@ type RefreshTable struct {
 
 type refreshEntry struct {
 	acc    *Accumulator
-	active []int // the sorted active features the cached accumulator holds
+	active []int // the sorted active features the cached accumulator holds (see stale)
 	valid  bool
+
+	// pos is the position the cached accumulator was computed for and n the number of
+	// its active features: for sets with Set.DiffSameKing the difference comes from the
+	// piece bitboards of pos, and active is not kept up to date (stale).
+	pos   board.Position
+	n     int
+	stale bool
 }
 
 // NewRefreshTable returns an empty refresh table for n.
@@ -71,8 +80,24 @@ func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp boar
 	if e.acc == nil {
 		e.acc = t.net.ft.NewAccumulator()
 	}
-	t.active = set.Active(pos, persp, t.active[:0])
 	if e.valid {
+		// HalfKP, HalfKAv2_hm: the difference straight from the two positions' piece
+		// bitboards (Stockfish 17's AccumulatorCaches), without Set.Active and the merge.
+		if a, r, ok := set.DiffSameKing(&e.pos, pos, persp, t.added[:0], t.removed[:0]); ok {
+			t.added, t.removed = a, r
+			now := e.n + len(a) - len(r) // len(Set.Active(pos, persp))
+			if n := len(a) + len(r); n <= now {
+				acc.UpdateFrom(e.acc, persp, a, r)
+				e.acc.copyPersp(acc, p)
+				e.pos, e.n, e.stale = *pos, now, true
+				t.Hits++
+				t.Rows += n
+				return
+			}
+		}
+	}
+	t.active = set.Active(pos, persp, t.active[:0])
+	if e.valid && !e.stale {
 		// Set.Active is sorted and duplicate-free, so the difference is one merge.
 		t.added, t.removed = mergeDiff(t.active, e.active, t.added[:0], t.removed[:0])
 		if n := len(t.added) + len(t.removed); n <= len(t.active) {
@@ -87,6 +112,7 @@ func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp boar
 	acc.Refresh(persp, t.active)
 	e.acc.copyPersp(acc, p)
 	e.active = append(e.active[:0], t.active...)
+	e.pos, e.n, e.stale = *pos, len(t.active), false
 	e.valid = true
 	t.Misses++
 }

@@ -1,0 +1,92 @@
+package featureset
+
+import (
+	"math/bits"
+
+	"github.com/nnuekit/nnuekit/board"
+)
+
+// DiffSameKing appends to added the features of persp active in after but not in before,
+// and to removed those active in before but not in after, for two arbitrary positions in
+// which persp's king stands on the same square — the case of an accumulator refresh table
+// whose entries are keyed by the own king's square (CPW "Accumulator Refresh Table";
+// Stockfish 17 nnue_accumulator.h AccumulatorCaches, which diffs piece bitboards the same
+// way). No dirty pieces are needed: the piece-square sets compare the two positions'
+// piece bitboards plane by plane. Same result as Set.DiffGeneric (the exact set
+// difference, each list ascending).
+//
+// ok is false, with nothing appended, when the set has no piece-square fast path (Set
+// other than ALL, KING-ALL, KP, HalfKP, HalfKAv2_hm and their variants) or when persp does
+// not have exactly one king on the same square in both positions; callers then diff
+// Active lists.
+func (s *Set) DiffSameKing(before, after *board.Position, persp board.Color, added, removed []int) ([]int, []int, bool) {
+	if s.psq == nil || !s.psq.planes {
+		return added, removed, false
+	}
+	return s.psq.diffSameKing(before, after, persp, added, removed)
+}
+
+// diffSameKing is DiffSameKing for a piece-square set: active's plane walk (same base,
+// orientation and feature order) over after &^ before and before &^ after.
+func (p *PieceSquare) diffSameKing(before, after *board.Position, persp board.Color, added, removed []int) ([]int, []int, bool) {
+	if persp > board.Black {
+		return added, removed, false
+	}
+	k := after.Pieces(persp, board.King)
+	if k == 0 || k&(k-1) != 0 || before.Pieces(persp, board.King) != k {
+		return added, removed, false
+	}
+	ksq := k.First()
+	m := p.mask0[persp]
+	if p.orient == FlipMirror && ksq&7 < 4 {
+		m ^= 7
+	}
+	base := int(p.base[maskVariant(m)][ksq])
+	if p.kind == PSQHalfKP {
+		base++ // the DEAD feature opens each 641-feature king block
+	}
+	swap := (m&56 != 0) != (m&7 != 0)
+	desc := m&7 != 0
+	ownA, theirA := after.ByColor(persp), after.ByColor(persp^1)
+	ownB, theirB := before.ByColor(persp), before.ByColor(persp^1)
+	for r := board.Pawn; r <= board.King; r++ {
+		ra, rb := after.ByRole(r), before.ByRole(r)
+		var a0, a1, b0, b1 board.Bitboard
+		switch {
+		case r < board.King:
+			a0, a1, b0, b1 = ra&ownA, ra&theirA, rb&ownB, rb&theirB
+		case p.kind == PSQHalfKAv2hm:
+			a0, b0 = ra, rb // both kings share one plane
+		default:
+			return added, removed, true // HalfKP: kings are not features
+		}
+		added = appendPlane(added, a0&^b0, base, swap, desc)
+		removed = appendPlane(removed, b0&^a0, base, swap, desc)
+		base += 64
+		added = appendPlane(added, a1&^b1, base, swap, desc)
+		removed = appendPlane(removed, b1&^a1, base, swap, desc)
+		base += 64
+	}
+	return added, removed, true
+}
+
+// appendPlane appends base + oriented square for every square of bb, in active's order.
+func appendPlane(dst []int, bb board.Bitboard, base int, swap, desc bool) []int {
+	if bb == 0 {
+		return dst
+	}
+	if swap {
+		bb = bb.FlipRanks()
+	}
+	b := uint64(bb)
+	if desc {
+		for ; b != 0; b &^= 1 << (63 - bits.LeadingZeros64(b)) {
+			dst = append(dst, base+bits.LeadingZeros64(b))
+		}
+		return dst
+	}
+	for ; b != 0; b &= b - 1 {
+		dst = append(dst, base+bits.TrailingZeros64(b))
+	}
+	return dst
+}
