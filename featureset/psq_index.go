@@ -72,6 +72,17 @@ type PieceSquare struct {
 	base  [4][64]int32
 	mask0 [2]board.Square // the mask without the FlipMirror mirror
 	kings [2]board.Piece  // own king piece per perspective
+	// quiet[persp][ownKing] is the index table and own-king base of persp's view with its
+	// own king on real square ownKing (index 0 for the sets that do not depend on it):
+	// diffQuiet's two loads instead of the mask, variant and base arithmetic.
+	quiet [2][64]psqView
+}
+
+// psqView is one perspective's view for one own-king square: tab[pc][sq] + base is the
+// feature index of piece pc on real square sq (tab entry −1: not a feature).
+type psqView struct {
+	tab  *[13][64]int16
+	base int
 }
 
 // Kind returns the feature set's kind.
@@ -230,6 +241,15 @@ func newPieceSquare(kind PSQKind, o Orientation) *PieceSquare {
 		p.kings[persp] = board.MakePiece(persp, board.King)
 		p.mask0[persp] = p.Mask(persp, board.H1) // no mirror: king on files e–h
 	}
+	defer func() {
+		for persp := board.White; persp <= board.Black; persp++ {
+			for k := board.Square(0); k < 64; k++ {
+				m := p.Mask(persp, k)
+				v := maskVariant(m)
+				p.quiet[persp][k] = psqView{tab: &p.part[v][persp], base: int(p.base[v][k])}
+			}
+		}
+	}()
 	for v, m := range [4]board.Square{0, 7, 56, 63} {
 		for k := board.Square(0); k < 64; k++ {
 			p.base[v][k] = int32(p.kingBase(m, k))
@@ -297,6 +317,43 @@ var psqCandidates = sync.OnceValue(func() map[string]*PieceSquare {
 // return nil: an engine then keeps a board.Position beside its own board
 // (doc/engine.md).
 func (s *Set) PieceSquare() *PieceSquare { return s.psq }
+
+// diffQuiet is diff for the commonest move, one piece other than persp's own king going
+// from one square to another (every quiet move; the other side's king move): one row of
+// the view table for persp's king square, no loop and no per-entry checks. It reports
+// false (lists unchanged) for everything else, which diff handles; where it reports true
+// its lists equal diff's (TestDiffQuiet).
+//
+// Set.diff carries a copy of its body (a call fewer per perspective and move); this
+// function is the one the tests compare with diff.
+func (p *PieceSquare) diffQuiet(after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int, bool) {
+	if dirty == nil || dirty.N != 1 || persp > board.Black {
+		return added, removed, false
+	}
+	d := dirty.Pieces[0]
+	pc := d.Piece
+	// NoSquare is −1: one unsigned test rejects it and every other invalid square.
+	if uint(pc-1) >= 12 || pc == p.kings[persp] || uint8(d.From)|uint8(d.To) >= 64 {
+		return added, removed, false
+	}
+	ksq := 0
+	if p.kingDep {
+		k := uint64(after.Pieces(persp, board.King))
+		if k == 0 || k&(k-1) != 0 {
+			return added, removed, false
+		}
+		ksq = bits.TrailingZeros64(k)
+	}
+	view := &p.quiet[persp][ksq&63]
+	row := &view.tab[pc]
+	if v := row[d.From&63]; v >= 0 {
+		removed = append(removed, view.base+int(v))
+	}
+	if v := row[d.To&63]; v >= 0 {
+		added = append(added, view.base+int(v))
+	}
+	return added, removed, true
+}
 
 // diff is Set.Diff's fast path: it reports false when the generic path must be taken
 // (dirty naming an invalid piece or square, own-king move of a king-dependent set, not

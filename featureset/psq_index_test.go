@@ -183,3 +183,63 @@ func TestActiveFastPath(t *testing.T) {
 		t.Fatalf("halfkav2_hm start, White: %d features, first %d, last %d", len(got), got[0], got[len(got)-1])
 	}
 }
+
+// TestDiffQuiet: Set.Diff's inline one-piece path (diffQuiet) gives diff's lists wherever
+// it applies, on synthetic dirty pieces (any piece, squares in and out of range, NoSquare,
+// the own king, positions with zero or two kings of a side) and on legal moves, and
+// Set.Diff equals what it was before the path existed (diff, else the block tree).
+func TestDiffQuiet(t *testing.T) {
+	starts := append([]board.Position{board.StartPosition()}, epdSample(t, 200)...)
+	sets := make([]*Set, len(psqSpecs))
+	for i, s := range psqSpecs {
+		sets[i] = MustParse(s)
+	}
+	prefix := []int{-3, 5}
+	rapid.Check(t, func(t *rapid.T) {
+		s := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
+		before := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "pos")]
+		after := before
+		var dirty board.DirtyPieces
+		if rapid.Bool().Draw(t, "legal") {
+			moves := before.AppendLegalMoves(nil)
+			if len(moves) == 0 {
+				return
+			}
+			after, dirty = before.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
+		} else {
+			after = starts[rapid.IntRange(0, len(starts)-1).Draw(t, "after")]
+			dirty.N = rapid.IntRange(-1, 3).Draw(t, "n")
+			for i := range dirty.Pieces {
+				dirty.Pieces[i] = board.DirtyPiece{
+					Piece: board.Piece(rapid.IntRange(0, 14).Draw(t, "piece")),
+					From:  board.Square(rapid.IntRange(-2, 66).Draw(t, "from")),
+					To:    board.Square(rapid.IntRange(-2, 66).Draw(t, "to")),
+				}
+			}
+		}
+		persp := board.Color(rapid.IntRange(0, 1).Draw(t, "persp"))
+		p := s.psq
+		if p == nil {
+			t.Fatalf("%s: no piece-square path", s)
+		}
+		qa, qr, qok := p.diffQuiet(&after, &dirty, persp, slices.Clone(prefix), slices.Clone(prefix))
+		da, dr, dok := p.diff(&after, &dirty, persp, slices.Clone(prefix), slices.Clone(prefix))
+		if qok && (!dok || !slices.Equal(qa, da) || !slices.Equal(qr, dr)) {
+			t.Fatalf("%s %v %+v: diffQuiet %v %v, diff %v %v %v", s, persp, dirty, qa, qr, da, dr, dok)
+		}
+		if !qok && (!slices.Equal(qa, prefix) || !slices.Equal(qr, prefix)) {
+			t.Fatalf("%s: diffQuiet appended %v %v without ok", s, qa, qr)
+		}
+		if !dok {
+			da, dr = s.root.AppendDiff(&before, &after, &dirty, persp, 0, slices.Clone(prefix), slices.Clone(prefix))
+		}
+		ga, gr := s.Diff(&before, &after, &dirty, persp, slices.Clone(prefix), slices.Clone(prefix))
+		if !slices.Equal(ga, da) || !slices.Equal(gr, dr) {
+			t.Fatalf("%s %v %+v: Diff %v %v, want %v %v", s, persp, dirty, ga, gr, da, dr)
+		}
+		if dirty.N == 1 && qok != (dirty.Pieces[0].Piece.Valid() && dirty.Pieces[0].Piece != board.MakePiece(persp, board.King) &&
+			dirty.Pieces[0].From.Valid() && dirty.Pieces[0].To.Valid() && (!p.kingDep || after.Pieces(persp, board.King).Count() == 1)) {
+			t.Fatalf("%s %v %+v: diffQuiet ok = %v", s, persp, dirty, qok)
+		}
+	})
+}
