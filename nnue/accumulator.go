@@ -23,11 +23,32 @@ type Accumulator struct {
 	// rows and int16 rows (int16 indices made relative): added8, removed8, added16,
 	// removed16 (scratch, reused).
 	split [4][]int
+	// quiet says which fast path of UpdateFrom a one-in, one-out update takes (quietNone:
+	// the general loop), rows16 is the number of int16 rows, w16 and width are ft's:
+	// copies that spare the fast path the loads through ft and a division.
+	quiet  uint8
+	rows16 uint
+	w16    []int16
+	width  int
 }
+
+// UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
+const (
+	quietNone  = iota // int8 rows or a PSQT other than 8 buckets: the general loop
+	quietPlain        // int16 rows, no PSQT
+	quietPSQT8        // int16 rows, 8 PSQT buckets (SFNNv5)
+)
 
 // NewAccumulator returns a zeroed accumulator for ft. Call Refresh before use.
 func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
-	a := &Accumulator{ft: ft}
+	a := &Accumulator{ft: ft, rows16: uint(len(ft.weights) / ft.width), w16: ft.weights, width: ft.width}
+	switch {
+	case ft.rows8 > 0:
+	case ft.psqtBuckets == 0:
+		a.quiet = quietPlain
+	case ft.psqtBuckets == 8:
+		a.quiet = quietPSQT8
+	}
 	buf := alignedInt16(2 * ft.width)
 	a.v[0], a.v[1] = buf[:ft.width:ft.width], buf[ft.width:]
 	if ft.psqtBuckets > 0 {
@@ -94,24 +115,28 @@ func (a *Accumulator) Update(persp board.Color, added, removed []int) {
 // UpdateFrom sets perspective persp of a to src's plus the difference (copy-make: src is
 // left unchanged unless src == a). Same arithmetic as Update.
 func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
-	ft := a.ft
 	// Fast paths for a quiet move of one piece (one feature in, one out) with int16 rows and
 	// no PSQT or Stockfish's 8 PSQT buckets — one bound check per index and one kernel call,
 	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
-	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3) — and
-	// for no change at all (a copy).
+	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
+	// fields copied into a spare the loads through ft and a division, round 4) — and for
+	// no change at all (a copy).
 	p := int(persp & 1)
-	if len(added) == 1 && len(removed) == 1 && ft.rows8 == 0 &&
-		(ft.psqtBuckets == 0 || ft.psqtBuckets == 8 && len(a.psqt[p]) == 8 && len(src.psqt[p]) == 8) {
-		m, w := ft.width, ft.weights
+	if a.quiet != quietNone && len(added) == 1 && len(removed) == 1 {
 		fa, fr := added[0], removed[0]
-		if nr := len(w) / m; uint(fa) >= uint(nr) || uint(fr) >= uint(nr) {
+		if uint(fa) >= a.rows16 || uint(fr) >= a.rows16 {
 			a.checkIndices(added) // panics with the index
 			a.checkIndices(removed)
 		}
-		simd.AddSub(a.v[p], src.v[p], w[fa*m:fa*m+m:fa*m+m], w[fr*m:fr*m+m:fr*m+m])
-		if ft.psqtBuckets == 8 {
-			ft.psqtUpdate8((*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p]), added, removed)
+		m, w := a.width, a.w16
+		simd.AddSub(a.v[p], src.v[p], w[fa*m:][:m], w[fr*m:][:m])
+		if a.quiet == quietPSQT8 {
+			pw := a.ft.psqt
+			d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
+			ra, rr := (*[8]int32)(pw[fa*8:]), (*[8]int32)(pw[fr*8:])
+			for i := range d {
+				d[i] = s[i] + ra[i] - rr[i]
+			}
 		}
 		return
 	}
