@@ -89,8 +89,14 @@ func (a *Accumulator) checkIndices(idx []int) {
 // Refresh recomputes perspective persp from scratch: Values(persp)[j] = Bias[j] + Σ_{f ∈ active}
 // W[f][j] (and the PSQT sums). active lists feature indices, normally
 // Set().Active(pos, persp, …); duplicates are summed as many times as they occur.
+//
+// The bound of every index is checked once, by the simd kernels (simd.Refresh,
+// simd.UpdateI8 check every row before any arithmetic); a panic there is caught here and
+// re-raised with nnue's message naming the index ("nnue: feature index 96 out of range
+// [0, 96)"), the one checkIndices gives elsewhere. Checking the list here as well cost
+// ≈ 4 instructions per feature (doc/benchmarks.md, issue 14 round 4).
 func (a *Accumulator) Refresh(persp board.Color, active []int) {
-	a.checkIndices(active)
+	defer a.refreshPanic(active)
 	p := int(persp & 1)
 	ft := a.ft
 	if ft.rows8 > 0 {
@@ -102,6 +108,15 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	}
 	if ft.psqtBuckets > 0 {
 		ft.psqtRefresh(a.psqt[p], active)
+	}
+}
+
+// refreshPanic, deferred by Refresh, turns a kernel's row-bound panic into checkIndices'
+// panic naming the index (other panics are re-raised unchanged).
+func (a *Accumulator) refreshPanic(active []int) {
+	if r := recover(); r != nil {
+		a.checkIndices(active)
+		panic(r)
 	}
 }
 

@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -121,5 +122,31 @@ func TestAccumulatorRejectsBadIndex(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestRefreshPanicNamesIndex: Refresh leaves the bound check to the simd kernel and
+// re-raises its panic with nnue's message naming the bad index.
+func TestRefreshPanicNamesIndex(t *testing.T) {
+	n := randomThesisNet(t, rand.New(rand.NewPCG(3, 4)), "h", 32, 4, 10)
+	a := n.FeatureTransformer().NewAccumulator()
+	nf := n.FeatureTransformer().Features()
+	for _, bad := range []int{nf, -1, 1 << 40, -1 << 62} {
+		func() {
+			defer func() {
+				msg := fmt.Sprint(recover())
+				if want := fmt.Sprintf("nnue: feature index %d out of range [0, %d)", bad, nf); msg != want {
+					t.Errorf("Refresh with index %d: panic %q, want %q", bad, msg, want)
+				}
+			}()
+			a.Refresh(board.Black, []int{0, 3, bad, 5})
+		}()
+	}
+	// Still usable after a recovered panic: the same values as a fresh accumulator's.
+	a.Refresh(board.Black, []int{0, nf - 1})
+	want := n.FeatureTransformer().NewAccumulator()
+	want.Refresh(board.Black, []int{0, nf - 1})
+	if !slices.Equal(a.Values(board.Black), want.Values(board.Black)) {
+		t.Error("Refresh after a recovered panic differs from a fresh accumulator's")
 	}
 }
