@@ -13,7 +13,8 @@ import "github.com/nnuekit/nnuekit/simd"
 //   - ClippedReLU chains (HalfKP/Stockfish 13, the thesis and CPW-style nets): Perspective →
 //     ClippedReLU(int16) → (Affine → ClippedReLU(int32))* → Affine(→1).
 //
-// The 15-element activations of SFNNv5 run as scalar Go; everything else makes the same
+// The 15-element activations of SFNNv5 run as scalar Go; below VNNI its PairwiseMul and
+// sparse fc_0 are one simd.PairwiseAffineSparse call; everything else makes the same
 // simd calls as the layers. Any other
 // composition runs layer by layer. TestFusedMatchesLayers checks every fused path
 // against the layer-by-layer one.
@@ -80,10 +81,16 @@ func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 	m := len(a)
 	h := m / 2
 	x := bufs[1].u8
-	simd.PairwiseMul(x[:h], a[:h], a[h:m])
-	simd.PairwiseMul(x[h:m], b[:h], b[h:m])
 	o0 := bufs[2].i32[:f.fc0.Out]
-	f.fc0.propagate(&bufs[1], &bufs[2], nil)
+	if s := f.fc0.sparse; s != nil && m == f.fc0.In && simd.Level() < simd.AVX512VNNI {
+		// Below VNNI fc_0 runs the sparse kernel (Affine.propagate): the pairwise products
+		// and the list of their non-zero chunks come from one pass.
+		simd.PairwiseAffineSparse(o0, x[:m], a, b, s.wt, f.fc0.Bias, s.group, bufs[1].idx)
+	} else {
+		simd.PairwiseMul(x[:h], a[:h], a[h:m])
+		simd.PairwiseMul(x[h:m], b[:h], b[h:m])
+		f.fc0.propagate(&bufs[1], &bufs[2], nil)
+	}
 	k := len(o0) - 1
 	skip := int64(o0[k]) * f.fwdMul / f.fwdDiv
 	c := bufs[4].u8[: 2*k : 2*k]

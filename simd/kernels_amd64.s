@@ -4519,6 +4519,178 @@ nnz_loop:
 	MOVQ      BX, ret+24(FP)
 	RET
 
+// func pairwiseMulNNZAVX2(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·pairwiseMulNNZAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         first+40(FP), DI
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQW     Y1, Y1, Y1
+	VPSRLW       $0x09, Y1, Y1
+	LEAQ         nnzTable<>+0(SB), R8
+	XORQ         R9, R9
+	VMOVD        DI, X2
+	VPBROADCASTW X2, X2
+	MOVL         $0x00080008, DI
+	VMOVD        DI, X3
+	VPBROADCASTD X3, X3
+	SUBQ         $0x00000020, BX
+	JB           pairwiseMulNNZAVX2_loop1_end
+	PCALIGN      $0x20
+
+pairwiseMulNNZAVX2_loop1:
+	VMOVDQU   (CX), Y4
+	VMOVDQU   (DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    $0x07, Y4, Y4
+	VMOVDQU   32(CX), Y5
+	VMOVDQU   32(DX), Y6
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMAXSW   Y0, Y6, Y6
+	VPMINSW   Y1, Y6, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSRLW    $0x07, Y5, Y5
+	VPACKUSWB Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPCMPEQD  Y4, Y0, Y4
+	VMOVMSKPS Y4, DI
+	XORL      $0x000000ff, DI
+	MOVQ      DI, R10
+	SHLQ      $0x04, R10
+	VPADDW    (R8)(R10*1), X2, X4
+	VMOVDQU   X4, (SI)(R9*2)
+	POPCNTL   DI, DI
+	ADDQ      DI, R9
+	VPADDW    X3, X2, X2
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000020, BX
+	JAE       pairwiseMulNNZAVX2_loop1
+
+pairwiseMulNNZAVX2_loop1_end:
+	ADDQ $0x00000020, BX
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
+// func pairwiseMulNNZAVX512(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·pairwiseMulNNZAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         first+40(FP), DI
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	VPTERNLOGD   $0xff, Z2, Z2, Z2
+	VPSRLW       $0x09, Z2, Z2
+	LEAQ         nnzTable<>+0(SB), R8
+	XORQ         R9, R9
+	VMOVD        DI, X3
+	VPBROADCASTW X3, X3
+	MOVL         $0x00080008, DI
+	VMOVD        DI, X4
+	VPBROADCASTD X4, X4
+	SUBQ         $0x00000040, BX
+	JB           pairwiseMulNNZAVX512_loop1_end
+	PCALIGN      $0x20
+
+pairwiseMulNNZAVX512_loop1:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 (DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMULLW   Z6, Z5, Z5
+	VPSRLW    $0x07, Z5, Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 64(DX), Z7
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMAXSW   Z1, Z7, Z7
+	VPMINSW   Z2, Z7, Z7
+	VPMULLW   Z7, Z6, Z6
+	VPSRLW    $0x07, Z6, Z6
+	VPACKUSWB Z6, Z5, Z5
+	VPERMQ    Z5, Z0, Z5
+	VMOVDQU64 Z5, (AX)
+	VPTESTMD  Z5, Z5, K1
+	KMOVW     K1, DI
+	MOVL      DI, R10
+	SHRL      $0x08, R10
+	ANDL      $0x000000ff, DI
+	MOVQ      DI, R11
+	SHLQ      $0x04, R11
+	VPADDW    (R8)(R11*1), X3, X5
+	VMOVDQU64 X5, (SI)(R9*2)
+	POPCNTL   DI, DI
+	ADDQ      DI, R9
+	VPADDW    X4, X3, X3
+	MOVQ      R10, DI
+	SHLQ      $0x04, DI
+	VPADDW    (R8)(DI*1), X3, X5
+	VMOVDQU64 X5, (SI)(R9*2)
+	POPCNTL   R10, R10
+	ADDQ      R10, R9
+	VPADDW    X4, X3, X3
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000040, BX
+	JAE       pairwiseMulNNZAVX512_loop1
+
+pairwiseMulNNZAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
+	TESTQ     BX, BX
+	JZ        pairwiseMulNNZAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 (DX), Y5
+	VPMAXSW   Y1, Y0, Y0
+	VPMINSW   Y2, Y0, Y0
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMULLW   Y5, Y0, Y0
+	VPSRLW    $0x07, Y0, Y0
+	VMOVDQU64 32(CX), Y5
+	VMOVDQU64 32(DX), Y6
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMAXSW   Y1, Y6, Y6
+	VPMINSW   Y2, Y6, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSRLW    $0x07, Y5, Y5
+	VPACKUSWB Y5, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPTESTMD  Y0, Y0, K1
+	KMOVW     K1, AX
+	MOVQ      AX, CX
+	SHLQ      $0x04, CX
+	VPADDW    (R8)(CX*1), X3, X0
+	VMOVDQU64 X0, (SI)(R9*2)
+	POPCNTL   AX, AX
+	ADDQ      AX, R9
+	VPADDW    X4, X3, X3
+
+pairwiseMulNNZAVX512_done:
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
 // func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
 TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-40

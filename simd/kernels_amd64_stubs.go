@@ -144,6 +144,20 @@ func affineVNNI(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout
 //go:noescape
 func nnzChunks(in *uint8, nin int, idx *uint16) int
 
+// pairwiseMulNNZAVX2 sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a
+// positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to
+// idx in increasing order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseMulNNZAVX2(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
+
+// pairwiseMulNNZAVX512 sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a
+// positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to
+// idx in increasing order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseMulNNZAVX512(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
+
 // sparseAccAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
 // chunk-major weights (simd.AffineSparse).
 //

@@ -204,7 +204,10 @@ func sparseAcc(s isa, kind string, nout int) {
 }
 
 func sparseKernels() {
-	nnzChunks(nnzTable())
+	tbl := nnzTable()
+	nnzChunks(tbl)
+	pairwiseMulNNZ(avx2, tbl)
+	pairwiseMulNNZ(avx512, tbl)
 	for _, nout := range []int{16, 32} {
 		for _, s := range []isa{avx2, avx512} {
 			sparseAcc(s, "", nout)
@@ -213,4 +216,105 @@ func sparseKernels() {
 		}
 		sparseAcc(avx512, "VNNI", nout)
 	}
+}
+
+// pairwiseMulNNZ generates pairwiseMulNNZ+ISA(dst *uint8, a, b *int16, n int, idx *uint16,
+// first int) int: pairwiseMul's products (dst[i] = (clamp(a[i],0,127)·clamp(b[i],0,127)) >> 7,
+// i < n, n a multiple of 32) and, from the same registers, nnzChunks' list of the non-zero
+// 4-byte chunks of dst, numbered from first, so that fc_0's sparse kernel reads the list
+// without a second pass over dst (Stockfish 16 lists them while it writes the transformed
+// features too, affine_transform_sparse_input.h find_nnz). Every 32 bytes store 8 index
+// entries at idx[count], so idx needs n/4 entries and no slack.
+func pairwiseMulNNZ(s isa, tbl Mem) {
+	fn := "pairwiseMulNNZ" + s.name
+	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, idx *uint16, first int) int")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a",
+		"positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to",
+		"idx in increasing order (n/4 entries of room) and returns their count.")
+	dst, pa, pb, n, idx, first := ld("dst"), ld("a"), ld("b"), ld("n"), ld("idx"), ld("first")
+	perm := permQ(s)
+	zero, c127 := s.vec(), s.vec()
+	s.zero(zero)
+	allOnes(s, c127)
+	VPSRLW(U8(9), c127, c127) // 127 in every word
+	t := GP64()
+	LEAQ(tbl, t)
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	base, eight := XMM(), XMM()
+	VMOVD(first.As32(), base)
+	VPBROADCASTW(base, base)
+	c := GP32()
+	MOVL(U32(0x00080008), c)
+	VMOVD(c, eight)
+	VPBROADCASTD(eight, eight)
+	// list appends the chunks of the 8-bit non-zero mask m (clobbered).
+	list := func(m reg.GPVirtual) {
+		o := GP64()
+		MOVQ(m, o)
+		SHLQ(U8(4), o)
+		x := XMM()
+		VPADDW(Mem{Base: t, Index: o, Scale: 1}, base, x)
+		s.mov(x, Mem{Base: idx, Index: cnt, Scale: 2})
+		POPCNTL(m.As32(), m.As32())
+		ADDQ(m, cnt)
+		VPADDW(eight, base, base)
+	}
+	block := func(w int, wide bool, dOff, sOff int) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		z, c := width(zero, w), width(c127, w)
+		var r [2]reg.VecVirtual
+		for k := range r {
+			x, y := vec(), vec()
+			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
+			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
+			VPMAXSW(z, x, x)
+			VPMINSW(c, x, x)
+			VPMAXSW(z, y, y)
+			VPMINSW(c, y, y)
+			VPMULLW(y, x, x)
+			VPSRLW(U8(7), x, x)
+			r[k] = x
+		}
+		VPACKUSWB(r[1], r[0], r[0])
+		packFixQ(r[0], perm, wide)
+		s.mov(r[0], Mem{Base: dst, Disp: dOff})
+		m := GP64()
+		if s.wide {
+			k := K()
+			VPTESTMD(r[0], r[0], k)
+			KMOVW(k, m.As32())
+		} else {
+			y := YMM()
+			VPCMPEQD(r[0], z, y)
+			VMOVMSKPS(y, m.As32())
+			XORL(U32(0xFF), m.As32())
+		}
+		if w == 64 {
+			hi := GP64()
+			MOVL(m.As32(), hi.As32())
+			SHRL(U8(8), hi.As32())
+			ANDL(U32(0xFF), m.As32())
+			list(m)
+			list(hi)
+		} else {
+			list(m)
+		}
+	}
+	w := s.bytes
+	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
+		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), pa); ADDQ(U32(2*k*w), pb) })
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		block(32, false, 0, 0)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	Store(cnt, ReturnIndex(0))
+	RET()
 }
