@@ -13,7 +13,9 @@ import "github.com/nnuekit/nnuekit/simd"
 //   - ClippedReLU chains (HalfKP/Stockfish 13, the thesis and CPW-style nets): Perspective →
 //     ClippedReLU(int16) → (Affine → ClippedReLU(int32))* → Affine(→1).
 //
-// The 15-element activations of SFNNv5 run as scalar Go; below VNNI its PairwiseMul and
+// SFNNv5's 15-element activation pair is one simd.SqrCReLUPair16 call on fc_0's 16
+// outputs (fc_1 reads it through a copy of its weights with zero columns 15 and 31; other
+// widths run it as scalar Go); below VNNI its PairwiseMul and
 // sparse fc_0 are one simd.PairwiseAffineSparse call; everything else makes the same
 // simd calls as the layers. Any other
 // composition runs layer by layer. TestFusedMatchesLayers checks every fused path
@@ -42,6 +44,13 @@ type sfnnv5Stack struct {
 	fwdMul, fwdDiv   int64
 	sqrShift, shift1 uint
 	shift2           uint
+
+	// fc1w is fc_1's weights re-laid for simd.SqrCReLUPair16's 32-byte output when fc_0
+	// has 16 outputs (k = 15, Stockfish 15.1 and 16): row j = W[j][0:15], 0, W[j][15:30],
+	// 0, so that the pair's 16th elements (fc_0's Forward output, not an input of fc_1)
+	// meet zero weights; nil otherwise. A copy made when NewNetwork takes the layers in,
+	// like Affine's sparse copy.
+	fc1w []int8
 }
 
 func fuseSFNNv5(ls []Layer) fusedStack {
@@ -67,9 +76,18 @@ func fuseSFNNv5(ls []Layer) fusedStack {
 		uint(sq.Shift) >= 64 || uint(r1.Shift) >= 32 { // run masks the shift counts
 		return nil
 	}
-	return &sfnnv5Stack{whiteFirst: p.WhiteFirst, fc0: fc0, fc1: fc1, fc2: fc2,
+	f := &sfnnv5Stack{whiteFirst: p.WhiteFirst, fc0: fc0, fc1: fc1, fc2: fc2,
 		fwdMul: int64(fw.Mul), fwdDiv: int64(fw.Div),
 		sqrShift: uint(sq.Shift), shift1: uint(r1.Shift), shift2: uint(r2.Shift)}
+	if k == 15 && len(fc1.Weights) == fc1.Out*32 {
+		f.fc1w = alignedInt8(fc1.Out * 32)
+		for j := 0; j < fc1.Out; j++ {
+			w := fc1.Weights[32*j : 32*j+32]
+			copy(f.fc1w[32*j:32*j+15], w[:15])
+			copy(f.fc1w[32*j+16:32*j+31], w[15:30])
+		}
+	}
+	return f
 }
 
 func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
@@ -93,18 +111,22 @@ func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 	}
 	k := len(o0) - 1
 	skip := int64(o0[k]) * f.fwdMul / f.fwdDiv
-	c := bufs[4].u8[: 2*k : 2*k]
-	// Scalar (15 elements): masked shift counts and bounds-check-free halves save ≈ 10 ns
-	// of ≈ 220 (hot, AVX2, Stockfish 15.1 net) against indexing c and shifting by the
-	// fields directly.
-	sq, r := c[:k:k], c[k:2*k:2*k]
-	s0, s1 := f.sqrShift&63, f.shift1&31
-	for i, v := range o0[:len(sq)] {
-		sq[i] = uint8(min((int64(v)*int64(v))>>s0, 127))
-		r[i] = uint8(min(max(v>>s1, 0), 127))
-	}
 	o1 := bufs[5].i32[:f.fc1.Out]
-	simd.Affine(o1, bufs[4].u8[:pad32(2*k)], f.fc1.Weights, f.fc1.Bias)
+	if f.fc1w != nil {
+		u := bufs[4].u8[:32]
+		simd.SqrCReLUPair16(u, o0, f.sqrShift, f.shift1)
+		simd.Affine(o1, u, f.fc1w, f.fc1.Bias)
+	} else {
+		c := bufs[4].u8[: 2*k : 2*k]
+		// Scalar: masked shift counts and bounds-check-free halves.
+		sq, r := c[:k:k], c[k:2*k:2*k]
+		s0, s1 := f.sqrShift&63, f.shift1&31
+		for i, v := range o0[:len(sq)] {
+			sq[i] = uint8(min((int64(v)*int64(v))>>s0, 127))
+			r[i] = uint8(min(max(v>>s1, 0), 127))
+		}
+		simd.Affine(o1, bufs[4].u8[:pad32(2*k)], f.fc1.Weights, f.fc1.Bias)
+	}
 	return int64(reluAffine1(o1, bufs[6].u8, f.fc2, f.shift2, bufs[7].i32)) + skip
 }
 

@@ -29,3 +29,9 @@ func pairwiseMulGeneric(dst []uint8, a, b []int16) {
 		dst[i] = uint8((x * y) >> 7)
 	}
 }
+
+func sqrCReLUPair16Generic(dst []uint8, src []int32, sqrShift, shift uint) {
+	dst, src = dst[:32], src[:16]
+	sqrClippedReLU32Generic(dst[:16], src, sqrShift)
+	clippedReLU32Generic(dst[16:], src, shift)
+}

@@ -42,6 +42,7 @@ func install(l ISA) {
 	ClippedReLU16 = clippedReLU16Asm
 	ClippedReLU32 = clippedReLU32Asm
 	SqrClippedReLU32 = sqrClippedReLU32Asm
+	SqrCReLUPair16 = sqrCReLUPair16Asm
 	PairwiseMul = pairwiseMulAsm
 	Affine = affineAsm
 	SCReLUDot = screluDotAsm

@@ -172,6 +172,11 @@ func sqrClippedReLU32Asm(dst []uint8, src []int32, shift uint) {
 	sqrClippedReLU32Generic(dst, src, shift)
 }
 
+func sqrCReLUPair16Asm(dst []uint8, src []int32, sqrShift, shift uint) {
+	dst, src = dst[:32], src[:16]
+	sqrCReLUPairAVX2(&dst[0], &src[0], sqrShift, shift)
+}
+
 func pairwiseMulAsm(dst []uint8, a, b []int16) {
 	n := len(dst)
 	a, b = a[:n], b[:n]

@@ -1823,6 +1823,55 @@ screluDotAVX512_sum:
 	VZEROUPPER
 	RET
 
+// func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
+// Requires: AVX, AVX2, SSE2
+TEXT ·sqrCReLUPairAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         sqrShift+16(FP), DX
+	MOVQ         DX, X0
+	MOVQ         shift+24(FP), DX
+	MOVQ         DX, X1
+	VMOVDQU      permD256<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x0000007f, DX
+	MOVQ         DX, X4
+	VPBROADCASTQ X4, Y4
+	VMOVDQU      (CX), Y5
+	VPMULDQ      Y5, Y5, Y6
+	VPSRLQ       $0x20, Y5, Y7
+	VPMULDQ      Y7, Y7, Y7
+	VPSRLQ       X0, Y6, Y6
+	VPSRLQ       X0, Y7, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VPBLENDVB    Y8, Y4, Y6, Y6
+	VPCMPGTQ     Y4, Y7, Y8
+	VPBLENDVB    Y8, Y4, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSRAD       X1, Y5, Y5
+	VMOVDQU      32(CX), Y7
+	VPMULDQ      Y7, Y7, Y8
+	VPSRLQ       $0x20, Y7, Y9
+	VPMULDQ      Y9, Y9, Y9
+	VPSRLQ       X0, Y8, Y8
+	VPSRLQ       X0, Y9, Y9
+	VPCMPGTQ     Y4, Y8, Y0
+	VPBLENDVB    Y0, Y4, Y8, Y8
+	VPCMPGTQ     Y4, Y9, Y0
+	VPBLENDVB    Y0, Y4, Y9, Y9
+	VPSLLQ       $0x20, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSRAD       X1, Y7, Y0
+	VPACKSSDW    Y8, Y6, Y6
+	VPACKSSDW    Y0, Y5, Y5
+	VPACKSSWB    Y5, Y6, Y6
+	VPMAXSB      Y3, Y6, Y6
+	VPERMD       Y6, Y2, Y6
+	VMOVDQU      Y6, (AX)
+	VZEROUPPER
+	RET
+
 // func affineAVX2(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
 // Requires: AVX, AVX2
 TEXT ·affineAVX2(SB), NOSPLIT, $0-48

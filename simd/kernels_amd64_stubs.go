@@ -120,6 +120,12 @@ func pairwiseMulAVX512(dst *uint8, a *int16, b *int16, n int)
 //go:noescape
 func screluDotAVX512(acc *int16, w *int16, n int, qa int16) int32
 
+// sqrCReLUPairAVX2 sets dst[i] = min(127, (src[i]·src[i]) >> sqrShift) and dst[16+i] =
+// clamp(src[i] >> shift, 0, 127) for i < 16.
+//
+//go:noescape
+func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
+
 // affineAVX2 sets out[j] = bias[j] + Σ_i in[i]·weights[j·nin + i] for j < nout; nin is a
 // positive multiple of 32 and every input ≤ 127.
 //

@@ -310,6 +310,26 @@ func TestSqrClippedReLU32MatchesGo(t *testing.T) {
 	})
 }
 
+// SqrCReLUPair16 equals the Go twin at every level: 32 bytes written, nothing around them.
+func TestSqrCReLUPair16MatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			sqrShift, shift := drawShift(t), drawShift(t)
+			if rapid.Bool().Draw(t, "sf") {
+				sqrShift, shift = 19, 6 // Stockfish 15.1's
+			}
+			f := drawFiller(t)
+			src, _ := buffer(t, "src", 16, f.i32)
+			dst, whole := buffer(t, "dst", 32, func() uint8 { return 0xAA })
+			want := slices.Clone(whole)
+			off := len(whole) - guard - 32
+			sqrCReLUPair16Generic(want[off:off+32], src, sqrShift, shift)
+			SqrCReLUPair16(dst, src, sqrShift, shift)
+			checkSame(t, "dst buffer", whole, want)
+		})
+	})
+}
+
 func TestPairwiseMulMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {

@@ -82,6 +82,7 @@ func main() {
 		pairwiseMul(s)
 		screluDot(s)
 	}
+	sqrCReLUPair()
 	affineAVX2()
 	affineAVX512(false)
 	affineAVX512(true)
