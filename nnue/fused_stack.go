@@ -13,13 +13,14 @@ import "github.com/nnuekit/nnuekit/simd"
 //   - ClippedReLU chains (HalfKP/Stockfish 13, the thesis and CPW-style nets): Perspective →
 //     ClippedReLU(int16) → (Affine → ClippedReLU(int32))* → Affine(→1).
 //
-// SFNNv5's 15-element activation pair is one simd.SqrCReLUPair16 call on fc_0's 16
-// outputs (fc_1 reads it through a copy of its weights with zero columns 15 and 31; other
-// widths run it as scalar Go); below VNNI its PairwiseMul and
-// sparse fc_0 are one simd.PairwiseAffineSparse call; everything else makes the same
-// simd calls as the layers. Any other
-// composition runs layer by layer. TestFusedMatchesLayers checks every fused path
-// against the layer-by-layer one.
+// Below VNNI, where the first hidden layer runs the sparse-input kernel, the transform
+// (PairwiseMul or ClippedReLU16 of both perspectives) and that layer are one simd call
+// (PairwiseAffineSparse, ClippedReLUAffineSparse) that lists the non-zero input chunks
+// while it writes them. SFNNv5's 15-element activation pair is one simd.SqrCReLUPair16
+// call on fc_0's 16 outputs (fc_1 reads it through a copy of its weights with zero
+// columns 15 and 31; other widths run it as scalar Go). Everything else makes the same
+// simd calls as the layers. Any other composition runs layer by layer.
+// TestFusedMatchesLayers checks every fused path against the layer-by-layer one.
 
 // fusedStack runs one recognised stack; it returns the stack's output plus the Forward
 // contributions (the int64 ForwardBucket would compute).
@@ -180,20 +181,25 @@ func (f *reluChainStack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 	}
 	a, b := acc.v[first], acc.v[first^1]
 	m := len(a)
-	x := bufs[1].u8
-	simd.ClippedReLU16(x[:m], a)
-	simd.ClippedReLU16(x[m:2*m], b)
-	in := &bufs[1]
-	n := len(f.hidden)
-	for i, l := range f.hidden {
-		out := &bufs[2+2*i]
+	in, out := &bufs[1], &bufs[2]
+	x := in.u8
+	l := f.hidden[0]
+	if s := l.sparse; s != nil && 2*m == pad32(l.In) && simd.Level() < simd.AVX512VNNI {
+		// Below VNNI the first layer runs the sparse kernel (Affine.propagate): the
+		// ClippedReLU and the list of its non-zero chunks come from one pass.
+		simd.ClippedReLUAffineSparse(out.i32[:l.Out], x[:2*m], a, b, s.wt, l.Bias, s.group, in.idx)
+	} else {
+		simd.ClippedReLU16(x[:m], a)
+		simd.ClippedReLU16(x[m:2*m], b)
 		l.propagate(in, out, nil)
-		if i == n-1 {
-			return int64(reluAffine1(out.i32[:l.Out], bufs[3+2*i].u8, f.last, f.shifts[i], bufs[4+2*i].i32))
-		}
-		r := &bufs[3+2*i]
-		simd.ClippedReLU32(r.u8[:l.Out], out.i32[:l.Out], f.shifts[i])
-		in = r
 	}
-	panic("unreachable") // fuseReLUChain requires a hidden layer
+	n := len(f.hidden)
+	for i := 1; i < n; i++ {
+		prev := f.hidden[i-1]
+		r := &bufs[1+2*i]
+		simd.ClippedReLU32(r.u8[:prev.Out], bufs[2*i].i32[:prev.Out], f.shifts[i-1])
+		f.hidden[i].propagate(r, &bufs[2+2*i], nil)
+	}
+	l = f.hidden[n-1]
+	return int64(reluAffine1(bufs[2*n].i32[:l.Out], bufs[1+2*n].u8, f.last, f.shifts[n-1], bufs[2+2*n].i32))
 }

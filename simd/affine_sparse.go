@@ -44,6 +44,14 @@ var (
 	// to PairwiseMul twice + Affine at every level; idx's contents on return are
 	// unspecified.
 	PairwiseAffineSparse func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
+
+	// ClippedReLUAffineSparse is the same for a ClippedReLU transform (HalfKP, Stockfish
+	// 12/13, thesis nets): with h = len(dst)/2 (len(a), len(b) ≥ h) it sets dst[:h] =
+	// ClippedReLU16(a[:h]) and dst[h:2h] = ClippedReLU16(b[:h]), then out =
+	// AffineSparse(out, dst, wt, bias, group), the non-zero chunks listed while dst is
+	// written (len(idx) ≥ len(dst)/4, else the separate passes). Bit-identical to
+	// ClippedReLU16 twice + Affine at every level.
+	ClippedReLUAffineSparse func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
 )
 
 // SparseIdxLen returns the length of the idx scratch AffineSparseIdx needs for an input of
@@ -57,6 +65,30 @@ func installSparseGeneric() {
 		affineSparseGeneric(out, in, wt, bias, group)
 	}
 	PairwiseAffineSparse = pairwiseAffineSparseGeneric
+	ClippedReLUAffineSparse = clippedReLUAffineSparseGeneric
+}
+
+// clippedReLUAffineSparseGeneric is ClippedReLUAffineSparse in Go, with the listing twin
+// clippedReLU16NNZGeneric when idx is long enough.
+func clippedReLUAffineSparseGeneric(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {
+	h := len(dst) / 2
+	dst = dst[:2*h]
+	if len(idx) < 2*h/4 || 2*h/4 > 1<<16 || h%4 != 0 {
+		clippedReLU16Generic(dst[:h], a[:h])
+		clippedReLU16Generic(dst[h:], b[:h])
+		affineSparseGeneric(out, dst, wt, bias, group)
+		return
+	}
+	k := clippedReLU16NNZGeneric(dst[:h], a[:h], idx, 0)
+	k += clippedReLU16NNZGeneric(dst[h:], b[:h], idx[k:], h/4)
+	affineSparseListGeneric(out, dst, wt, bias, idx[:k])
+}
+
+// clippedReLU16NNZGeneric is the Go twin of the clippedReLU16NNZ assembly: dst =
+// ClippedReLU16(src) and the non-zero chunks listed as in pairwiseMulNNZGeneric.
+func clippedReLU16NNZGeneric(dst []uint8, src []int16, idx []uint16, first int) int {
+	clippedReLU16Generic(dst, src[:len(dst)])
+	return listNNZ(dst, idx, first)
 }
 
 // pairwiseAffineSparseGeneric is PairwiseAffineSparse in Go: the listing twin of the
@@ -82,6 +114,12 @@ func pairwiseAffineSparseGeneric(out []int32, dst []uint8, a, b []int16, wt []in
 // returns their count.
 func pairwiseMulNNZGeneric(dst []uint8, a, b []int16, idx []uint16, first int) int {
 	pairwiseMulGeneric(dst, a, b)
+	return listNNZ(dst, idx, first)
+}
+
+// listNNZ writes first + c for every non-zero 4-byte chunk c of dst to idx in increasing
+// order and returns their count.
+func listNNZ(dst []uint8, idx []uint16, first int) int {
 	k := 0
 	for c := 0; c+4 <= len(dst); c += 4 {
 		if dst[c]|dst[c+1]|dst[c+2]|dst[c+3] != 0 {

@@ -103,9 +103,12 @@ func TestSparseGroup(t *testing.T) {
 // every level, in dst as in out, with a junk-filled idx of the needed length or shorter, for
 // accumulators with few to all products non-zero; the pairwiseMulNNZ Go twin lists exactly
 // the non-zero chunks.
+//
+// With relu it checks ClippedReLUAffineSparse the same way against ClippedReLU16 twice.
 func TestPairwiseAffineSparseMatches(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
+			relu := rapid.Bool().Draw(t, "relu")
 			f := drawFiller(t)
 			h := 32 * rapid.IntRange(1, 40).Draw(t, "h32") // dst up to 2560: odd and even vector counts
 			n := 2 * h
@@ -129,8 +132,13 @@ func TestPairwiseAffineSparseMatches(t *testing.T) {
 			wt := SparseWeights(weights, n, nout)
 			group := SparseGroup(wt, n, nout)
 			wantDst := make([]uint8, n)
-			pairwiseMulGeneric(wantDst[:h], a[:h], a[h:])
-			pairwiseMulGeneric(wantDst[h:], b[:h], b[h:])
+			if relu {
+				clippedReLU16Generic(wantDst[:h], a[:h])
+				clippedReLU16Generic(wantDst[h:], b[:h])
+			} else {
+				pairwiseMulGeneric(wantDst[:h], a[:h], a[h:])
+				pairwiseMulGeneric(wantDst[h:], b[:h], b[h:])
+			}
 			want := make([]int32, nout)
 			affineGeneric(want, wantDst, weights, bias)
 			var nz []uint16
@@ -146,8 +154,14 @@ func TestPairwiseAffineSparseMatches(t *testing.T) {
 					nzA = append(nzA, c)
 				}
 			}
-			if k := pairwiseMulNNZGeneric(make([]uint8, h), a[:h], a[h:], idx, 0); !slices.Equal(idx[:k], nzA) {
-				t.Fatalf("pairwiseMulNNZGeneric lists %v, want %v", idx[:k], nzA)
+			var k int
+			if relu {
+				k = clippedReLU16NNZGeneric(make([]uint8, h), a[:h], idx, 0)
+			} else {
+				k = pairwiseMulNNZGeneric(make([]uint8, h), a[:h], a[h:], idx, 0)
+			}
+			if !slices.Equal(idx[:k], nzA) {
+				t.Fatalf("NNZ twin lists %v, want %v", idx[:k], nzA)
 			}
 			for p := 1; p <= group; p++ {
 				for _, short := range []int{0, 1} {
@@ -159,7 +173,11 @@ func TestPairwiseAffineSparseMatches(t *testing.T) {
 					before := slices.Clone(whole)
 					dst, dwhole := buffer(t, "dst", n, func() uint8 { return 0xA5 })
 					dbefore := slices.Clone(dwhole)
-					PairwiseAffineSparse(out, dst, a, b, wt, bias, p, idx)
+					if relu {
+						ClippedReLUAffineSparse(out, dst, a, b, wt, bias, p, idx)
+					} else {
+						PairwiseAffineSparse(out, dst, a, b, wt, bias, p, idx)
+					}
 					if !slices.Equal(dst, wantDst) {
 						t.Fatalf("group %d, idx short %d: dst %v, want %v", p, short, dst, wantDst)
 					}

@@ -4740,6 +4740,131 @@ pairwiseMulNNZAVX512_done:
 	MOVQ R9, ret+48(FP)
 	RET
 
+// func clippedReLU16NNZAVX2(dst *uint8, src *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·clippedReLU16NNZAVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         first+32(FP), SI
+	VPXOR        Y0, Y0, Y0
+	LEAQ         nnzTable<>+0(SB), DI
+	XORQ         R8, R8
+	VMOVD        SI, X1
+	VPBROADCASTW X1, X1
+	MOVL         $0x00080008, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	SUBQ         $0x00000020, DX
+	JB           clippedReLU16NNZAVX2_loop1_end
+	PCALIGN      $0x20
+
+clippedReLU16NNZAVX2_loop1:
+	VMOVDQU   (CX), Y3
+	VMOVDQU   32(CX), Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPMAXSB   Y0, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPCMPEQD  Y3, Y0, Y3
+	VMOVMSKPS Y3, SI
+	XORL      $0x000000ff, SI
+	MOVQ      SI, R9
+	SHLQ      $0x04, R9
+	VPADDW    (DI)(R9*1), X1, X3
+	VMOVDQU   X3, (BX)(R8*2)
+	POPCNTL   SI, SI
+	ADDQ      SI, R8
+	VPADDW    X2, X1, X1
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JAE       clippedReLU16NNZAVX2_loop1
+
+clippedReLU16NNZAVX2_loop1_end:
+	ADDQ $0x00000020, DX
+	VZEROUPPER
+	MOVQ R8, ret+40(FP)
+	RET
+
+// func clippedReLU16NNZAVX512(dst *uint8, src *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·clippedReLU16NNZAVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         first+32(FP), SI
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	LEAQ         nnzTable<>+0(SB), DI
+	XORQ         R8, R8
+	VMOVD        SI, X2
+	VPBROADCASTW X2, X2
+	MOVL         $0x00080008, SI
+	VMOVD        SI, X3
+	VPBROADCASTD X3, X3
+	SUBQ         $0x00000040, DX
+	JB           clippedReLU16NNZAVX512_loop1_end
+	PCALIGN      $0x20
+
+clippedReLU16NNZAVX512_loop1:
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	VPACKSSWB Z5, Z4, Z4
+	VPMAXSB   Z1, Z4, Z4
+	VPERMQ    Z4, Z0, Z4
+	VMOVDQU64 Z4, (AX)
+	VPTESTMD  Z4, Z4, K1
+	KMOVW     K1, SI
+	MOVL      SI, R9
+	SHRL      $0x08, R9
+	ANDL      $0x000000ff, SI
+	MOVQ      SI, R10
+	SHLQ      $0x04, R10
+	VPADDW    (DI)(R10*1), X2, X4
+	VMOVDQU64 X4, (BX)(R8*2)
+	POPCNTL   SI, SI
+	ADDQ      SI, R8
+	VPADDW    X3, X2, X2
+	MOVQ      R9, SI
+	SHLQ      $0x04, SI
+	VPADDW    (DI)(SI*1), X2, X4
+	VMOVDQU64 X4, (BX)(R8*2)
+	POPCNTL   R9, R9
+	ADDQ      R9, R8
+	VPADDW    X3, X2, X2
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, DX
+	JAE       clippedReLU16NNZAVX512_loop1
+
+clippedReLU16NNZAVX512_loop1_end:
+	ADDQ      $0x00000040, DX
+	TESTQ     DX, DX
+	JZ        clippedReLU16NNZAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 32(CX), Y4
+	VPACKSSWB Y4, Y0, Y0
+	VPMAXSB   Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPTESTMD  Y0, Y0, K1
+	KMOVW     K1, AX
+	MOVQ      AX, CX
+	SHLQ      $0x04, CX
+	VPADDW    (DI)(CX*1), X2, X0
+	VMOVDQU64 X0, (BX)(R8*2)
+	POPCNTL   AX, AX
+	ADDQ      AX, R8
+	VPADDW    X3, X2, X2
+
+clippedReLU16NNZAVX512_done:
+	VZEROUPPER
+	MOVQ R8, ret+40(FP)
+	RET
+
 // func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
 TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-40

@@ -164,6 +164,20 @@ func pairwiseMulNNZAVX2(dst *uint8, a *int16, b *int16, n int, idx *uint16, firs
 //go:noescape
 func pairwiseMulNNZAVX512(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
 
+// clippedReLU16NNZAVX2 sets dst[i] = clamp(src[i], 0, 127) for i < n, n a positive multiple of 32,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func clippedReLU16NNZAVX2(dst *uint8, src *int16, n int, idx *uint16, first int) int
+
+// clippedReLU16NNZAVX512 sets dst[i] = clamp(src[i], 0, 127) for i < n, n a positive multiple of 32,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func clippedReLU16NNZAVX512(dst *uint8, src *int16, n int, idx *uint16, first int) int
+
 // sparseAccAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
 // chunk-major weights (simd.AffineSparse).
 //

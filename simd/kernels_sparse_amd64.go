@@ -10,6 +10,32 @@ func installSparseAsm() {
 	AffineSparse = affineSparseAsm
 	AffineSparseIdx = affineSparseIdxAsm
 	PairwiseAffineSparse = pairwiseAffineSparseAsm
+	ClippedReLUAffineSparse = clippedReLUAffineSparseAsm
+}
+
+func clippedReLUAffineSparseAsm(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {
+	n, nout := len(dst), len(out)
+	h := n / 2
+	if (nout != 16 && nout != 32) || n == 0 || n%64 != 0 || len(idx) < n/4 || n/4 > 1<<16 {
+		clippedReLUAffineSparseGeneric(out, dst, a, b, wt, bias, group, idx)
+		return
+	}
+	a, b = a[:h], b[:h]
+	if len(wt)/n < nout {
+		panic("simd: ClippedReLUAffineSparse weights shorter than len(out)·len(dst)")
+	}
+	copy(out, bias[:nout])
+	var k int
+	if wide {
+		k = clippedReLU16NNZAVX512(&dst[0], &a[0], h, &idx[0], 0)
+		k += clippedReLU16NNZAVX512(&dst[h], &b[0], h, &idx[k], h/4)
+	} else {
+		k = clippedReLU16NNZAVX2(&dst[0], &a[0], h, &idx[0], 0)
+		k += clippedReLU16NNZAVX2(&dst[h], &b[0], h, &idx[k], h/4)
+	}
+	if k > 0 {
+		sparseAccListed(&out[0], &dst[0], &wt[0], &idx[0], k, nout, group)
+	}
 }
 
 func pairwiseAffineSparseAsm(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {

@@ -206,8 +206,10 @@ func sparseAcc(s isa, kind string, nout int) {
 func sparseKernels() {
 	tbl := nnzTable()
 	nnzChunks(tbl)
-	pairwiseMulNNZ(avx2, tbl)
-	pairwiseMulNNZ(avx512, tbl)
+	for _, relu := range []bool{false, true} {
+		pairwiseMulNNZ(avx2, tbl, relu)
+		pairwiseMulNNZ(avx512, tbl, relu)
+	}
 	for _, nout := range []int{16, 32} {
 		for _, s := range []isa{avx2, avx512} {
 			sparseAcc(s, "", nout)
@@ -224,20 +226,35 @@ func sparseKernels() {
 // 4-byte chunks of dst, numbered from first, so that fc_0's sparse kernel reads the list
 // without a second pass over dst (Stockfish 16 lists them while it writes the transformed
 // features too, affine_transform_sparse_input.h find_nnz). Every 32 bytes store 8 index
-// entries at idx[count], so idx needs n/4 entries and no slack.
-func pairwiseMulNNZ(s isa, tbl Mem) {
+// entries at idx[count], so idx needs n/4 entries and no slack. With relu it generates
+// clippedReLU16NNZ+ISA(dst *uint8, src *int16, n int, idx *uint16, first int) int instead:
+// clippedReLU16's dst = clamp(src, 0, 127) (HalfKP's transform) with the same listing.
+func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
 	fn := "pairwiseMulNNZ" + s.name
-	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, idx *uint16, first int) int")
-	Pragma("noescape")
-	Doc(fn+" sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a",
-		"positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to",
-		"idx in increasing order (n/4 entries of room) and returns their count.")
-	dst, pa, pb, n, idx, first := ld("dst"), ld("a"), ld("b"), ld("n"), ld("idx"), ld("first")
+	var dst, pa, pb, n, idx, first reg.GPVirtual
+	if relu {
+		fn = "clippedReLU16NNZ" + s.name
+		TEXT(fn, NOSPLIT, "func(dst *uint8, src *int16, n int, idx *uint16, first int) int")
+		Pragma("noescape")
+		Doc(fn+" sets dst[i] = clamp(src[i], 0, 127) for i < n, n a positive multiple of 32,",
+			"writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing",
+			"order (n/4 entries of room) and returns their count.")
+		dst, pa, n, idx, first = ld("dst"), ld("src"), ld("n"), ld("idx"), ld("first")
+	} else {
+		TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, idx *uint16, first int) int")
+		Pragma("noescape")
+		Doc(fn+" sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a",
+			"positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to",
+			"idx in increasing order (n/4 entries of room) and returns their count.")
+		dst, pa, pb, n, idx, first = ld("dst"), ld("a"), ld("b"), ld("n"), ld("idx"), ld("first")
+	}
 	perm := permQ(s)
 	zero, c127 := s.vec(), s.vec()
 	s.zero(zero)
-	allOnes(s, c127)
-	VPSRLW(U8(9), c127, c127) // 127 in every word
+	if !relu {
+		allOnes(s, c127)
+		VPSRLW(U8(9), c127, c127) // 127 in every word
+	}
 	t := GP64()
 	LEAQ(tbl, t)
 	cnt := GP64()
@@ -268,7 +285,18 @@ func pairwiseMulNNZ(s isa, tbl Mem) {
 		}
 		z, c := width(zero, w), width(c127, w)
 		var r [2]reg.VecVirtual
+		if relu {
+			a, b := vec(), vec()
+			s.mov(Mem{Base: pa, Disp: sOff}, a)
+			s.mov(Mem{Base: pa, Disp: sOff + w}, b)
+			VPACKSSWB(b, a, a)
+			VPMAXSB(z, a, a)
+			r[0] = a
+		}
 		for k := range r {
+			if relu {
+				break
+			}
 			x, y := vec(), vec()
 			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
 			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
@@ -280,7 +308,9 @@ func pairwiseMulNNZ(s isa, tbl Mem) {
 			VPSRLW(U8(7), x, x)
 			r[k] = x
 		}
-		VPACKUSWB(r[1], r[0], r[0])
+		if !relu {
+			VPACKUSWB(r[1], r[0], r[0])
+		}
 		packFixQ(r[0], perm, wide)
 		s.mov(r[0], Mem{Base: dst, Disp: dOff})
 		m := GP64()
@@ -307,7 +337,13 @@ func pairwiseMulNNZ(s isa, tbl Mem) {
 	}
 	w := s.bytes
 	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
-		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), pa); ADDQ(U32(2*k*w), pb) })
+		func(k int) {
+			ADDQ(U32(k*w), dst)
+			ADDQ(U32(2*k*w), pa)
+			if !relu {
+				ADDQ(U32(2*k*w), pb)
+			}
+		})
 	if s.wide {
 		TESTQ(n, n)
 		JZ(LabelRef(fn + "_done"))
