@@ -4865,34 +4865,35 @@ clippedReLU16NNZAVX512_done:
 	MOVQ R8, ret+40(FP)
 	RET
 
-// func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X2
 	VPBROADCASTD X2, Y2
 
 sparseAccAVX216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Y3, Y4
 	VPMADDWD     Y2, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX216_tail
 
 sparseAccAVX216_done:
@@ -4901,59 +4902,60 @@ sparseAccAVX216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccPairsAVX216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X2
 	VPBROADCASTD X2, Y2
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX216_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y4
 	SHLQ         $0x06, R8
-	VPMADDUBSW   (DX)(DI*1), Y3, Y5
-	VPMADDUBSW   (DX)(R8*1), Y4, Y6
+	VPMADDUBSW   (BX)(CX*1), Y3, Y5
+	VPMADDUBSW   (BX)(R8*1), Y4, Y6
 	VPADDW       Y6, Y5, Y5
 	VPMADDWD     Y2, Y5, Y5
 	VPADDD       Y5, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
-	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
+	VPMADDUBSW   32(BX)(R8*1), Y4, Y4
 	VPADDW       Y4, Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX216_main
 
 sparseAccPairsAVX216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Y3, Y4
 	VPMADDWD     Y2, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX216_tail
 
 sparseAccPairsAVX216_done:
@@ -4962,66 +4964,67 @@ sparseAccPairsAVX216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccTriplesAVX216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X2
 	VPBROADCASTD X2, Y2
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX216_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y4
 	SHLQ         $0x06, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Y5
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Y5
 	SHLQ         $0x06, R9
-	VPMADDUBSW   (DX)(DI*1), Y3, Y6
-	VPMADDUBSW   (DX)(R8*1), Y4, Y7
+	VPMADDUBSW   (BX)(CX*1), Y3, Y6
+	VPMADDUBSW   (BX)(R8*1), Y4, Y7
 	VPADDW       Y7, Y6, Y6
-	VPMADDUBSW   (DX)(R9*1), Y5, Y7
+	VPMADDUBSW   (BX)(R9*1), Y5, Y7
 	VPADDW       Y7, Y6, Y6
 	VPMADDWD     Y2, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
-	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
+	VPMADDUBSW   32(BX)(R8*1), Y4, Y4
 	VPADDW       Y4, Y3, Y3
-	VPMADDUBSW   32(DX)(R9*1), Y5, Y4
+	VPMADDUBSW   32(BX)(R9*1), Y5, Y4
 	VPADDW       Y4, Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX216_main
 
 sparseAccTriplesAVX216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Y3, Y4
 	VPMADDWD     Y2, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX216_tail
 
 sparseAccTriplesAVX216_done:
@@ -5030,29 +5033,30 @@ sparseAccTriplesAVX216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccAVX51216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX51216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z1
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z1
 
 sparseAccAVX51216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX51216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX51216_tail
 
 sparseAccAVX51216_done:
@@ -5060,49 +5064,50 @@ sparseAccAVX51216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccPairsAVX51216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX51216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z1
-	CMPQ         SI, $0x02
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z1
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX51216_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX51216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z3
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z3
 	SHLQ         $0x06, R8
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
-	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
+	VPMADDUBSW   (BX)(R8*1), Z3, Z3
 	VPADDW       Z3, Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX51216_main
 
 sparseAccPairsAVX51216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX51216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX51216_tail
 
 sparseAccPairsAVX51216_done:
@@ -5110,54 +5115,55 @@ sparseAccPairsAVX51216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccTriplesAVX51216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX51216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z1
-	CMPQ         SI, $0x03
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z1
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX51216_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX51216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z3
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z3
 	SHLQ         $0x06, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Z4
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Z4
 	SHLQ         $0x06, R9
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
-	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
+	VPMADDUBSW   (BX)(R8*1), Z3, Z3
 	VPADDW       Z3, Z2, Z2
-	VPMADDUBSW   (DX)(R9*1), Z4, Z3
+	VPMADDUBSW   (BX)(R9*1), Z4, Z3
 	VPADDW       Z3, Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX51216_main
 
 sparseAccTriplesAVX51216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX51216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX51216_tail
 
 sparseAccTriplesAVX51216_done:
@@ -5165,53 +5171,54 @@ sparseAccTriplesAVX51216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccVNNI16(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccVNNI16(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512F, AVX512VNNI
-TEXT ·sparseAccVNNI16(SB), NOSPLIT, $0-40
+TEXT ·sparseAccVNNI16(SB), NOSPLIT, $0-48
 	MOVQ      out+0(FP), AX
-	MOVQ      in+8(FP), CX
-	MOVQ      wt+16(FP), DX
-	MOVQ      idx+24(FP), BX
-	MOVQ      n+32(FP), SI
-	VMOVDQU64 (AX), Z0
+	MOVQ      bias+8(FP), CX
+	MOVQ      in+16(FP), DX
+	MOVQ      wt+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      n+40(FP), DI
+	VMOVDQU64 (CX), Z0
 	VPXORD    Z1, Z1, Z1
 	VPXORD    Z2, Z2, Z2
 	VPXORD    Z3, Z3, Z3
-	CMPQ      SI, $0x04
+	CMPQ      DI, $0x04
 	JB        sparseAccVNNI16_tail
 	PCALIGN   $0x20
 
 sparseAccVNNI16_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z5
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z5
 	SHLQ         $0x06, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Z6
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Z6
 	SHLQ         $0x06, R9
-	MOVWQZX      6(BX), R10
-	VPBROADCASTD (CX)(R10*4), Z7
+	MOVWQZX      6(SI), R10
+	VPBROADCASTD (DX)(R10*4), Z7
 	SHLQ         $0x06, R10
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	VPDPBUSD     (DX)(R8*1), Z5, Z1
-	VPDPBUSD     (DX)(R9*1), Z6, Z2
-	VPDPBUSD     (DX)(R10*1), Z7, Z3
-	ADDQ         $0x08, BX
-	SUBQ         $0x04, SI
-	CMPQ         SI, $0x04
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	VPDPBUSD     (BX)(R8*1), Z5, Z1
+	VPDPBUSD     (BX)(R9*1), Z6, Z2
+	VPDPBUSD     (BX)(R10*1), Z7, Z3
+	ADDQ         $0x08, SI
+	SUBQ         $0x04, DI
+	CMPQ         DI, $0x04
 	JAE          sparseAccVNNI16_main
 
 sparseAccVNNI16_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccVNNI16_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x06, DI
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x06, CX
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccVNNI16_tail
 
 sparseAccVNNI16_done:
@@ -5222,42 +5229,43 @@ sparseAccVNNI16_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccAVX232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	VMOVDQU      64(AX), Y2
-	VMOVDQU      96(AX), Y3
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X4
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VMOVDQU      64(CX), Y2
+	VMOVDQU      96(CX), Y3
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X4
 	VPBROADCASTD X4, Y4
 
 sparseAccAVX232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX232_tail
 
 sparseAccAVX232_done:
@@ -5268,77 +5276,78 @@ sparseAccAVX232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccPairsAVX232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	VMOVDQU      64(AX), Y2
-	VMOVDQU      96(AX), Y3
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X4
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VMOVDQU      64(CX), Y2
+	VMOVDQU      96(CX), Y3
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X4
 	VPBROADCASTD X4, Y4
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX232_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y6
 	SHLQ         $0x07, R8
-	VPMADDUBSW   (DX)(DI*1), Y5, Y7
-	VPMADDUBSW   (DX)(R8*1), Y6, Y8
+	VPMADDUBSW   (BX)(CX*1), Y5, Y7
+	VPMADDUBSW   (BX)(R8*1), Y6, Y8
 	VPADDW       Y8, Y7, Y7
 	VPMADDWD     Y4, Y7, Y7
 	VPADDD       Y7, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y7
-	VPMADDUBSW   32(DX)(R8*1), Y6, Y8
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y7
+	VPMADDUBSW   32(BX)(R8*1), Y6, Y8
 	VPADDW       Y8, Y7, Y7
 	VPMADDWD     Y4, Y7, Y7
 	VPADDD       Y7, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y7
-	VPMADDUBSW   64(DX)(R8*1), Y6, Y8
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y7
+	VPMADDUBSW   64(BX)(R8*1), Y6, Y8
 	VPADDW       Y8, Y7, Y7
 	VPMADDWD     Y4, Y7, Y7
 	VPADDD       Y7, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
-	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
+	VPMADDUBSW   96(BX)(R8*1), Y6, Y6
 	VPADDW       Y6, Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX232_main
 
 sparseAccPairsAVX232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX232_tail
 
 sparseAccPairsAVX232_done:
@@ -5349,88 +5358,89 @@ sparseAccPairsAVX232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccTriplesAVX232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	VMOVDQU      64(AX), Y2
-	VMOVDQU      96(AX), Y3
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X4
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VMOVDQU      64(CX), Y2
+	VMOVDQU      96(CX), Y3
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X4
 	VPBROADCASTD X4, Y4
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX232_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y6
 	SHLQ         $0x07, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Y7
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Y7
 	SHLQ         $0x07, R9
-	VPMADDUBSW   (DX)(DI*1), Y5, Y8
-	VPMADDUBSW   (DX)(R8*1), Y6, Y9
+	VPMADDUBSW   (BX)(CX*1), Y5, Y8
+	VPMADDUBSW   (BX)(R8*1), Y6, Y9
 	VPADDW       Y9, Y8, Y8
-	VPMADDUBSW   (DX)(R9*1), Y7, Y9
+	VPMADDUBSW   (BX)(R9*1), Y7, Y9
 	VPADDW       Y9, Y8, Y8
 	VPMADDWD     Y4, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y8
-	VPMADDUBSW   32(DX)(R8*1), Y6, Y9
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y8
+	VPMADDUBSW   32(BX)(R8*1), Y6, Y9
 	VPADDW       Y9, Y8, Y8
-	VPMADDUBSW   32(DX)(R9*1), Y7, Y9
+	VPMADDUBSW   32(BX)(R9*1), Y7, Y9
 	VPADDW       Y9, Y8, Y8
 	VPMADDWD     Y4, Y8, Y8
 	VPADDD       Y8, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y8
-	VPMADDUBSW   64(DX)(R8*1), Y6, Y9
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y8
+	VPMADDUBSW   64(BX)(R8*1), Y6, Y9
 	VPADDW       Y9, Y8, Y8
-	VPMADDUBSW   64(DX)(R9*1), Y7, Y9
+	VPMADDUBSW   64(BX)(R9*1), Y7, Y9
 	VPADDW       Y9, Y8, Y8
 	VPMADDWD     Y4, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
-	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
+	VPMADDUBSW   96(BX)(R8*1), Y6, Y6
 	VPADDW       Y6, Y5, Y5
-	VPMADDUBSW   96(DX)(R9*1), Y7, Y6
+	VPMADDUBSW   96(BX)(R9*1), Y7, Y6
 	VPADDW       Y6, Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX232_main
 
 sparseAccTriplesAVX232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX232_tail
 
 sparseAccTriplesAVX232_done:
@@ -5441,33 +5451,34 @@ sparseAccTriplesAVX232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccAVX51232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX51232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	VMOVDQU64    64(AX), Z1
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z2
 
 sparseAccAVX51232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX51232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Z3, Z4
 	VPMADDWD     Z2, Z4, Z4
 	VPADDD       Z4, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX51232_tail
 
 sparseAccAVX51232_done:
@@ -5476,58 +5487,59 @@ sparseAccAVX51232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccPairsAVX51232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX51232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	VMOVDQU64    64(AX), Z1
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z2
-	CMPQ         SI, $0x02
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z2
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX51232_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX51232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z4
 	SHLQ         $0x07, R8
-	VPMADDUBSW   (DX)(DI*1), Z3, Z5
-	VPMADDUBSW   (DX)(R8*1), Z4, Z6
+	VPMADDUBSW   (BX)(CX*1), Z3, Z5
+	VPMADDUBSW   (BX)(R8*1), Z4, Z6
 	VPADDW       Z6, Z5, Z5
 	VPMADDWD     Z2, Z5, Z5
 	VPADDD       Z5, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
-	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
+	VPMADDUBSW   64(BX)(R8*1), Z4, Z4
 	VPADDW       Z4, Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX51232_main
 
 sparseAccPairsAVX51232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX51232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Z3, Z4
 	VPMADDWD     Z2, Z4, Z4
 	VPADDD       Z4, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX51232_tail
 
 sparseAccPairsAVX51232_done:
@@ -5536,65 +5548,66 @@ sparseAccPairsAVX51232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccTriplesAVX51232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX51232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	VMOVDQU64    64(AX), Z1
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z2
-	CMPQ         SI, $0x03
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z2
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX51232_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX51232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z4
 	SHLQ         $0x07, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Z5
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Z5
 	SHLQ         $0x07, R9
-	VPMADDUBSW   (DX)(DI*1), Z3, Z6
-	VPMADDUBSW   (DX)(R8*1), Z4, Z7
+	VPMADDUBSW   (BX)(CX*1), Z3, Z6
+	VPMADDUBSW   (BX)(R8*1), Z4, Z7
 	VPADDW       Z7, Z6, Z6
-	VPMADDUBSW   (DX)(R9*1), Z5, Z7
+	VPMADDUBSW   (BX)(R9*1), Z5, Z7
 	VPADDW       Z7, Z6, Z6
 	VPMADDWD     Z2, Z6, Z6
 	VPADDD       Z6, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
-	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
+	VPMADDUBSW   64(BX)(R8*1), Z4, Z4
 	VPADDW       Z4, Z3, Z3
-	VPMADDUBSW   64(DX)(R9*1), Z5, Z4
+	VPMADDUBSW   64(BX)(R9*1), Z5, Z4
 	VPADDW       Z4, Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX51232_main
 
 sparseAccTriplesAVX51232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX51232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Z3, Z4
 	VPMADDWD     Z2, Z4, Z4
 	VPADDD       Z4, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX51232_tail
 
 sparseAccTriplesAVX51232_done:
@@ -5603,48 +5616,49 @@ sparseAccTriplesAVX51232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccVNNI32(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512F, AVX512VNNI
-TEXT ·sparseAccVNNI32(SB), NOSPLIT, $0-40
+TEXT ·sparseAccVNNI32(SB), NOSPLIT, $0-48
 	MOVQ      out+0(FP), AX
-	MOVQ      in+8(FP), CX
-	MOVQ      wt+16(FP), DX
-	MOVQ      idx+24(FP), BX
-	MOVQ      n+32(FP), SI
-	VMOVDQU64 (AX), Z0
-	VMOVDQU64 64(AX), Z1
+	MOVQ      bias+8(FP), CX
+	MOVQ      in+16(FP), DX
+	MOVQ      wt+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      n+40(FP), DI
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
 	VPXORD    Z2, Z2, Z2
 	VPXORD    Z3, Z3, Z3
-	CMPQ      SI, $0x02
+	CMPQ      DI, $0x02
 	JB        sparseAccVNNI32_tail
 	PCALIGN   $0x20
 
 sparseAccVNNI32_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z5
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z5
 	SHLQ         $0x07, R8
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	VPDPBUSD     (DX)(R8*1), Z5, Z2
-	VPDPBUSD     64(DX)(DI*1), Z4, Z1
-	VPDPBUSD     64(DX)(R8*1), Z5, Z3
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	VPDPBUSD     (BX)(R8*1), Z5, Z2
+	VPDPBUSD     64(BX)(CX*1), Z4, Z1
+	VPDPBUSD     64(BX)(R8*1), Z5, Z3
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccVNNI32_main
 
 sparseAccVNNI32_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccVNNI32_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x07, DI
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	VPDPBUSD     64(DX)(DI*1), Z4, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x07, CX
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	VPDPBUSD     64(BX)(CX*1), Z4, Z1
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccVNNI32_tail
 
 sparseAccVNNI32_done:

@@ -178,89 +178,89 @@ func clippedReLU16NNZAVX2(dst *uint8, src *int16, n int, idx *uint16, first int)
 //go:noescape
 func clippedReLU16NNZAVX512(dst *uint8, src *int16, n int, idx *uint16, first int) int
 
-// sparseAccAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccPairsAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX51216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccPairsAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX51216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX51216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccVNNI16 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccVNNI16 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccVNNI16(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccVNNI16(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccPairsAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX51232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccPairsAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX51232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX51232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccVNNI32 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccVNNI32 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccVNNI32(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

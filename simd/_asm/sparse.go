@@ -77,7 +77,7 @@ func nnzChunks(tbl Mem) {
 	RET()
 }
 
-// sparseAcc emits sparseAcc<kind><ISA><nout>: out[j] += Σ over the n listed chunks c of
+// sparseAcc emits sparseAcc<kind><ISA><nout>: out[j] = bias[j] + Σ over the n listed chunks c of
 // Σ_k in[4c+k]·wt[(c·nout + j)·4 + k]. kind "" is VPMADDUBSW + VPMADDWD(ones) + VPADDD per
 // chunk, "Pairs"/"Triples" add two/three chunks' VPMADDUBSW results in int16 first, "VNNI"
 // uses VPDPBUSD with enough independent accumulator sets to cover its latency.
@@ -86,11 +86,11 @@ func sparseAcc(s isa, kind string, nout int) {
 	if kind == "VNNI" {
 		fn = fmt.Sprintf("sparseAccVNNI%d", nout)
 	}
-	TEXT(fn, NOSPLIT, "func(out *int32, in *uint8, wt *int8, idx *uint16, n int)")
+	TEXT(fn, NOSPLIT, "func(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)")
 	Pragma("noescape")
-	Doc(fn+" adds to out[0:"+fmt.Sprint(nout)+"] the products of the n input chunks listed in idx with their",
-		"chunk-major weights (simd.AffineSparse).")
-	out, in, wt, idx, n := ld("out"), ld("in"), ld("wt"), ld("idx"), ld("n")
+	Doc(fn+" sets out[0:"+fmt.Sprint(nout)+"] to bias[0:"+fmt.Sprint(nout)+"] plus the products of the n input chunks listed in",
+		"idx with their chunk-major weights (simd.AffineSparse); bias may be out.")
+	out, bias, in, wt, idx, n := ld("out"), ld("bias"), ld("in"), ld("wt"), ld("idx"), ld("n")
 	nv := nout * 4 / s.bytes // vectors per chunk
 	shift := bits.TrailingZeros(uint(nout * 4))
 	per := 1 // chunks per iteration of the main loop
@@ -110,7 +110,7 @@ func sparseAcc(s isa, kind string, nout int) {
 		for v := range acc[u] {
 			acc[u][v] = s.vec()
 			if u == 0 {
-				s.mov(Mem{Base: out, Disp: v * s.bytes}, acc[u][v])
+				s.mov(Mem{Base: bias, Disp: v * s.bytes}, acc[u][v])
 			} else {
 				s.zero(acc[u][v])
 			}
