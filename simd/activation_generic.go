@@ -35,3 +35,12 @@ func sqrCReLUPair16Generic(dst []uint8, src []int32, sqrShift, shift uint) {
 	sqrClippedReLU32Generic(dst[:16], src, sqrShift)
 	clippedReLU32Generic(dst[16:], src, shift)
 }
+
+func clippedReLUDot32Generic(x []int32, w []int8, shift uint) int32 {
+	w = w[:len(x)]
+	var s int32
+	for i, v := range x {
+		s += min(max(v>>shift, 0), 127) * int32(w[i])
+	}
+	return s
+}

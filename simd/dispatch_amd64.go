@@ -43,6 +43,7 @@ func install(l ISA) {
 	ClippedReLU32 = clippedReLU32Asm
 	SqrClippedReLU32 = sqrClippedReLU32Asm
 	SqrCReLUPair16 = sqrCReLUPair16Asm
+	ClippedReLUDot32 = clippedReLUDot32Asm
 	PairwiseMul = pairwiseMulAsm
 	Affine = affineAsm
 	SCReLUDot = screluDotAsm

@@ -19,6 +19,7 @@ func installGeneric() {
 	ClippedReLU32 = clippedReLU32Generic
 	SqrClippedReLU32 = sqrClippedReLU32Generic
 	SqrCReLUPair16 = sqrCReLUPair16Generic
+	ClippedReLUDot32 = clippedReLUDot32Generic
 	PairwiseMul = pairwiseMulGeneric
 	Affine = affineGeneric
 	SCReLUDot = screluDotGeneric

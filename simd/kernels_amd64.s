@@ -1872,6 +1872,49 @@ TEXT ·sqrCReLUPairAVX2(SB), NOSPLIT, $0-32
 	VZEROUPPER
 	RET
 
+// func clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint) int32
+// Requires: AVX, AVX2, SSE2
+TEXT ·clippedReLUDot32AVX2(SB), NOSPLIT, $0-36
+	MOVQ         x+0(FP), AX
+	MOVQ         w+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         shift+24(FP), BX
+	MOVQ         BX, X0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x0000007f, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	SUBQ         $0x00000008, DX
+	JB           clippedReLUDot32AVX2_loop1_end
+	PCALIGN      $0x20
+
+clippedReLUDot32AVX2_loop1:
+	VMOVDQU   (AX), Y4
+	VPSRAD    X0, Y4, Y4
+	VPMAXSD   Y1, Y4, Y4
+	VPMINSD   Y2, Y4, Y4
+	VPMOVSXBD (CX), Y5
+	VPMULLD   Y5, Y4, Y4
+	VPADDD    Y4, Y3, Y3
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000008, CX
+	SUBQ      $0x00000008, DX
+	JAE       clippedReLUDot32AVX2_loop1
+
+clippedReLUDot32AVX2_loop1_end:
+	ADDQ         $0x00000008, DX
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDD       X3, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	VZEROUPPER
+	MOVL         AX, ret+32(FP)
+	RET
+
 // func affineAVX2(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
 // Requires: AVX, AVX2
 TEXT ·affineAVX2(SB), NOSPLIT, $0-48

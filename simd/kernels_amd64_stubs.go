@@ -126,6 +126,12 @@ func screluDotAVX512(acc *int16, w *int16, n int, qa int16) int32
 //go:noescape
 func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
 
+// clippedReLUDot32AVX2 returns Σ clamp(x[i] >> shift, 0, 127)·w[i] over i < n, n a positive multiple
+// of 8, in wrapping int32.
+//
+//go:noescape
+func clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint) int32
+
 // affineAVX2 sets out[j] = bias[j] + Σ_i in[i]·weights[j·nin + i] for j < nout; nin is a
 // positive multiple of 32 and every input ≤ 127.
 //

@@ -484,3 +484,42 @@ func sqrCReLUPair() {
 	VZEROUPPER()
 	RET()
 }
+
+// clippedReLUDot32 generates clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint)
+// int32, n a positive multiple of 8: Σ clamp(x[i] >> shift, 0, 127)·w[i] with wrapping
+// int32 sums — a network's last ClippedReLU and its Affine(n→1) without the uint8 round
+// trip (VPSRAD, VPMAXSD 0, VPMINSD 127, VPMOVSXBD of 8 weights, VPMULLD, VPADDD). VEX
+// only, so every AVX level runs it.
+func clippedReLUDot32() {
+	fn := "clippedReLUDot32AVX2"
+	TEXT(fn, NOSPLIT, "func(x *int32, w *int8, n int, shift uint) int32")
+	Pragma("noescape")
+	Doc(fn+" returns Σ clamp(x[i] >> shift, 0, 127)·w[i] over i < n, n a positive multiple",
+		"of 8, in wrapping int32.")
+	px, pw, n := ld("x"), ld("w"), ld("n")
+	cnt := shiftCount()
+	zero, c127, acc := YMM(), YMM(), YMM()
+	VPXOR(zero, zero, zero)
+	VPXOR(acc, acc, acc)
+	c := GP32()
+	MOVL(U32(127), c)
+	t := XMM()
+	VMOVD(c, t)
+	VPBROADCASTD(t, c127)
+	loops(fn, n, 8, 1, func(int) {
+		v, wv := YMM(), YMM()
+		VMOVDQU(Mem{Base: px}, v)
+		VPSRAD(cnt, v, v)
+		VPMAXSD(zero, v, v)
+		VPMINSD(c127, v, v)
+		VPMOVSXBD(Mem{Base: pw}, wv)
+		VPMULLD(wv, v, v)
+		VPADDD(v, acc, acc)
+	}, func(k int) { ADDQ(U32(32*k), px); ADDQ(U32(8*k), pw) })
+	s := hsum(avx2, acc, false)
+	r := GP32()
+	VMOVD(s, r)
+	VZEROUPPER()
+	Store(r, ReturnIndex(0))
+	RET()
+}

@@ -83,6 +83,7 @@ func main() {
 		screluDot(s)
 	}
 	sqrCReLUPair()
+	clippedReLUDot32()
 	affineAVX2()
 	affineAVX512(false)
 	affineAVX512(true)
