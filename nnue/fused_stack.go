@@ -13,10 +13,14 @@ import "github.com/nnuekit/nnuekit/simd"
 //   - ClippedReLU chains (HalfKP/Stockfish 13, the thesis and CPW-style nets): Perspective →
 //     ClippedReLU(int16) → (Affine → ClippedReLU(int32))* → Affine(→1).
 //
-// The 15-element activations of SFNNv5 run as scalar Go; everything else makes the same
-// simd calls as the layers. Any other
-// composition runs layer by layer. TestFusedMatchesLayers checks every fused path
-// against the layer-by-layer one.
+// Below VNNI, where the first hidden layer runs the sparse-input kernel, the transform
+// (PairwiseMul or ClippedReLU16 of both perspectives) and that layer are one simd call
+// (PairwiseAffineSparse, ClippedReLUAffineSparse) that lists the non-zero input chunks
+// while it writes them. SFNNv5's 15-element activation pair is one simd.SqrCReLUPair16
+// call on fc_0's 16 outputs (fc_1 reads it through a copy of its weights with zero
+// columns 15 and 31; other widths run it as scalar Go). Everything else makes the same
+// simd calls as the layers. Any other composition runs layer by layer.
+// TestFusedMatchesLayers checks every fused path against the layer-by-layer one.
 
 // fusedStack runs one recognised stack; it returns the stack's output plus the Forward
 // contributions (the int64 ForwardBucket would compute).
@@ -41,6 +45,13 @@ type sfnnv5Stack struct {
 	fwdMul, fwdDiv   int64
 	sqrShift, shift1 uint
 	shift2           uint
+
+	// fc1w is fc_1's weights re-laid for simd.SqrCReLUPair16's 32-byte output when fc_0
+	// has 16 outputs (k = 15, Stockfish 15.1 and 16): row j = W[j][0:15], 0, W[j][15:30],
+	// 0, so that the pair's 16th elements (fc_0's Forward output, not an input of fc_1)
+	// meet zero weights; nil otherwise. A copy made when NewNetwork takes the layers in,
+	// like Affine's sparse copy.
+	fc1w []int8
 }
 
 func fuseSFNNv5(ls []Layer) fusedStack {
@@ -66,9 +77,18 @@ func fuseSFNNv5(ls []Layer) fusedStack {
 		uint(sq.Shift) >= 64 || uint(r1.Shift) >= 32 { // run masks the shift counts
 		return nil
 	}
-	return &sfnnv5Stack{whiteFirst: p.WhiteFirst, fc0: fc0, fc1: fc1, fc2: fc2,
+	f := &sfnnv5Stack{whiteFirst: p.WhiteFirst, fc0: fc0, fc1: fc1, fc2: fc2,
 		fwdMul: int64(fw.Mul), fwdDiv: int64(fw.Div),
 		sqrShift: uint(sq.Shift), shift1: uint(r1.Shift), shift2: uint(r2.Shift)}
+	if k == 15 && len(fc1.Weights) == fc1.Out*32 {
+		f.fc1w = alignedInt8(fc1.Out * 32)
+		for j := 0; j < fc1.Out; j++ {
+			w := fc1.Weights[32*j : 32*j+32]
+			copy(f.fc1w[32*j:32*j+15], w[:15])
+			copy(f.fc1w[32*j+16:32*j+31], w[15:30])
+		}
+	}
+	return f
 }
 
 func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
@@ -80,34 +100,44 @@ func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 	m := len(a)
 	h := m / 2
 	x := bufs[1].u8
-	simd.PairwiseMul(x[:h], a[:h], a[h:m])
-	simd.PairwiseMul(x[h:m], b[:h], b[h:m])
 	o0 := bufs[2].i32[:f.fc0.Out]
-	f.fc0.propagate(&bufs[1], &bufs[2], nil)
+	if s := f.fc0.sparse; s != nil && m == f.fc0.In && simd.Level() < simd.AVX512VNNI {
+		// Below VNNI fc_0 runs the sparse kernel (Affine.propagate): the pairwise products
+		// and the list of their non-zero chunks come from one pass.
+		simd.PairwiseAffineSparse(o0, x[:m], a, b, s.wt, f.fc0.Bias, s.group, bufs[1].idx)
+	} else {
+		simd.PairwiseMul(x[:h], a[:h], a[h:m])
+		simd.PairwiseMul(x[h:m], b[:h], b[h:m])
+		f.fc0.propagate(&bufs[1], &bufs[2], nil)
+	}
 	k := len(o0) - 1
 	skip := int64(o0[k]) * f.fwdMul / f.fwdDiv
-	c := bufs[4].u8[: 2*k : 2*k]
-	// Scalar (15 elements): masked shift counts and bounds-check-free halves save ≈ 10 ns
-	// of ≈ 220 (hot, AVX2, Stockfish 15.1 net) against indexing c and shifting by the
-	// fields directly.
-	sq, r := c[:k:k], c[k:2*k:2*k]
-	s0, s1 := f.sqrShift&63, f.shift1&31
-	for i, v := range o0[:len(sq)] {
-		sq[i] = uint8(min((int64(v)*int64(v))>>s0, 127))
-		r[i] = uint8(min(max(v>>s1, 0), 127))
-	}
 	o1 := bufs[5].i32[:f.fc1.Out]
-	simd.Affine(o1, bufs[4].u8[:pad32(2*k)], f.fc1.Weights, f.fc1.Bias)
-	return int64(reluAffine1(o1, bufs[6].u8, f.fc2, f.shift2, bufs[7].i32)) + skip
+	if f.fc1w != nil {
+		u := bufs[4].u8[:32]
+		simd.SqrCReLUPair16(u, o0, f.sqrShift, f.shift1)
+		simd.Affine(o1, u, f.fc1w, f.fc1.Bias)
+	} else {
+		c := bufs[4].u8[: 2*k : 2*k]
+		// Scalar: masked shift counts and bounds-check-free halves.
+		sq, r := c[:k:k], c[k:2*k:2*k]
+		s0, s1 := f.sqrShift&63, f.shift1&31
+		for i, v := range o0[:len(sq)] {
+			sq[i] = uint8(min((int64(v)*int64(v))>>s0, 127))
+			r[i] = uint8(min(max(v>>s1, 0), 127))
+		}
+		simd.Affine(o1, bufs[4].u8[:pad32(2*k)], f.fc1.Weights, f.fc1.Bias)
+	}
+	return int64(reluAffine1(o1, f.fc2, f.shift2)) + skip
 }
 
-// reluAffine1 returns the one output of fc (fc.Out = 1) on ClippedReLU(x >> shift), with
-// u (pad32(len(x)) bytes, tail zero) and o (≥ 1) as scratch: two kernel calls, ≈ 10 ns
-// against ≈ 30 ns for the same in scalar Go (reluDot) on the 32-wide Stockfish layers.
-func reluAffine1(x []int32, u []uint8, fc *Affine, shift uint, o []int32) int32 {
-	simd.ClippedReLU32(u[:len(x)], x, shift)
-	simd.Affine(o[:1], u[:pad32(len(x))], fc.Weights, fc.Bias)
-	return o[0]
+// reluAffine1 returns the one output of fc (fc.Out = 1) on ClippedReLU(x >> shift): the
+// bias plus one simd.ClippedReLUDot32 call (≈ 60 Ir at AVX2 against ≈ 230 for
+// ClippedReLU32 + Affine through their wrappers; round 1 measured ≈ 30 ns for the same in
+// scalar Go). The padding of fc's weight row meets zero inputs in Affine, so leaving it out
+// changes nothing.
+func reluAffine1(x []int32, fc *Affine, shift uint) int32 {
+	return fc.Bias[0] + simd.ClippedReLUDot32(x, fc.Weights, shift)
 }
 
 type reluChainStack struct {
@@ -151,20 +181,25 @@ func (f *reluChainStack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 	}
 	a, b := acc.v[first], acc.v[first^1]
 	m := len(a)
-	x := bufs[1].u8
-	simd.ClippedReLU16(x[:m], a)
-	simd.ClippedReLU16(x[m:2*m], b)
-	in := &bufs[1]
-	n := len(f.hidden)
-	for i, l := range f.hidden {
-		out := &bufs[2+2*i]
+	in, out := &bufs[1], &bufs[2]
+	x := in.u8
+	l := f.hidden[0]
+	if s := l.sparse; s != nil && 2*m == pad32(l.In) && simd.Level() < simd.AVX512VNNI {
+		// Below VNNI the first layer runs the sparse kernel (Affine.propagate): the
+		// ClippedReLU and the list of its non-zero chunks come from one pass.
+		simd.ClippedReLUAffineSparse(out.i32[:l.Out], x[:2*m], a, b, s.wt, l.Bias, s.group, in.idx)
+	} else {
+		simd.ClippedReLU16(x[:m], a)
+		simd.ClippedReLU16(x[m:2*m], b)
 		l.propagate(in, out, nil)
-		if i == n-1 {
-			return int64(reluAffine1(out.i32[:l.Out], bufs[3+2*i].u8, f.last, f.shifts[i], bufs[4+2*i].i32))
-		}
-		r := &bufs[3+2*i]
-		simd.ClippedReLU32(r.u8[:l.Out], out.i32[:l.Out], f.shifts[i])
-		in = r
 	}
-	panic("unreachable") // fuseReLUChain requires a hidden layer
+	n := len(f.hidden)
+	for i := 1; i < n; i++ {
+		prev := f.hidden[i-1]
+		r := &bufs[1+2*i]
+		simd.ClippedReLU32(r.u8[:prev.Out], bufs[2*i].i32[:prev.Out], f.shifts[i-1])
+		f.hidden[i].propagate(r, &bufs[2+2*i], nil)
+	}
+	l = f.hidden[n-1]
+	return int64(reluAffine1(bufs[2*n].i32[:l.Out], f.last, f.shifts[n-1]))
 }

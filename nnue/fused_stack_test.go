@@ -38,6 +38,13 @@ func TestFusedMatchesLayers(t *testing.T) {
 		if fused != len(n.fused) {
 			t.Errorf("%s: %d of %d stacks fused (%v)", name, fused, len(n.fused), n)
 		}
+		if name == sfNetSFNNv5 {
+			for i, f := range n.fused {
+				if s, ok := f.(*sfnnv5Stack); !ok || s.fc1w == nil {
+					t.Errorf("%s stack %d: not the SFNNv5 runner with SqrCReLUPair16 (%T)", name, i, f)
+				}
+			}
+		}
 		sfForEachLevel(t, func(t *testing.T) {
 			a, b := n.NewEvaluator(), n.NewEvaluator()
 			b.layerByLayer = true

@@ -29,3 +29,18 @@ func pairwiseMulGeneric(dst []uint8, a, b []int16) {
 		dst[i] = uint8((x * y) >> 7)
 	}
 }
+
+func sqrCReLUPair16Generic(dst []uint8, src []int32, sqrShift, shift uint) {
+	dst, src = dst[:32], src[:16]
+	sqrClippedReLU32Generic(dst[:16], src, sqrShift)
+	clippedReLU32Generic(dst[16:], src, shift)
+}
+
+func clippedReLUDot32Generic(x []int32, w []int8, shift uint) int32 {
+	w = w[:len(x)]
+	var s int32
+	for i, v := range x {
+		s += min(max(v>>shift, 0), 127) * int32(w[i])
+	}
+	return s
+}

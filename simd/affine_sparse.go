@@ -31,6 +31,27 @@ var (
 	// 1 KiB array AffineSparse uses): len(idx) ≥ SparseIdxLen(len(in)), else the internal
 	// array is used. Same result as AffineSparse; idx's contents on return are unspecified.
 	AffineSparseIdx func(out []int32, in []uint8, wt []int8, bias []int32, group int, idx []uint16)
+
+	// PairwiseAffineSparse is SFNNv5's feature transform followed by its first layer in one
+	// call: with h = len(dst)/2 (len(dst) even, len(a), len(b) ≥ len(dst)) it sets
+	// dst[:h] = PairwiseMul(a[:h], a[h:2h]) and dst[h:2h] = PairwiseMul(b[:h], b[h:2h]), then
+	// out = AffineSparse(out, dst, wt, bias, group) (same preconditions; group ≤
+	// SparseGroup). The assembly lists the non-zero 4-byte chunks of dst while it writes
+	// the products (one pass over the 2·len(dst) accumulator values instead of a product
+	// pass and a listing pass over dst; Stockfish 16 finds the non-zero chunks of the
+	// transformed features the same way before its sparse layer). idx is the scratch for
+	// that list: len(idx) ≥ len(dst)/4, else the two passes run as before. Bit-identical
+	// to PairwiseMul twice + Affine at every level; idx's contents on return are
+	// unspecified.
+	PairwiseAffineSparse func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
+
+	// ClippedReLUAffineSparse is the same for a ClippedReLU transform (HalfKP, Stockfish
+	// 12/13, thesis nets): with h = len(dst)/2 (len(a), len(b) ≥ h) it sets dst[:h] =
+	// ClippedReLU16(a[:h]) and dst[h:2h] = ClippedReLU16(b[:h]), then out =
+	// AffineSparse(out, dst, wt, bias, group), the non-zero chunks listed while dst is
+	// written (len(idx) ≥ len(dst)/4, else the separate passes). Bit-identical to
+	// ClippedReLU16 twice + Affine at every level.
+	ClippedReLUAffineSparse func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
 )
 
 // SparseIdxLen returns the length of the idx scratch AffineSparseIdx needs for an input of
@@ -42,6 +63,89 @@ func installSparseGeneric() {
 	AffineSparse = affineSparseGeneric
 	AffineSparseIdx = func(out []int32, in []uint8, wt []int8, bias []int32, group int, _ []uint16) {
 		affineSparseGeneric(out, in, wt, bias, group)
+	}
+	PairwiseAffineSparse = pairwiseAffineSparseGeneric
+	ClippedReLUAffineSparse = clippedReLUAffineSparseGeneric
+}
+
+// clippedReLUAffineSparseGeneric is ClippedReLUAffineSparse in Go, with the listing twin
+// clippedReLU16NNZGeneric when idx is long enough.
+func clippedReLUAffineSparseGeneric(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {
+	h := len(dst) / 2
+	dst = dst[:2*h]
+	if len(idx) < 2*h/4 || 2*h/4 > 1<<16 || h%4 != 0 {
+		clippedReLU16Generic(dst[:h], a[:h])
+		clippedReLU16Generic(dst[h:], b[:h])
+		affineSparseGeneric(out, dst, wt, bias, group)
+		return
+	}
+	k := clippedReLU16NNZGeneric(dst[:h], a[:h], idx, 0)
+	k += clippedReLU16NNZGeneric(dst[h:], b[:h], idx[k:], h/4)
+	affineSparseListGeneric(out, dst, wt, bias, idx[:k])
+}
+
+// clippedReLU16NNZGeneric is the Go twin of the clippedReLU16NNZ assembly: dst =
+// ClippedReLU16(src) and the non-zero chunks listed as in pairwiseMulNNZGeneric.
+func clippedReLU16NNZGeneric(dst []uint8, src []int16, idx []uint16, first int) int {
+	clippedReLU16Generic(dst, src[:len(dst)])
+	return listNNZ(dst, idx, first)
+}
+
+// pairwiseAffineSparseGeneric is PairwiseAffineSparse in Go: the listing twin of the
+// assembly (pairwiseMulNNZGeneric) when idx is long enough, else PairwiseMul twice and
+// affineSparseGeneric.
+func pairwiseAffineSparseGeneric(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {
+	h := len(dst) / 2
+	dst = dst[:2*h]
+	if len(idx) < 2*h/4 || 2*h/4 > 1<<16 || h%4 != 0 {
+		pairwiseMulGeneric(dst[:h], a[:h], a[h:2*h])
+		pairwiseMulGeneric(dst[h:], b[:h], b[h:2*h])
+		affineSparseGeneric(out, dst, wt, bias, group)
+		return
+	}
+	k := pairwiseMulNNZGeneric(dst[:h], a[:h], a[h:2*h], idx, 0)
+	k += pairwiseMulNNZGeneric(dst[h:], b[:h], b[h:2*h], idx[k:], h/4)
+	affineSparseListGeneric(out, dst, wt, bias, idx[:k])
+}
+
+// pairwiseMulNNZGeneric is the Go twin of the pairwiseMulNNZ assembly: dst =
+// PairwiseMul(a, b) (len(dst) a multiple of 4), and first + c for every non-zero 4-byte
+// chunk c of dst appended to idx[0:] in increasing order (len(idx) ≥ len(dst)/4); it
+// returns their count.
+func pairwiseMulNNZGeneric(dst []uint8, a, b []int16, idx []uint16, first int) int {
+	pairwiseMulGeneric(dst, a, b)
+	return listNNZ(dst, idx, first)
+}
+
+// listNNZ writes first + c for every non-zero 4-byte chunk c of dst to idx in increasing
+// order and returns their count.
+func listNNZ(dst []uint8, idx []uint16, first int) int {
+	k := 0
+	for c := 0; c+4 <= len(dst); c += 4 {
+		if dst[c]|dst[c+1]|dst[c+2]|dst[c+3] != 0 {
+			idx[k] = uint16(first + c/4)
+			k++
+		}
+	}
+	return k
+}
+
+// affineSparseListGeneric is affineSparseGeneric over the listed chunks of in only (each
+// index < len(in)/4; every chunk not listed must be zero).
+func affineSparseListGeneric(out []int32, in []uint8, wt []int8, bias []int32, idx []uint16) {
+	nout := len(out)
+	copy(out, bias[:nout])
+	n := len(in) &^ 3
+	wt = wt[:n*nout]
+	for _, c16 := range idx {
+		c := 4 * int(c16)
+		x := in[c : c+4 : c+4]
+		x0, x1, x2, x3 := int32(x[0]), int32(x[1]), int32(x[2]), int32(x[3])
+		col := wt[c*nout : c*nout+4*nout]
+		for j := range out {
+			w := col[4*j : 4*j+4 : 4*j+4]
+			out[j] += x0*int32(w[0]) + x1*int32(w[1]) + x2*int32(w[2]) + x3*int32(w[3])
+		}
 	}
 }
 

@@ -98,3 +98,100 @@ func TestSparseGroup(t *testing.T) {
 		t.Errorf("weights −65: group %d, want 1", g)
 	}
 }
+
+// PairwiseAffineSparse equals PairwiseMul of both halves + the dense Affine (Go kernels) at
+// every level, in dst as in out, with a junk-filled idx of the needed length or shorter, for
+// accumulators with few to all products non-zero; the pairwiseMulNNZ Go twin lists exactly
+// the non-zero chunks.
+//
+// With relu it checks ClippedReLUAffineSparse the same way against ClippedReLU16 twice.
+func TestPairwiseAffineSparseMatches(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			relu := rapid.Bool().Draw(t, "relu")
+			f := drawFiller(t)
+			h := 32 * rapid.IntRange(1, 40).Draw(t, "h32") // dst up to 2560: odd and even vector counts
+			n := 2 * h
+			nout := rapid.SampledFrom([]int{8, 16, 32}).Draw(t, "nout")
+			zeroPct := rapid.IntRange(0, 100).Draw(t, "zero%")
+			acc := func(name string) []int16 {
+				s, _ := buffer(t, name, n, func() int16 {
+					if f.r.IntN(100) < zeroPct {
+						return int16(-f.r.IntN(300)) // ≤ 0: a zero product
+					}
+					return f.i16()
+				})
+				return s
+			}
+			a, b := acc("a"), acc("b")
+			weights := make([]int8, nout*n)
+			for i := range weights {
+				weights[i] = int8(max(min(f.i8(), 30), -30))
+			}
+			bias, _ := buffer(t, "bias", nout, f.i32)
+			wt := SparseWeights(weights, n, nout)
+			group := SparseGroup(wt, n, nout)
+			wantDst := make([]uint8, n)
+			if relu {
+				clippedReLU16Generic(wantDst[:h], a[:h])
+				clippedReLU16Generic(wantDst[h:], b[:h])
+			} else {
+				pairwiseMulGeneric(wantDst[:h], a[:h], a[h:])
+				pairwiseMulGeneric(wantDst[h:], b[:h], b[h:])
+			}
+			want := make([]int32, nout)
+			affineGeneric(want, wantDst, weights, bias)
+			var nz []uint16
+			for c := 0; c < n/4; c++ {
+				if wantDst[4*c]|wantDst[4*c+1]|wantDst[4*c+2]|wantDst[4*c+3] != 0 {
+					nz = append(nz, uint16(c))
+				}
+			}
+			idx := make([]uint16, n/4)
+			nzA := nz[:0:0]
+			for _, c := range nz {
+				if int(c) < h/4 {
+					nzA = append(nzA, c)
+				}
+			}
+			var k int
+			if relu {
+				k = clippedReLU16NNZGeneric(make([]uint8, h), a[:h], idx, 0)
+			} else {
+				k = pairwiseMulNNZGeneric(make([]uint8, h), a[:h], a[h:], idx, 0)
+			}
+			if !slices.Equal(idx[:k], nzA) {
+				t.Fatalf("NNZ twin lists %v, want %v", idx[:k], nzA)
+			}
+			for p := 1; p <= group; p++ {
+				for _, short := range []int{0, 1} {
+					idx := make([]uint16, n/4-short)
+					for i := range idx {
+						idx[i] = uint16(f.r.IntN(0x10000))
+					}
+					out, whole := buffer(t, "out", nout, func() int32 { return -0x55555556 })
+					before := slices.Clone(whole)
+					dst, dwhole := buffer(t, "dst", n, func() uint8 { return 0xA5 })
+					dbefore := slices.Clone(dwhole)
+					if relu {
+						ClippedReLUAffineSparse(out, dst, a, b, wt, bias, p, idx)
+					} else {
+						PairwiseAffineSparse(out, dst, a, b, wt, bias, p, idx)
+					}
+					if !slices.Equal(dst, wantDst) {
+						t.Fatalf("group %d, idx short %d: dst %v, want %v", p, short, dst, wantDst)
+					}
+					if !slices.Equal(out, want) {
+						t.Fatalf("group %d, idx short %d: out %v, want %v", p, short, out, want)
+					}
+					off := len(whole) - guard - nout
+					copy(before[off:off+nout], want)
+					checkSame(t, "out buffer", whole, before)
+					off = len(dwhole) - guard - n
+					copy(dbefore[off:off+n], wantDst)
+					checkSame(t, "dst buffer", dwhole, dbefore)
+				}
+			}
+		})
+	})
+}

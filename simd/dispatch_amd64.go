@@ -42,6 +42,8 @@ func install(l ISA) {
 	ClippedReLU16 = clippedReLU16Asm
 	ClippedReLU32 = clippedReLU32Asm
 	SqrClippedReLU32 = sqrClippedReLU32Asm
+	SqrCReLUPair16 = sqrCReLUPair16Asm
+	ClippedReLUDot32 = clippedReLUDot32Asm
 	PairwiseMul = pairwiseMulAsm
 	Affine = affineAsm
 	SCReLUDot = screluDotAsm

@@ -18,6 +18,8 @@ func installGeneric() {
 	ClippedReLU16 = clippedReLU16Generic
 	ClippedReLU32 = clippedReLU32Generic
 	SqrClippedReLU32 = sqrClippedReLU32Generic
+	SqrCReLUPair16 = sqrCReLUPair16Generic
+	ClippedReLUDot32 = clippedReLUDot32Generic
 	PairwiseMul = pairwiseMulGeneric
 	Affine = affineGeneric
 	SCReLUDot = screluDotGeneric

@@ -46,6 +46,21 @@ var (
 	// (Stockfish 15.1 sqr_clipped_relu.h uses shift 19 = 2·6 + 7). len(src) == len(dst).
 	SqrClippedReLU32 func(dst []uint8, src []int32, shift uint)
 
+	// ClippedReLUDot32 returns Σ_i clamp(x[i] >> shift, 0, 127)·w[i] over i < len(x) in
+	// wrapping int32 (arithmetic shift): a ClippedReLU followed by an Affine(len(x)→1)
+	// without its bias, i.e. Affine(out[:1], ClippedReLU32(x), w, bias) − bias[0], the
+	// output layer of Stockfish's and the thesis' stacks. len(w) ≥ len(x); the vector code
+	// takes multiples of 8 (one AVX2 kernel serves every vector level).
+	ClippedReLUDot32 func(x []int32, w []int8, shift uint) int32
+
+	// SqrCReLUPair16 sets dst[i] = min(127, (src[i]·src[i]) >> sqrShift) (SqrClippedReLU32)
+	// and dst[16+i] = clamp(src[i] >> shift, 0, 127) (ClippedReLU32) for i < 16: SFNNv5's
+	// activation pair on one 16-element fc_0 output (Stockfish 15.1 nnue_architecture.h
+	// concatenates the 15-element halves; a caller that feeds fc_1 weights with zeros at
+	// inputs 15 and 31 gets the same sums). len(dst) ≥ 32, len(src) ≥ 16; one AVX2 kernel
+	// (VEX) serves every vector level.
+	SqrCReLUPair16 func(dst []uint8, src []int32, sqrShift, shift uint)
+
 	// PairwiseMul sets dst[i] = (clamp(a[i], 0, 127) · clamp(b[i], 0, 127)) >> 7 (Stockfish
 	// 15.1 feature transformer: the two halves of one perspective's accumulator multiplied).
 	// len(a) == len(b) == len(dst), a multiple of 32.

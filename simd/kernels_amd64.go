@@ -172,6 +172,25 @@ func sqrClippedReLU32Asm(dst []uint8, src []int32, shift uint) {
 	sqrClippedReLU32Generic(dst, src, shift)
 }
 
+func sqrCReLUPair16Asm(dst []uint8, src []int32, sqrShift, shift uint) {
+	dst, src = dst[:32], src[:16]
+	sqrCReLUPairAVX2(&dst[0], &src[0], sqrShift, shift)
+}
+
+func clippedReLUDot32Asm(x []int32, w []int8, shift uint) int32 {
+	n := len(x)
+	w = w[:n]
+	var s int32
+	if m := n &^ 7; m > 0 {
+		s = clippedReLUDot32AVX2(&x[0], &w[0], m, shift)
+		if m == n {
+			return s
+		}
+		x, w = x[m:], w[m:]
+	}
+	return s + clippedReLUDot32Generic(x, w, shift)
+}
+
 func pairwiseMulAsm(dst []uint8, a, b []int16) {
 	n := len(dst)
 	a, b = a[:n], b[:n]

@@ -1823,6 +1823,98 @@ screluDotAVX512_sum:
 	VZEROUPPER
 	RET
 
+// func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
+// Requires: AVX, AVX2, SSE2
+TEXT ·sqrCReLUPairAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         sqrShift+16(FP), DX
+	MOVQ         DX, X0
+	MOVQ         shift+24(FP), DX
+	MOVQ         DX, X1
+	VMOVDQU      permD256<>+0(SB), Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         $0x0000007f, DX
+	MOVQ         DX, X4
+	VPBROADCASTQ X4, Y4
+	VMOVDQU      (CX), Y5
+	VPMULDQ      Y5, Y5, Y6
+	VPSRLQ       $0x20, Y5, Y7
+	VPMULDQ      Y7, Y7, Y7
+	VPSRLQ       X0, Y6, Y6
+	VPSRLQ       X0, Y7, Y7
+	VPCMPGTQ     Y4, Y6, Y8
+	VPBLENDVB    Y8, Y4, Y6, Y6
+	VPCMPGTQ     Y4, Y7, Y8
+	VPBLENDVB    Y8, Y4, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPOR         Y7, Y6, Y6
+	VPSRAD       X1, Y5, Y5
+	VMOVDQU      32(CX), Y7
+	VPMULDQ      Y7, Y7, Y8
+	VPSRLQ       $0x20, Y7, Y9
+	VPMULDQ      Y9, Y9, Y9
+	VPSRLQ       X0, Y8, Y8
+	VPSRLQ       X0, Y9, Y9
+	VPCMPGTQ     Y4, Y8, Y0
+	VPBLENDVB    Y0, Y4, Y8, Y8
+	VPCMPGTQ     Y4, Y9, Y0
+	VPBLENDVB    Y0, Y4, Y9, Y9
+	VPSLLQ       $0x20, Y9, Y9
+	VPOR         Y9, Y8, Y8
+	VPSRAD       X1, Y7, Y0
+	VPACKSSDW    Y8, Y6, Y6
+	VPACKSSDW    Y0, Y5, Y5
+	VPACKSSWB    Y5, Y6, Y6
+	VPMAXSB      Y3, Y6, Y6
+	VPERMD       Y6, Y2, Y6
+	VMOVDQU      Y6, (AX)
+	VZEROUPPER
+	RET
+
+// func clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint) int32
+// Requires: AVX, AVX2, SSE2
+TEXT ·clippedReLUDot32AVX2(SB), NOSPLIT, $0-36
+	MOVQ         x+0(FP), AX
+	MOVQ         w+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         shift+24(FP), BX
+	MOVQ         BX, X0
+	VPXOR        Y1, Y1, Y1
+	VPXOR        Y3, Y3, Y3
+	MOVL         $0x0000007f, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Y2
+	SUBQ         $0x00000008, DX
+	JB           clippedReLUDot32AVX2_loop1_end
+	PCALIGN      $0x20
+
+clippedReLUDot32AVX2_loop1:
+	VMOVDQU   (AX), Y4
+	VPSRAD    X0, Y4, Y4
+	VPMAXSD   Y1, Y4, Y4
+	VPMINSD   Y2, Y4, Y4
+	VPMOVSXBD (CX), Y5
+	VPMULLD   Y5, Y4, Y4
+	VPADDD    Y4, Y3, Y3
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000008, CX
+	SUBQ      $0x00000008, DX
+	JAE       clippedReLUDot32AVX2_loop1
+
+clippedReLUDot32AVX2_loop1_end:
+	ADDQ         $0x00000008, DX
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDD       X3, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	VZEROUPPER
+	MOVL         AX, ret+32(FP)
+	RET
+
 // func affineAVX2(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
 // Requires: AVX, AVX2
 TEXT ·affineAVX2(SB), NOSPLIT, $0-48
@@ -4519,34 +4611,332 @@ nnz_loop:
 	MOVQ      BX, ret+24(FP)
 	RET
 
-// func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
-// Requires: AVX, AVX2
-TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-40
-	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	MOVL         $0x00010001, DI
+// func pairwiseMulNNZAVX2(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·pairwiseMulNNZAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         first+40(FP), DI
+	VPXOR        Y0, Y0, Y0
+	VPCMPEQW     Y1, Y1, Y1
+	VPSRLW       $0x09, Y1, Y1
+	LEAQ         nnzTable<>+0(SB), R8
+	XORQ         R9, R9
 	VMOVD        DI, X2
+	VPBROADCASTW X2, X2
+	MOVL         $0x00080008, DI
+	VMOVD        DI, X3
+	VPBROADCASTD X3, X3
+	SUBQ         $0x00000020, BX
+	JB           pairwiseMulNNZAVX2_loop1_end
+	PCALIGN      $0x20
+
+pairwiseMulNNZAVX2_loop1:
+	VMOVDQU   (CX), Y4
+	VMOVDQU   (DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    $0x07, Y4, Y4
+	VMOVDQU   32(CX), Y5
+	VMOVDQU   32(DX), Y6
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMAXSW   Y0, Y6, Y6
+	VPMINSW   Y1, Y6, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSRLW    $0x07, Y5, Y5
+	VPACKUSWB Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	VPCMPEQD  Y4, Y0, Y4
+	VMOVMSKPS Y4, DI
+	XORL      $0x000000ff, DI
+	MOVQ      DI, R10
+	SHLQ      $0x04, R10
+	VPADDW    (R8)(R10*1), X2, X4
+	VMOVDQU   X4, (SI)(R9*2)
+	POPCNTL   DI, DI
+	ADDQ      DI, R9
+	VPADDW    X3, X2, X2
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000020, BX
+	JAE       pairwiseMulNNZAVX2_loop1
+
+pairwiseMulNNZAVX2_loop1_end:
+	ADDQ $0x00000020, BX
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
+// func pairwiseMulNNZAVX512(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·pairwiseMulNNZAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         first+40(FP), DI
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	VPTERNLOGD   $0xff, Z2, Z2, Z2
+	VPSRLW       $0x09, Z2, Z2
+	LEAQ         nnzTable<>+0(SB), R8
+	XORQ         R9, R9
+	VMOVD        DI, X3
+	VPBROADCASTW X3, X3
+	MOVL         $0x00080008, DI
+	VMOVD        DI, X4
+	VPBROADCASTD X4, X4
+	SUBQ         $0x00000040, BX
+	JB           pairwiseMulNNZAVX512_loop1_end
+	PCALIGN      $0x20
+
+pairwiseMulNNZAVX512_loop1:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 (DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMULLW   Z6, Z5, Z5
+	VPSRLW    $0x07, Z5, Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 64(DX), Z7
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMAXSW   Z1, Z7, Z7
+	VPMINSW   Z2, Z7, Z7
+	VPMULLW   Z7, Z6, Z6
+	VPSRLW    $0x07, Z6, Z6
+	VPACKUSWB Z6, Z5, Z5
+	VPERMQ    Z5, Z0, Z5
+	VMOVDQU64 Z5, (AX)
+	VPTESTMD  Z5, Z5, K1
+	KMOVW     K1, DI
+	MOVL      DI, R10
+	SHRL      $0x08, R10
+	ANDL      $0x000000ff, DI
+	MOVQ      DI, R11
+	SHLQ      $0x04, R11
+	VPADDW    (R8)(R11*1), X3, X5
+	VMOVDQU64 X5, (SI)(R9*2)
+	POPCNTL   DI, DI
+	ADDQ      DI, R9
+	VPADDW    X4, X3, X3
+	MOVQ      R10, DI
+	SHLQ      $0x04, DI
+	VPADDW    (R8)(DI*1), X3, X5
+	VMOVDQU64 X5, (SI)(R9*2)
+	POPCNTL   R10, R10
+	ADDQ      R10, R9
+	VPADDW    X4, X3, X3
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000040, BX
+	JAE       pairwiseMulNNZAVX512_loop1
+
+pairwiseMulNNZAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
+	TESTQ     BX, BX
+	JZ        pairwiseMulNNZAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 (DX), Y5
+	VPMAXSW   Y1, Y0, Y0
+	VPMINSW   Y2, Y0, Y0
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMULLW   Y5, Y0, Y0
+	VPSRLW    $0x07, Y0, Y0
+	VMOVDQU64 32(CX), Y5
+	VMOVDQU64 32(DX), Y6
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMAXSW   Y1, Y6, Y6
+	VPMINSW   Y2, Y6, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSRLW    $0x07, Y5, Y5
+	VPACKUSWB Y5, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPTESTMD  Y0, Y0, K1
+	KMOVW     K1, AX
+	MOVQ      AX, CX
+	SHLQ      $0x04, CX
+	VPADDW    (R8)(CX*1), X3, X0
+	VMOVDQU64 X0, (SI)(R9*2)
+	POPCNTL   AX, AX
+	ADDQ      AX, R9
+	VPADDW    X4, X3, X3
+
+pairwiseMulNNZAVX512_done:
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
+// func clippedReLU16NNZAVX2(dst *uint8, src *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·clippedReLU16NNZAVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         first+32(FP), SI
+	VPXOR        Y0, Y0, Y0
+	LEAQ         nnzTable<>+0(SB), DI
+	XORQ         R8, R8
+	VMOVD        SI, X1
+	VPBROADCASTW X1, X1
+	MOVL         $0x00080008, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	SUBQ         $0x00000020, DX
+	JB           clippedReLU16NNZAVX2_loop1_end
+	PCALIGN      $0x20
+
+clippedReLU16NNZAVX2_loop1:
+	VMOVDQU   (CX), Y3
+	VMOVDQU   32(CX), Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPMAXSB   Y0, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPCMPEQD  Y3, Y0, Y3
+	VMOVMSKPS Y3, SI
+	XORL      $0x000000ff, SI
+	MOVQ      SI, R9
+	SHLQ      $0x04, R9
+	VPADDW    (DI)(R9*1), X1, X3
+	VMOVDQU   X3, (BX)(R8*2)
+	POPCNTL   SI, SI
+	ADDQ      SI, R8
+	VPADDW    X2, X1, X1
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JAE       clippedReLU16NNZAVX2_loop1
+
+clippedReLU16NNZAVX2_loop1_end:
+	ADDQ $0x00000020, DX
+	VZEROUPPER
+	MOVQ R8, ret+40(FP)
+	RET
+
+// func clippedReLU16NNZAVX512(dst *uint8, src *int16, n int, idx *uint16, first int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·clippedReLU16NNZAVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         first+32(FP), SI
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	LEAQ         nnzTable<>+0(SB), DI
+	XORQ         R8, R8
+	VMOVD        SI, X2
+	VPBROADCASTW X2, X2
+	MOVL         $0x00080008, SI
+	VMOVD        SI, X3
+	VPBROADCASTD X3, X3
+	SUBQ         $0x00000040, DX
+	JB           clippedReLU16NNZAVX512_loop1_end
+	PCALIGN      $0x20
+
+clippedReLU16NNZAVX512_loop1:
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 64(CX), Z5
+	VPACKSSWB Z5, Z4, Z4
+	VPMAXSB   Z1, Z4, Z4
+	VPERMQ    Z4, Z0, Z4
+	VMOVDQU64 Z4, (AX)
+	VPTESTMD  Z4, Z4, K1
+	KMOVW     K1, SI
+	MOVL      SI, R9
+	SHRL      $0x08, R9
+	ANDL      $0x000000ff, SI
+	MOVQ      SI, R10
+	SHLQ      $0x04, R10
+	VPADDW    (DI)(R10*1), X2, X4
+	VMOVDQU64 X4, (BX)(R8*2)
+	POPCNTL   SI, SI
+	ADDQ      SI, R8
+	VPADDW    X3, X2, X2
+	MOVQ      R9, SI
+	SHLQ      $0x04, SI
+	VPADDW    (DI)(SI*1), X2, X4
+	VMOVDQU64 X4, (BX)(R8*2)
+	POPCNTL   R9, R9
+	ADDQ      R9, R8
+	VPADDW    X3, X2, X2
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	SUBQ      $0x00000040, DX
+	JAE       clippedReLU16NNZAVX512_loop1
+
+clippedReLU16NNZAVX512_loop1_end:
+	ADDQ      $0x00000040, DX
+	TESTQ     DX, DX
+	JZ        clippedReLU16NNZAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 32(CX), Y4
+	VPACKSSWB Y4, Y0, Y0
+	VPMAXSB   Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+	VPTESTMD  Y0, Y0, K1
+	KMOVW     K1, AX
+	MOVQ      AX, CX
+	SHLQ      $0x04, CX
+	VPADDW    (DI)(CX*1), X2, X0
+	VMOVDQU64 X0, (BX)(R8*2)
+	POPCNTL   AX, AX
+	ADDQ      AX, R8
+	VPADDW    X3, X2, X2
+
+clippedReLU16NNZAVX512_done:
+	VZEROUPPER
+	MOVQ R8, ret+40(FP)
+	RET
+
+// func sparseAccAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
+// Requires: AVX, AVX2
+TEXT ·sparseAccAVX216(SB), NOSPLIT, $0-48
+	MOVQ         out+0(FP), AX
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X2
 	VPBROADCASTD X2, Y2
 
 sparseAccAVX216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Y3, Y4
 	VPMADDWD     Y2, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX216_tail
 
 sparseAccAVX216_done:
@@ -4555,59 +4945,60 @@ sparseAccAVX216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccPairsAVX216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X2
 	VPBROADCASTD X2, Y2
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX216_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y4
 	SHLQ         $0x06, R8
-	VPMADDUBSW   (DX)(DI*1), Y3, Y5
-	VPMADDUBSW   (DX)(R8*1), Y4, Y6
+	VPMADDUBSW   (BX)(CX*1), Y3, Y5
+	VPMADDUBSW   (BX)(R8*1), Y4, Y6
 	VPADDW       Y6, Y5, Y5
 	VPMADDWD     Y2, Y5, Y5
 	VPADDD       Y5, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
-	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
+	VPMADDUBSW   32(BX)(R8*1), Y4, Y4
 	VPADDW       Y4, Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX216_main
 
 sparseAccPairsAVX216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Y3, Y4
 	VPMADDWD     Y2, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX216_tail
 
 sparseAccPairsAVX216_done:
@@ -4616,66 +5007,67 @@ sparseAccPairsAVX216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccTriplesAVX216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X2
 	VPBROADCASTD X2, Y2
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX216_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y4
 	SHLQ         $0x06, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Y5
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Y5
 	SHLQ         $0x06, R9
-	VPMADDUBSW   (DX)(DI*1), Y3, Y6
-	VPMADDUBSW   (DX)(R8*1), Y4, Y7
+	VPMADDUBSW   (BX)(CX*1), Y3, Y6
+	VPMADDUBSW   (BX)(R8*1), Y4, Y7
 	VPADDW       Y7, Y6, Y6
-	VPMADDUBSW   (DX)(R9*1), Y5, Y7
+	VPMADDUBSW   (BX)(R9*1), Y5, Y7
 	VPADDW       Y7, Y6, Y6
 	VPMADDWD     Y2, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
-	VPMADDUBSW   32(DX)(R8*1), Y4, Y4
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
+	VPMADDUBSW   32(BX)(R8*1), Y4, Y4
 	VPADDW       Y4, Y3, Y3
-	VPMADDUBSW   32(DX)(R9*1), Y5, Y4
+	VPMADDUBSW   32(BX)(R9*1), Y5, Y4
 	VPADDW       Y4, Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX216_main
 
 sparseAccTriplesAVX216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y3
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Y3, Y4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y3
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Y3, Y4
 	VPMADDWD     Y2, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y3, Y3
+	VPMADDUBSW   32(BX)(CX*1), Y3, Y3
 	VPMADDWD     Y2, Y3, Y3
 	VPADDD       Y3, Y1, Y1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX216_tail
 
 sparseAccTriplesAVX216_done:
@@ -4684,29 +5076,30 @@ sparseAccTriplesAVX216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccAVX51216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX51216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z1
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z1
 
 sparseAccAVX51216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX51216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX51216_tail
 
 sparseAccAVX51216_done:
@@ -4714,49 +5107,50 @@ sparseAccAVX51216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccPairsAVX51216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX51216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z1
-	CMPQ         SI, $0x02
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z1
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX51216_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX51216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z3
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z3
 	SHLQ         $0x06, R8
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
-	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
+	VPMADDUBSW   (BX)(R8*1), Z3, Z3
 	VPADDW       Z3, Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX51216_main
 
 sparseAccPairsAVX51216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX51216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX51216_tail
 
 sparseAccPairsAVX51216_done:
@@ -4764,54 +5158,55 @@ sparseAccPairsAVX51216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccTriplesAVX51216(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX51216(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z1
-	CMPQ         SI, $0x03
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z1
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX51216_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX51216_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z3
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z3
 	SHLQ         $0x06, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Z4
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Z4
 	SHLQ         $0x06, R9
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
-	VPMADDUBSW   (DX)(R8*1), Z3, Z3
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
+	VPMADDUBSW   (BX)(R8*1), Z3, Z3
 	VPADDW       Z3, Z2, Z2
-	VPMADDUBSW   (DX)(R9*1), Z4, Z3
+	VPMADDUBSW   (BX)(R9*1), Z4, Z3
 	VPADDW       Z3, Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX51216_main
 
 sparseAccTriplesAVX51216_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX51216_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z2
-	SHLQ         $0x06, DI
-	VPMADDUBSW   (DX)(DI*1), Z2, Z2
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z2
+	SHLQ         $0x06, CX
+	VPMADDUBSW   (BX)(CX*1), Z2, Z2
 	VPMADDWD     Z1, Z2, Z2
 	VPADDD       Z2, Z0, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX51216_tail
 
 sparseAccTriplesAVX51216_done:
@@ -4819,53 +5214,54 @@ sparseAccTriplesAVX51216_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccVNNI16(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccVNNI16(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512F, AVX512VNNI
-TEXT ·sparseAccVNNI16(SB), NOSPLIT, $0-40
+TEXT ·sparseAccVNNI16(SB), NOSPLIT, $0-48
 	MOVQ      out+0(FP), AX
-	MOVQ      in+8(FP), CX
-	MOVQ      wt+16(FP), DX
-	MOVQ      idx+24(FP), BX
-	MOVQ      n+32(FP), SI
-	VMOVDQU64 (AX), Z0
+	MOVQ      bias+8(FP), CX
+	MOVQ      in+16(FP), DX
+	MOVQ      wt+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      n+40(FP), DI
+	VMOVDQU64 (CX), Z0
 	VPXORD    Z1, Z1, Z1
 	VPXORD    Z2, Z2, Z2
 	VPXORD    Z3, Z3, Z3
-	CMPQ      SI, $0x04
+	CMPQ      DI, $0x04
 	JB        sparseAccVNNI16_tail
 	PCALIGN   $0x20
 
 sparseAccVNNI16_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x06, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z5
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x06, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z5
 	SHLQ         $0x06, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Z6
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Z6
 	SHLQ         $0x06, R9
-	MOVWQZX      6(BX), R10
-	VPBROADCASTD (CX)(R10*4), Z7
+	MOVWQZX      6(SI), R10
+	VPBROADCASTD (DX)(R10*4), Z7
 	SHLQ         $0x06, R10
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	VPDPBUSD     (DX)(R8*1), Z5, Z1
-	VPDPBUSD     (DX)(R9*1), Z6, Z2
-	VPDPBUSD     (DX)(R10*1), Z7, Z3
-	ADDQ         $0x08, BX
-	SUBQ         $0x04, SI
-	CMPQ         SI, $0x04
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	VPDPBUSD     (BX)(R8*1), Z5, Z1
+	VPDPBUSD     (BX)(R9*1), Z6, Z2
+	VPDPBUSD     (BX)(R10*1), Z7, Z3
+	ADDQ         $0x08, SI
+	SUBQ         $0x04, DI
+	CMPQ         DI, $0x04
 	JAE          sparseAccVNNI16_main
 
 sparseAccVNNI16_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccVNNI16_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x06, DI
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	ADDQ         $0x02, BX
-	DECQ         SI
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x06, CX
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccVNNI16_tail
 
 sparseAccVNNI16_done:
@@ -4876,42 +5272,43 @@ sparseAccVNNI16_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccAVX232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	VMOVDQU      64(AX), Y2
-	VMOVDQU      96(AX), Y3
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X4
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VMOVDQU      64(CX), Y2
+	VMOVDQU      96(CX), Y3
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X4
 	VPBROADCASTD X4, Y4
 
 sparseAccAVX232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX232_tail
 
 sparseAccAVX232_done:
@@ -4922,77 +5319,78 @@ sparseAccAVX232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccPairsAVX232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	VMOVDQU      64(AX), Y2
-	VMOVDQU      96(AX), Y3
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X4
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VMOVDQU      64(CX), Y2
+	VMOVDQU      96(CX), Y3
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X4
 	VPBROADCASTD X4, Y4
-	CMPQ         SI, $0x02
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX232_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y6
 	SHLQ         $0x07, R8
-	VPMADDUBSW   (DX)(DI*1), Y5, Y7
-	VPMADDUBSW   (DX)(R8*1), Y6, Y8
+	VPMADDUBSW   (BX)(CX*1), Y5, Y7
+	VPMADDUBSW   (BX)(R8*1), Y6, Y8
 	VPADDW       Y8, Y7, Y7
 	VPMADDWD     Y4, Y7, Y7
 	VPADDD       Y7, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y7
-	VPMADDUBSW   32(DX)(R8*1), Y6, Y8
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y7
+	VPMADDUBSW   32(BX)(R8*1), Y6, Y8
 	VPADDW       Y8, Y7, Y7
 	VPMADDWD     Y4, Y7, Y7
 	VPADDD       Y7, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y7
-	VPMADDUBSW   64(DX)(R8*1), Y6, Y8
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y7
+	VPMADDUBSW   64(BX)(R8*1), Y6, Y8
 	VPADDW       Y8, Y7, Y7
 	VPMADDWD     Y4, Y7, Y7
 	VPADDD       Y7, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
-	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
+	VPMADDUBSW   96(BX)(R8*1), Y6, Y6
 	VPADDW       Y6, Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX232_main
 
 sparseAccPairsAVX232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX232_tail
 
 sparseAccPairsAVX232_done:
@@ -5003,88 +5401,89 @@ sparseAccPairsAVX232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX2
-TEXT ·sparseAccTriplesAVX232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU      (AX), Y0
-	VMOVDQU      32(AX), Y1
-	VMOVDQU      64(AX), Y2
-	VMOVDQU      96(AX), Y3
-	MOVL         $0x00010001, DI
-	VMOVD        DI, X4
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU      (CX), Y0
+	VMOVDQU      32(CX), Y1
+	VMOVDQU      64(CX), Y2
+	VMOVDQU      96(CX), Y3
+	MOVL         $0x00010001, CX
+	VMOVD        CX, X4
 	VPBROADCASTD X4, Y4
-	CMPQ         SI, $0x03
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX232_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Y6
 	SHLQ         $0x07, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Y7
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Y7
 	SHLQ         $0x07, R9
-	VPMADDUBSW   (DX)(DI*1), Y5, Y8
-	VPMADDUBSW   (DX)(R8*1), Y6, Y9
+	VPMADDUBSW   (BX)(CX*1), Y5, Y8
+	VPMADDUBSW   (BX)(R8*1), Y6, Y9
 	VPADDW       Y9, Y8, Y8
-	VPMADDUBSW   (DX)(R9*1), Y7, Y9
+	VPMADDUBSW   (BX)(R9*1), Y7, Y9
 	VPADDW       Y9, Y8, Y8
 	VPMADDWD     Y4, Y8, Y8
 	VPADDD       Y8, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y8
-	VPMADDUBSW   32(DX)(R8*1), Y6, Y9
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y8
+	VPMADDUBSW   32(BX)(R8*1), Y6, Y9
 	VPADDW       Y9, Y8, Y8
-	VPMADDUBSW   32(DX)(R9*1), Y7, Y9
+	VPMADDUBSW   32(BX)(R9*1), Y7, Y9
 	VPADDW       Y9, Y8, Y8
 	VPMADDWD     Y4, Y8, Y8
 	VPADDD       Y8, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y8
-	VPMADDUBSW   64(DX)(R8*1), Y6, Y9
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y8
+	VPMADDUBSW   64(BX)(R8*1), Y6, Y9
 	VPADDW       Y9, Y8, Y8
-	VPMADDUBSW   64(DX)(R9*1), Y7, Y9
+	VPMADDUBSW   64(BX)(R9*1), Y7, Y9
 	VPADDW       Y9, Y8, Y8
 	VPMADDWD     Y4, Y8, Y8
 	VPADDD       Y8, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
-	VPMADDUBSW   96(DX)(R8*1), Y6, Y6
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
+	VPMADDUBSW   96(BX)(R8*1), Y6, Y6
 	VPADDW       Y6, Y5, Y5
-	VPMADDUBSW   96(DX)(R9*1), Y7, Y6
+	VPMADDUBSW   96(BX)(R9*1), Y7, Y6
 	VPADDW       Y6, Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX232_main
 
 sparseAccTriplesAVX232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Y5
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Y5, Y6
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Y5
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y0, Y0
-	VPMADDUBSW   32(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   32(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y1, Y1
-	VPMADDUBSW   64(DX)(DI*1), Y5, Y6
+	VPMADDUBSW   64(BX)(CX*1), Y5, Y6
 	VPMADDWD     Y4, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPMADDUBSW   96(DX)(DI*1), Y5, Y5
+	VPMADDUBSW   96(BX)(CX*1), Y5, Y5
 	VPMADDWD     Y4, Y5, Y5
 	VPADDD       Y5, Y3, Y3
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX232_tail
 
 sparseAccTriplesAVX232_done:
@@ -5095,33 +5494,34 @@ sparseAccTriplesAVX232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccAVX51232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccAVX51232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	VMOVDQU64    64(AX), Z1
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z2
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z2
 
 sparseAccAVX51232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccAVX51232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Z3, Z4
 	VPMADDWD     Z2, Z4, Z4
 	VPADDD       Z4, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccAVX51232_tail
 
 sparseAccAVX51232_done:
@@ -5130,58 +5530,59 @@ sparseAccAVX51232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccPairsAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccPairsAVX51232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccPairsAVX51232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	VMOVDQU64    64(AX), Z1
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z2
-	CMPQ         SI, $0x02
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z2
+	CMPQ         DI, $0x02
 	JB           sparseAccPairsAVX51232_tail
 	PCALIGN      $0x20
 
 sparseAccPairsAVX51232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z4
 	SHLQ         $0x07, R8
-	VPMADDUBSW   (DX)(DI*1), Z3, Z5
-	VPMADDUBSW   (DX)(R8*1), Z4, Z6
+	VPMADDUBSW   (BX)(CX*1), Z3, Z5
+	VPMADDUBSW   (BX)(R8*1), Z4, Z6
 	VPADDW       Z6, Z5, Z5
 	VPMADDWD     Z2, Z5, Z5
 	VPADDD       Z5, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
-	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
+	VPMADDUBSW   64(BX)(R8*1), Z4, Z4
 	VPADDW       Z4, Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccPairsAVX51232_main
 
 sparseAccPairsAVX51232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccPairsAVX51232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Z3, Z4
 	VPMADDWD     Z2, Z4, Z4
 	VPADDD       Z4, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccPairsAVX51232_tail
 
 sparseAccPairsAVX51232_done:
@@ -5190,65 +5591,66 @@ sparseAccPairsAVX51232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·sparseAccTriplesAVX51232(SB), NOSPLIT, $0-40
+TEXT ·sparseAccTriplesAVX51232(SB), NOSPLIT, $0-48
 	MOVQ         out+0(FP), AX
-	MOVQ         in+8(FP), CX
-	MOVQ         wt+16(FP), DX
-	MOVQ         idx+24(FP), BX
-	MOVQ         n+32(FP), SI
-	VMOVDQU64    (AX), Z0
-	VMOVDQU64    64(AX), Z1
-	MOVL         $0x00010001, DI
-	VPBROADCASTD DI, Z2
-	CMPQ         SI, $0x03
+	MOVQ         bias+8(FP), CX
+	MOVQ         in+16(FP), DX
+	MOVQ         wt+24(FP), BX
+	MOVQ         idx+32(FP), SI
+	MOVQ         n+40(FP), DI
+	VMOVDQU64    (CX), Z0
+	VMOVDQU64    64(CX), Z1
+	MOVL         $0x00010001, CX
+	VPBROADCASTD CX, Z2
+	CMPQ         DI, $0x03
 	JB           sparseAccTriplesAVX51232_tail
 	PCALIGN      $0x20
 
 sparseAccTriplesAVX51232_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z4
 	SHLQ         $0x07, R8
-	MOVWQZX      4(BX), R9
-	VPBROADCASTD (CX)(R9*4), Z5
+	MOVWQZX      4(SI), R9
+	VPBROADCASTD (DX)(R9*4), Z5
 	SHLQ         $0x07, R9
-	VPMADDUBSW   (DX)(DI*1), Z3, Z6
-	VPMADDUBSW   (DX)(R8*1), Z4, Z7
+	VPMADDUBSW   (BX)(CX*1), Z3, Z6
+	VPMADDUBSW   (BX)(R8*1), Z4, Z7
 	VPADDW       Z7, Z6, Z6
-	VPMADDUBSW   (DX)(R9*1), Z5, Z7
+	VPMADDUBSW   (BX)(R9*1), Z5, Z7
 	VPADDW       Z7, Z6, Z6
 	VPMADDWD     Z2, Z6, Z6
 	VPADDD       Z6, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
-	VPMADDUBSW   64(DX)(R8*1), Z4, Z4
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
+	VPMADDUBSW   64(BX)(R8*1), Z4, Z4
 	VPADDW       Z4, Z3, Z3
-	VPMADDUBSW   64(DX)(R9*1), Z5, Z4
+	VPMADDUBSW   64(BX)(R9*1), Z5, Z4
 	VPADDW       Z4, Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x06, BX
-	SUBQ         $0x03, SI
-	CMPQ         SI, $0x03
+	ADDQ         $0x06, SI
+	SUBQ         $0x03, DI
+	CMPQ         DI, $0x03
 	JAE          sparseAccTriplesAVX51232_main
 
 sparseAccTriplesAVX51232_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccTriplesAVX51232_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z3
-	SHLQ         $0x07, DI
-	VPMADDUBSW   (DX)(DI*1), Z3, Z4
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z3
+	SHLQ         $0x07, CX
+	VPMADDUBSW   (BX)(CX*1), Z3, Z4
 	VPMADDWD     Z2, Z4, Z4
 	VPADDD       Z4, Z0, Z0
-	VPMADDUBSW   64(DX)(DI*1), Z3, Z3
+	VPMADDUBSW   64(BX)(CX*1), Z3, Z3
 	VPMADDWD     Z2, Z3, Z3
 	VPADDD       Z3, Z1, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccTriplesAVX51232_tail
 
 sparseAccTriplesAVX51232_done:
@@ -5257,48 +5659,49 @@ sparseAccTriplesAVX51232_done:
 	VZEROUPPER
 	RET
 
-// func sparseAccVNNI32(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+// func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 // Requires: AVX, AVX512F, AVX512VNNI
-TEXT ·sparseAccVNNI32(SB), NOSPLIT, $0-40
+TEXT ·sparseAccVNNI32(SB), NOSPLIT, $0-48
 	MOVQ      out+0(FP), AX
-	MOVQ      in+8(FP), CX
-	MOVQ      wt+16(FP), DX
-	MOVQ      idx+24(FP), BX
-	MOVQ      n+32(FP), SI
-	VMOVDQU64 (AX), Z0
-	VMOVDQU64 64(AX), Z1
+	MOVQ      bias+8(FP), CX
+	MOVQ      in+16(FP), DX
+	MOVQ      wt+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      n+40(FP), DI
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
 	VPXORD    Z2, Z2, Z2
 	VPXORD    Z3, Z3, Z3
-	CMPQ      SI, $0x02
+	CMPQ      DI, $0x02
 	JB        sparseAccVNNI32_tail
 	PCALIGN   $0x20
 
 sparseAccVNNI32_main:
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x07, DI
-	MOVWQZX      2(BX), R8
-	VPBROADCASTD (CX)(R8*4), Z5
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x07, CX
+	MOVWQZX      2(SI), R8
+	VPBROADCASTD (DX)(R8*4), Z5
 	SHLQ         $0x07, R8
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	VPDPBUSD     (DX)(R8*1), Z5, Z2
-	VPDPBUSD     64(DX)(DI*1), Z4, Z1
-	VPDPBUSD     64(DX)(R8*1), Z5, Z3
-	ADDQ         $0x04, BX
-	SUBQ         $0x02, SI
-	CMPQ         SI, $0x02
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	VPDPBUSD     (BX)(R8*1), Z5, Z2
+	VPDPBUSD     64(BX)(CX*1), Z4, Z1
+	VPDPBUSD     64(BX)(R8*1), Z5, Z3
+	ADDQ         $0x04, SI
+	SUBQ         $0x02, DI
+	CMPQ         DI, $0x02
 	JAE          sparseAccVNNI32_main
 
 sparseAccVNNI32_tail:
-	TESTQ        SI, SI
+	TESTQ        DI, DI
 	JZ           sparseAccVNNI32_done
-	MOVWQZX      (BX), DI
-	VPBROADCASTD (CX)(DI*4), Z4
-	SHLQ         $0x07, DI
-	VPDPBUSD     (DX)(DI*1), Z4, Z0
-	VPDPBUSD     64(DX)(DI*1), Z4, Z1
-	ADDQ         $0x02, BX
-	DECQ         SI
+	MOVWQZX      (SI), CX
+	VPBROADCASTD (DX)(CX*4), Z4
+	SHLQ         $0x07, CX
+	VPDPBUSD     (BX)(CX*1), Z4, Z0
+	VPDPBUSD     64(BX)(CX*1), Z4, Z1
+	ADDQ         $0x02, SI
+	DECQ         DI
 	JMP          sparseAccVNNI32_tail
 
 sparseAccVNNI32_done:

@@ -120,6 +120,18 @@ func pairwiseMulAVX512(dst *uint8, a *int16, b *int16, n int)
 //go:noescape
 func screluDotAVX512(acc *int16, w *int16, n int, qa int16) int32
 
+// sqrCReLUPairAVX2 sets dst[i] = min(127, (src[i]·src[i]) >> sqrShift) and dst[16+i] =
+// clamp(src[i] >> shift, 0, 127) for i < 16.
+//
+//go:noescape
+func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
+
+// clippedReLUDot32AVX2 returns Σ clamp(x[i] >> shift, 0, 127)·w[i] over i < n, n a positive multiple
+// of 8, in wrapping int32.
+//
+//go:noescape
+func clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint) int32
+
 // affineAVX2 sets out[j] = bias[j] + Σ_i in[i]·weights[j·nin + i] for j < nout; nin is a
 // positive multiple of 32 and every input ≤ 127.
 //
@@ -144,89 +156,117 @@ func affineVNNI(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout
 //go:noescape
 func nnzChunks(in *uint8, nin int, idx *uint16) int
 
-// sparseAccAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// pairwiseMulNNZAVX2 sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a
+// positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to
+// idx in increasing order (n/4 entries of room) and returns their count.
 //
 //go:noescape
-func sparseAccAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func pairwiseMulNNZAVX2(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
 
-// sparseAccPairsAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// pairwiseMulNNZAVX512 sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a
+// positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to
+// idx in increasing order (n/4 entries of room) and returns their count.
 //
 //go:noescape
-func sparseAccPairsAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func pairwiseMulNNZAVX512(dst *uint8, a *int16, b *int16, n int, idx *uint16, first int) int
 
-// sparseAccTriplesAVX216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// clippedReLU16NNZAVX2 sets dst[i] = clamp(src[i], 0, 127) for i < n, n a positive multiple of 32,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
 //
 //go:noescape
-func sparseAccTriplesAVX216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func clippedReLU16NNZAVX2(dst *uint8, src *int16, n int, idx *uint16, first int) int
 
-// sparseAccAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// clippedReLU16NNZAVX512 sets dst[i] = clamp(src[i], 0, 127) for i < n, n a positive multiple of 32,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
 //
 //go:noescape
-func sparseAccAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func clippedReLU16NNZAVX512(dst *uint8, src *int16, n int, idx *uint16, first int) int
 
-// sparseAccPairsAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX51216 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX51216(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccVNNI16 adds to out[0:16] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccVNNI16(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX51216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccPairsAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX51216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX51216 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX51216(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccVNNI16 sets out[0:16] to bias[0:16] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccVNNI16(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccPairsAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccAVX232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccPairsAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccTriplesAVX51232 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccPairsAVX232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccTriplesAVX51232(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccPairsAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// sparseAccVNNI32 adds to out[0:32] the products of the n input chunks listed in idx with their
-// chunk-major weights (simd.AffineSparse).
+// sparseAccTriplesAVX232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
 //
 //go:noescape
-func sparseAccVNNI32(out *int32, in *uint8, wt *int8, idx *uint16, n int)
+func sparseAccTriplesAVX232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccAVX51232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
+//
+//go:noescape
+func sparseAccAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccPairsAVX51232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
+//
+//go:noescape
+func sparseAccPairsAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccTriplesAVX51232 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
+//
+//go:noescape
+func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
+
+// sparseAccVNNI32 sets out[0:32] to bias[0:32] plus the products of the n input chunks listed in
+// idx with their chunk-major weights (simd.AffineSparse); bias may be out.
+//
+//go:noescape
+func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

@@ -310,6 +310,53 @@ func TestSqrClippedReLU32MatchesGo(t *testing.T) {
 	})
 }
 
+// ClippedReLUDot32 equals the Go twin and ClippedReLU32 + Affine(→1) (Go kernels) at every
+// level, for any length and shift.
+func TestClippedReLUDot32MatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			shift := drawShift(t)
+			f := drawFiller(t)
+			n := length(t, "n", 8)
+			x, _ := buffer(t, "x", n, f.i32)
+			w, _ := buffer(t, "w", n, f.i8)
+			want := clippedReLUDot32Generic(x, w, shift)
+			if got := ClippedReLUDot32(x, w, shift); got != want {
+				t.Fatalf("got %d, want %d", got, want)
+			}
+			p := (n + 31) &^ 31
+			u, wp := make([]uint8, p), make([]int8, p)
+			clippedReLU32Generic(u[:n], x, shift)
+			copy(wp, w)
+			var o [1]int32
+			affineGeneric(o[:], u, wp, []int32{0})
+			if o[0] != want {
+				t.Fatalf("Affine(ClippedReLU32) %d, want %d", o[0], want)
+			}
+		})
+	})
+}
+
+// SqrCReLUPair16 equals the Go twin at every level: 32 bytes written, nothing around them.
+func TestSqrCReLUPair16MatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			sqrShift, shift := drawShift(t), drawShift(t)
+			if rapid.Bool().Draw(t, "sf") {
+				sqrShift, shift = 19, 6 // Stockfish 15.1's
+			}
+			f := drawFiller(t)
+			src, _ := buffer(t, "src", 16, f.i32)
+			dst, whole := buffer(t, "dst", 32, func() uint8 { return 0xAA })
+			want := slices.Clone(whole)
+			off := len(whole) - guard - 32
+			sqrCReLUPair16Generic(want[off:off+32], src, sqrShift, shift)
+			SqrCReLUPair16(dst, src, sqrShift, shift)
+			checkSame(t, "dst buffer", whole, want)
+		})
+	})
+}
+
 func TestPairwiseMulMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {

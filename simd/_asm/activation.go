@@ -434,3 +434,92 @@ func screluDot(s isa) {
 	VZEROUPPER()
 	RET()
 }
+
+// sqrCReLUPair generates sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift, shift uint):
+// SFNNv5's activation pair on one 16-element fc_0 output, dst[0:16] = min(127,
+// (src·src) >> sqrShift) (sqrClippedReLU32's int64 squares) and dst[16:32] = clamp(src >>
+// shift, 0, 127) (clippedReLU32's packs), one 32-byte store. VEX only, so every AVX level
+// runs it.
+func sqrCReLUPair() {
+	fn := "sqrCReLUPairAVX2"
+	TEXT(fn, NOSPLIT, "func(dst *uint8, src *int32, sqrShift, shift uint)")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = min(127, (src[i]·src[i]) >> sqrShift) and dst[16+i] =",
+		"clamp(src[i] >> shift, 0, 127) for i < 16.")
+	dst, src := ld("dst"), ld("src")
+	sq := XMM()
+	MOVQ(ld("sqrShift"), sq)
+	cnt := shiftCount()
+	_, i256 := permD(avx2)
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	c := GP64()
+	MOVQ(U32(127), c)
+	c127 := YMM()
+	x := XMM()
+	MOVQ(c, x)
+	VPBROADCASTQ(x, c127)
+	var d [4]reg.VecVirtual
+	for k := 0; k < 2; k++ {
+		v, e, o, m := YMM(), YMM(), YMM(), YMM()
+		VMOVDQU(Mem{Base: src, Disp: 32 * k}, v)
+		VPMULDQ(v, v, e) // squares of elements 0, 2, 4, 6 as int64
+		VPSRLQ(U8(32), v, o)
+		VPMULDQ(o, o, o) // squares of elements 1, 3, 5, 7
+		VPSRLQ(sq, e, e)
+		VPSRLQ(sq, o, o)
+		VPCMPGTQ(c127, e, m)
+		VPBLENDVB(m, c127, e, e)
+		VPCMPGTQ(c127, o, m)
+		VPBLENDVB(m, c127, o, o)
+		VPSLLQ(U8(32), o, o)
+		VPOR(o, e, e)
+		d[k] = e
+		r := YMM()
+		VPSRAD(cnt, v, r)
+		d[2+k] = r
+	}
+	packD32(d, zero, nil, i256, false)
+	VMOVDQU(d[0], Mem{Base: dst})
+	VZEROUPPER()
+	RET()
+}
+
+// clippedReLUDot32 generates clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint)
+// int32, n a positive multiple of 8: Σ clamp(x[i] >> shift, 0, 127)·w[i] with wrapping
+// int32 sums — a network's last ClippedReLU and its Affine(n→1) without the uint8 round
+// trip (VPSRAD, VPMAXSD 0, VPMINSD 127, VPMOVSXBD of 8 weights, VPMULLD, VPADDD). VEX
+// only, so every AVX level runs it.
+func clippedReLUDot32() {
+	fn := "clippedReLUDot32AVX2"
+	TEXT(fn, NOSPLIT, "func(x *int32, w *int8, n int, shift uint) int32")
+	Pragma("noescape")
+	Doc(fn+" returns Σ clamp(x[i] >> shift, 0, 127)·w[i] over i < n, n a positive multiple",
+		"of 8, in wrapping int32.")
+	px, pw, n := ld("x"), ld("w"), ld("n")
+	cnt := shiftCount()
+	zero, c127, acc := YMM(), YMM(), YMM()
+	VPXOR(zero, zero, zero)
+	VPXOR(acc, acc, acc)
+	c := GP32()
+	MOVL(U32(127), c)
+	t := XMM()
+	VMOVD(c, t)
+	VPBROADCASTD(t, c127)
+	loops(fn, n, 8, 1, func(int) {
+		v, wv := YMM(), YMM()
+		VMOVDQU(Mem{Base: px}, v)
+		VPSRAD(cnt, v, v)
+		VPMAXSD(zero, v, v)
+		VPMINSD(c127, v, v)
+		VPMOVSXBD(Mem{Base: pw}, wv)
+		VPMULLD(wv, v, v)
+		VPADDD(v, acc, acc)
+	}, func(k int) { ADDQ(U32(32*k), px); ADDQ(U32(8*k), pw) })
+	s := hsum(avx2, acc, false)
+	r := GP32()
+	VMOVD(s, r)
+	VZEROUPPER()
+	Store(r, ReturnIndex(0))
+	RET()
+}

@@ -82,6 +82,8 @@ func main() {
 		pairwiseMul(s)
 		screluDot(s)
 	}
+	sqrCReLUPair()
+	clippedReLUDot32()
 	affineAVX2()
 	affineAVX512(false)
 	affineAVX512(true)

@@ -77,7 +77,7 @@ func nnzChunks(tbl Mem) {
 	RET()
 }
 
-// sparseAcc emits sparseAcc<kind><ISA><nout>: out[j] += Σ over the n listed chunks c of
+// sparseAcc emits sparseAcc<kind><ISA><nout>: out[j] = bias[j] + Σ over the n listed chunks c of
 // Σ_k in[4c+k]·wt[(c·nout + j)·4 + k]. kind "" is VPMADDUBSW + VPMADDWD(ones) + VPADDD per
 // chunk, "Pairs"/"Triples" add two/three chunks' VPMADDUBSW results in int16 first, "VNNI"
 // uses VPDPBUSD with enough independent accumulator sets to cover its latency.
@@ -86,11 +86,11 @@ func sparseAcc(s isa, kind string, nout int) {
 	if kind == "VNNI" {
 		fn = fmt.Sprintf("sparseAccVNNI%d", nout)
 	}
-	TEXT(fn, NOSPLIT, "func(out *int32, in *uint8, wt *int8, idx *uint16, n int)")
+	TEXT(fn, NOSPLIT, "func(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)")
 	Pragma("noescape")
-	Doc(fn+" adds to out[0:"+fmt.Sprint(nout)+"] the products of the n input chunks listed in idx with their",
-		"chunk-major weights (simd.AffineSparse).")
-	out, in, wt, idx, n := ld("out"), ld("in"), ld("wt"), ld("idx"), ld("n")
+	Doc(fn+" sets out[0:"+fmt.Sprint(nout)+"] to bias[0:"+fmt.Sprint(nout)+"] plus the products of the n input chunks listed in",
+		"idx with their chunk-major weights (simd.AffineSparse); bias may be out.")
+	out, bias, in, wt, idx, n := ld("out"), ld("bias"), ld("in"), ld("wt"), ld("idx"), ld("n")
 	nv := nout * 4 / s.bytes // vectors per chunk
 	shift := bits.TrailingZeros(uint(nout * 4))
 	per := 1 // chunks per iteration of the main loop
@@ -110,7 +110,7 @@ func sparseAcc(s isa, kind string, nout int) {
 		for v := range acc[u] {
 			acc[u][v] = s.vec()
 			if u == 0 {
-				s.mov(Mem{Base: out, Disp: v * s.bytes}, acc[u][v])
+				s.mov(Mem{Base: bias, Disp: v * s.bytes}, acc[u][v])
 			} else {
 				s.zero(acc[u][v])
 			}
@@ -204,7 +204,12 @@ func sparseAcc(s isa, kind string, nout int) {
 }
 
 func sparseKernels() {
-	nnzChunks(nnzTable())
+	tbl := nnzTable()
+	nnzChunks(tbl)
+	for _, relu := range []bool{false, true} {
+		pairwiseMulNNZ(avx2, tbl, relu)
+		pairwiseMulNNZ(avx512, tbl, relu)
+	}
 	for _, nout := range []int{16, 32} {
 		for _, s := range []isa{avx2, avx512} {
 			sparseAcc(s, "", nout)
@@ -213,4 +218,139 @@ func sparseKernels() {
 		}
 		sparseAcc(avx512, "VNNI", nout)
 	}
+}
+
+// pairwiseMulNNZ generates pairwiseMulNNZ+ISA(dst *uint8, a, b *int16, n int, idx *uint16,
+// first int) int: pairwiseMul's products (dst[i] = (clamp(a[i],0,127)·clamp(b[i],0,127)) >> 7,
+// i < n, n a multiple of 32) and, from the same registers, nnzChunks' list of the non-zero
+// 4-byte chunks of dst, numbered from first, so that fc_0's sparse kernel reads the list
+// without a second pass over dst (Stockfish 16 lists them while it writes the transformed
+// features too, affine_transform_sparse_input.h find_nnz). Every 32 bytes store 8 index
+// entries at idx[count], so idx needs n/4 entries and no slack. With relu it generates
+// clippedReLU16NNZ+ISA(dst *uint8, src *int16, n int, idx *uint16, first int) int instead:
+// clippedReLU16's dst = clamp(src, 0, 127) (HalfKP's transform) with the same listing.
+func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
+	fn := "pairwiseMulNNZ" + s.name
+	var dst, pa, pb, n, idx, first reg.GPVirtual
+	if relu {
+		fn = "clippedReLU16NNZ" + s.name
+		TEXT(fn, NOSPLIT, "func(dst *uint8, src *int16, n int, idx *uint16, first int) int")
+		Pragma("noescape")
+		Doc(fn+" sets dst[i] = clamp(src[i], 0, 127) for i < n, n a positive multiple of 32,",
+			"writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing",
+			"order (n/4 entries of room) and returns their count.")
+		dst, pa, n, idx, first = ld("dst"), ld("src"), ld("n"), ld("idx"), ld("first")
+	} else {
+		TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, idx *uint16, first int) int")
+		Pragma("noescape")
+		Doc(fn+" sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n, n a",
+			"positive multiple of 32, writes first + c for every non-zero 4-byte chunk c of dst[0:n] to",
+			"idx in increasing order (n/4 entries of room) and returns their count.")
+		dst, pa, pb, n, idx, first = ld("dst"), ld("a"), ld("b"), ld("n"), ld("idx"), ld("first")
+	}
+	perm := permQ(s)
+	zero, c127 := s.vec(), s.vec()
+	s.zero(zero)
+	if !relu {
+		allOnes(s, c127)
+		VPSRLW(U8(9), c127, c127) // 127 in every word
+	}
+	t := GP64()
+	LEAQ(tbl, t)
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	base, eight := XMM(), XMM()
+	VMOVD(first.As32(), base)
+	VPBROADCASTW(base, base)
+	c := GP32()
+	MOVL(U32(0x00080008), c)
+	VMOVD(c, eight)
+	VPBROADCASTD(eight, eight)
+	// list appends the chunks of the 8-bit non-zero mask m (clobbered).
+	list := func(m reg.GPVirtual) {
+		o := GP64()
+		MOVQ(m, o)
+		SHLQ(U8(4), o)
+		x := XMM()
+		VPADDW(Mem{Base: t, Index: o, Scale: 1}, base, x)
+		s.mov(x, Mem{Base: idx, Index: cnt, Scale: 2})
+		POPCNTL(m.As32(), m.As32())
+		ADDQ(m, cnt)
+		VPADDW(eight, base, base)
+	}
+	block := func(w int, wide bool, dOff, sOff int) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		z, c := width(zero, w), width(c127, w)
+		var r [2]reg.VecVirtual
+		if relu {
+			a, b := vec(), vec()
+			s.mov(Mem{Base: pa, Disp: sOff}, a)
+			s.mov(Mem{Base: pa, Disp: sOff + w}, b)
+			VPACKSSWB(b, a, a)
+			VPMAXSB(z, a, a)
+			r[0] = a
+		}
+		for k := range r {
+			if relu {
+				break
+			}
+			x, y := vec(), vec()
+			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
+			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
+			VPMAXSW(z, x, x)
+			VPMINSW(c, x, x)
+			VPMAXSW(z, y, y)
+			VPMINSW(c, y, y)
+			VPMULLW(y, x, x)
+			VPSRLW(U8(7), x, x)
+			r[k] = x
+		}
+		if !relu {
+			VPACKUSWB(r[1], r[0], r[0])
+		}
+		packFixQ(r[0], perm, wide)
+		s.mov(r[0], Mem{Base: dst, Disp: dOff})
+		m := GP64()
+		if s.wide {
+			k := K()
+			VPTESTMD(r[0], r[0], k)
+			KMOVW(k, m.As32())
+		} else {
+			y := YMM()
+			VPCMPEQD(r[0], z, y)
+			VMOVMSKPS(y, m.As32())
+			XORL(U32(0xFF), m.As32())
+		}
+		if w == 64 {
+			hi := GP64()
+			MOVL(m.As32(), hi.As32())
+			SHRL(U8(8), hi.As32())
+			ANDL(U32(0xFF), m.As32())
+			list(m)
+			list(hi)
+		} else {
+			list(m)
+		}
+	}
+	w := s.bytes
+	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
+		func(k int) {
+			ADDQ(U32(k*w), dst)
+			ADDQ(U32(2*k*w), pa)
+			if !relu {
+				ADDQ(U32(2*k*w), pb)
+			}
+		})
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		block(32, false, 0, 0)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	Store(cnt, ReturnIndex(0))
+	RET()
 }
