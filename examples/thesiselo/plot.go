@@ -15,7 +15,7 @@ import (
 func clampElo(e float64) float64 { return math.Max(-800, math.Min(800, e)) }
 
 // plotOursVsThesis draws our Elo (y, with 95 % error bars) against the thesis's (x) with the
-// line y = x, one labelled point per network, into a 16×14 cm PNG at path (gonum.org/v1/plot).
+// line y = x, one labelled point per network, into an 18×14 cm PNG at path (gonum.org/v1/plot).
 func plotOursVsThesis(path string, ps []point) error {
 	p := plot.New()
 	p.Title.Text = "Thesis networks: our engine vs the thesis (Elo relative to ALL)"
@@ -68,12 +68,12 @@ func plotOursVsThesis(path string, ps []point) error {
 	}
 	lb.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(2)}
 	p.Add(eb, sc, lb)
-	p.X.Min, p.X.Max = lo-40, hi+60 // room for the labels
+	p.X.Min, p.X.Max = lo-40, hi+90 // room for the labels
 	p.Y.Min, p.Y.Max = lo-40, hi+40
 	p.Legend.Add("network", sc)
 	p.Legend.Top = true
 	p.Legend.Left = true
-	if err := p.Save(16*vg.Centimeter, 14*vg.Centimeter, path); err != nil {
+	if err := p.Save(18*vg.Centimeter, 14*vg.Centimeter, path); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
 	return nil
