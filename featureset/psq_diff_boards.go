@@ -37,14 +37,8 @@ func (p *PieceSquare) diffSameKing(before, after *board.Position, persp board.Co
 		return added, removed, false
 	}
 	ksq := k.First()
-	m := p.mask0[persp]
-	if p.orient == FlipMirror && ksq&7 < 4 {
-		m ^= 7
-	}
-	base := int(p.base[maskVariant(m)][ksq])
-	if p.kind == PSQHalfKP {
-		base++ // the DEAD feature opens each 641-feature king block
-	}
+	m := p.kingMask(persp, ksq)
+	base := p.kingBlockBase(m, ksq)
 	swap := (m&56 != 0) != (m&7 != 0)
 	desc := m&7 != 0
 	ownA, theirA := after.ByColor(persp), after.ByColor(persp^1)

@@ -379,11 +379,7 @@ func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, pers
 		}
 		ksq := k.First()
 		ownKing = p.kings[persp]
-		m := p.mask0[persp]
-		if p.orient == FlipMirror && ksq&7 < 4 {
-			m ^= 7
-		}
-		v := maskVariant(m)
+		v := maskVariant(p.kingMask(persp, ksq))
 		base = int(p.base[v][ksq])
 		tab = &p.part[v][persp]
 	}
@@ -440,14 +436,8 @@ func (p *PieceSquare) active(pos *board.Position, persp board.Color, dst []int) 
 		return dst, false
 	}
 	ksq := k.First()
-	m := p.mask0[persp]
-	if p.orient == FlipMirror && ksq&7 < 4 {
-		m ^= 7
-	}
-	base := int(p.base[maskVariant(m)][ksq])
-	if p.kind == PSQHalfKP {
-		base++ // the DEAD feature opens each 641-feature king block
-	}
+	m := p.kingMask(persp, ksq)
+	base := p.kingBlockBase(m, ksq)
 	// swap: the byte swap that leaves only a file part of 0 (ascending walk) or 7
 	// (descending walk) to apply.
 	swap := (m&56 != 0) != (m&7 != 0) // m = 56, or m = 7 = 56 ^ 63
@@ -490,4 +480,26 @@ func (p *PieceSquare) active(pos *board.Position, persp board.Color, dst []int) 
 		base += 64
 	}
 	return dst, true
+}
+
+// kingMask is the orientation mask of perspective persp's squares when its own king stands on
+// ksq: the perspective's fixed mask, with the files mirrored for FlipMirror (HalfKAv2_hm) when
+// that king is on files a–d (Stockfish 15.1 half_ka_v2_hm.h, orient).
+func (p *PieceSquare) kingMask(persp board.Color, ksq board.Square) board.Square {
+	m := p.mask0[persp]
+	if p.orient == FlipMirror && ksq&7 < 4 {
+		m ^= 7
+	}
+	return m
+}
+
+// kingBlockBase is the index of the first piece feature of the king block of ksq under the
+// orientation mask m; for HalfKP that is one past the block's DEAD feature, which opens each
+// 641-feature king block.
+func (p *PieceSquare) kingBlockBase(m, ksq board.Square) int {
+	base := int(p.base[maskVariant(m)][ksq])
+	if p.kind == PSQHalfKP {
+		base++
+	}
+	return base
 }

@@ -268,20 +268,7 @@ func sqrClippedReLU32(s isa) {
 		loops(fn, n, 32, 1, func(int) {
 			var d [4]reg.VecVirtual
 			for k := range d {
-				v, e, o, m := YMM(), YMM(), YMM(), YMM()
-				VMOVDQU(Mem{Base: src, Disp: 32 * k}, v)
-				VPMULDQ(v, v, e) // squares of elements 0, 2, 4, 6 as int64
-				VPSRLQ(U8(32), v, o)
-				VPMULDQ(o, o, o) // squares of elements 1, 3, 5, 7
-				VPSRLQ(cnt, e, e)
-				VPSRLQ(cnt, o, o)
-				VPCMPGTQ(c127, e, m)
-				VPBLENDVB(m, c127, e, e)
-				VPCMPGTQ(c127, o, m)
-				VPBLENDVB(m, c127, o, o)
-				VPSLLQ(U8(32), o, o)
-				VPOR(o, e, e)
-				d[k] = e
+				d[k], _ = sqrClip8(Mem{Base: src, Disp: 32 * k}, cnt, c127)
 			}
 			packD32(d, zero, nil, i256, false)
 			VMOVDQU(d[0], Mem{Base: dst})
@@ -461,20 +448,8 @@ func sqrCReLUPair() {
 	VPBROADCASTQ(x, c127)
 	var d [4]reg.VecVirtual
 	for k := 0; k < 2; k++ {
-		v, e, o, m := YMM(), YMM(), YMM(), YMM()
-		VMOVDQU(Mem{Base: src, Disp: 32 * k}, v)
-		VPMULDQ(v, v, e) // squares of elements 0, 2, 4, 6 as int64
-		VPSRLQ(U8(32), v, o)
-		VPMULDQ(o, o, o) // squares of elements 1, 3, 5, 7
-		VPSRLQ(sq, e, e)
-		VPSRLQ(sq, o, o)
-		VPCMPGTQ(c127, e, m)
-		VPBLENDVB(m, c127, e, e)
-		VPCMPGTQ(c127, o, m)
-		VPBLENDVB(m, c127, o, o)
-		VPSLLQ(U8(32), o, o)
-		VPOR(o, e, e)
-		d[k] = e
+		var v reg.VecVirtual
+		d[k], v = sqrClip8(Mem{Base: src, Disp: 32 * k}, sq, c127)
 		r := YMM()
 		VPSRAD(cnt, v, r)
 		d[2+k] = r
@@ -522,4 +497,25 @@ func clippedReLUDot32() {
 	VZEROUPPER()
 	Store(r, ReturnIndex(0))
 	RET()
+}
+
+// sqrClip8 loads eight int32 from src and returns min(127, (x·x) >> cnt) of each, in the
+// low half of each 64-bit lane pair's int32 slots (VPMULDQ squares as int64, shifted by the
+// XMM count cnt, clamped against c127 = 127 in every int64 lane; AVX2, no unsigned 64-bit
+// minimum before AVX-512), and the loaded vector.
+func sqrClip8(src Mem, cnt, c127 reg.VecVirtual) (e, v reg.VecVirtual) {
+	v, e, o, m := YMM(), YMM(), YMM(), YMM()
+	VMOVDQU(src, v)
+	VPMULDQ(v, v, e) // squares of elements 0, 2, 4, 6 as int64
+	VPSRLQ(U8(32), v, o)
+	VPMULDQ(o, o, o) // squares of elements 1, 3, 5, 7
+	VPSRLQ(cnt, e, e)
+	VPSRLQ(cnt, o, o)
+	VPCMPGTQ(c127, e, m)
+	VPBLENDVB(m, c127, e, e)
+	VPCMPGTQ(c127, o, m)
+	VPBLENDVB(m, c127, o, o)
+	VPSLLQ(U8(32), o, o)
+	VPOR(o, e, e)
+	return e, v
 }
