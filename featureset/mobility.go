@@ -187,9 +187,9 @@ func (b *mbBlock) RequiresRefresh(d *board.DirtyPieces, p board.Color) bool {
 	return b.kingRefresh(d, p)
 }
 
-func (b *mbBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
+// activeSet sets bit i of set for every active feature i of pos seen from persp.
+func (b *mbBlock) activeSet(pos *board.Position, persp board.Color, set *[12]uint64) {
 	m := b.orient.Mask(pos, persp)
-	var set [12]uint64
 	var mob [board.NumRoles]board.Bitboard
 	for c := board.White; c <= board.Black; c++ {
 		mobility(pos, c, &mob)
@@ -201,12 +201,26 @@ func (b *mbBlock) AppendActive(pos *board.Position, persp board.Color, off int, 
 			}
 		}
 	}
+}
+
+func (b *mbBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
+	var set [12]uint64
+	b.activeSet(pos, persp, &set)
 	return appendBits(dst, set[:], off)
 }
 
-// AppendDiff recomputes (a move changes mobility all over the board).
+// AppendDiff recomputes both positions' features (a move changes mobility all over the
+// board) as 768-bit sets and lists after &^ before and before &^ after: the same ascending
+// lists as the generic diff of the two active lists, without listing the unchanged features.
 func (b *mbBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
-	return genericDiff(b, before, after, persp, off, added, removed)
+	var sb, sa, add, rem [12]uint64
+	b.activeSet(before, persp, &sb)
+	b.activeSet(after, persp, &sa)
+	for i := range sa {
+		add[i] = sa[i] &^ sb[i]
+		rem[i] = sb[i] &^ sa[i]
+	}
+	return appendBits(added, add[:], off), appendBits(removed, rem[:], off)
 }
 
 // Mobility-count buckets of MC (thesis §6.4): counts 0 … mcCount[r] per role, the last
