@@ -304,16 +304,7 @@ func pairwiseMul(s isa) {
 		z, c := width(zero, w), width(c127, w)
 		var r [2]reg.VecVirtual
 		for k := range r {
-			x, y := vec(), vec()
-			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
-			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
-			VPMAXSW(z, x, x)
-			VPMINSW(c, x, x)
-			VPMAXSW(z, y, y)
-			VPMINSW(c, y, y)
-			VPMULLW(y, x, x)
-			VPSRLW(U8(7), x, x)
-			r[k] = x
+			r[k] = pairProduct(s, vec, pa, pb, sOff+k*w, z, c)
 		}
 		VPACKUSWB(r[1], r[0], r[0])
 		packFixQ(r[0], idx, wide)
@@ -518,4 +509,20 @@ func sqrClip8(src Mem, cnt, c127 reg.VecVirtual) (e, v reg.VecVirtual) {
 	VPSLLQ(U8(32), o, o)
 	VPOR(o, e, e)
 	return e, v
+}
+
+// pairProduct loads one vector (made by vec) of int16 from pa+off and from pb+off and returns
+// (clamp(a, 0, 127)·clamp(b, 0, 127)) >> 7 in its int16 lanes; z and c hold 0 and 127 at
+// the vector's width. Shared by pairwiseMul and pairwiseMulNNZ.
+func pairProduct(s isa, vec func() reg.VecVirtual, pa, pb reg.GPVirtual, off int, z, c reg.Register) reg.VecVirtual {
+	x, y := vec(), vec()
+	s.mov(Mem{Base: pa, Disp: off}, x)
+	s.mov(Mem{Base: pb, Disp: off}, y)
+	VPMAXSW(z, x, x)
+	VPMINSW(c, x, x)
+	VPMAXSW(z, y, y)
+	VPMINSW(c, y, y)
+	VPMULLW(y, x, x)
+	VPSRLW(U8(7), x, x)
+	return x
 }

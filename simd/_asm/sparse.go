@@ -297,16 +297,7 @@ func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
 			if relu {
 				break
 			}
-			x, y := vec(), vec()
-			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
-			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
-			VPMAXSW(z, x, x)
-			VPMINSW(c, x, x)
-			VPMAXSW(z, y, y)
-			VPMINSW(c, y, y)
-			VPMULLW(y, x, x)
-			VPSRLW(U8(7), x, x)
-			r[k] = x
+			r[k] = pairProduct(s, vec, pa, pb, sOff+k*w, z, c)
 		}
 		if !relu {
 			VPACKUSWB(r[1], r[0], r[0])
