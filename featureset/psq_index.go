@@ -323,9 +323,6 @@ func (s *Set) PieceSquare() *PieceSquare { return s.psq }
 // the view table for persp's king square, no loop and no per-entry checks. It reports
 // false (lists unchanged) for everything else, which diff handles; where it reports true
 // its lists equal diff's (TestDiffQuiet).
-//
-// Set.diff carries a copy of its body (a call fewer per perspective and move); this
-// function is the one the tests compare with diff.
 func (p *PieceSquare) diffQuiet(after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int, bool) {
 	if dirty == nil || dirty.N != 1 || persp > board.Black {
 		return added, removed, false
@@ -379,9 +376,8 @@ func (p *PieceSquare) diff(after *board.Position, dirty *board.DirtyPieces, pers
 		}
 		ksq := k.First()
 		ownKing = p.kings[persp]
-		v := maskVariant(p.kingMask(persp, ksq))
-		base = int(p.base[v][ksq])
-		tab = &p.part[v][persp]
+		view := &p.quiet[persp][ksq]
+		base, tab = view.base, view.tab
 	}
 	a0, r0 := len(added), len(removed)
 	for i := 0; i < n; i++ {

@@ -2,7 +2,6 @@ package featureset
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/nnuekit/nnuekit/board"
 )
@@ -101,29 +100,8 @@ func (s *Set) diff(before, after *board.Position, dirty *board.DirtyPieces, pers
 	if p == nil {
 		return s.root.AppendDiff(before, after, dirty, persp, 0, added, removed)
 	}
-	// PieceSquare.diffQuiet, inline: one piece other than persp's king moving (every quiet
-	// move); NoSquare is −1, so one unsigned test rejects it and every invalid square.
-	if dirty != nil && dirty.N == 1 && persp <= board.Black {
-		d := dirty.Pieces[0]
-		if pc := d.Piece; uint(pc-1) < 12 && pc != p.kings[persp] && uint8(d.From)|uint8(d.To) < 64 {
-			ksq, ok := 0, true
-			if p.kingDep {
-				k := uint64(after.Pieces(persp, board.King))
-				ok = k != 0 && k&(k-1) == 0
-				ksq = bits.TrailingZeros64(k)
-			}
-			if ok {
-				view := &p.quiet[persp][ksq&63]
-				row := &view.tab[pc]
-				if v := row[d.From&63]; v >= 0 {
-					removed = append(removed, view.base+int(v))
-				}
-				if v := row[d.To&63]; v >= 0 {
-					added = append(added, view.base+int(v))
-				}
-				return added, removed
-			}
-		}
+	if a, r, ok := p.diffQuiet(after, dirty, persp, added, removed); ok {
+		return a, r
 	}
 	if a, r, ok := p.diff(after, dirty, persp, added, removed); ok {
 		return a, r
