@@ -52,6 +52,10 @@ type sfnnv5Stack struct {
 	// meet zero weights; nil otherwise. A copy made when NewNetwork takes the layers in,
 	// like Affine's sparse copy.
 	fc1w []int8
+	// tailWt is simd.SparseWeights(fc1w, 32, 32) when fc1w is set and fc_1 has 32
+	// outputs (Stockfish 15.1): fc_1, its ClippedReLU and fc_2 then run as one
+	// simd.AffineReLUDot32 call; nil otherwise.
+	tailWt []int8
 }
 
 func fuseSFNNv5(ls []Layer) fusedStack {
@@ -87,6 +91,9 @@ func fuseSFNNv5(ls []Layer) fusedStack {
 			copy(f.fc1w[32*j:32*j+15], w[:15])
 			copy(f.fc1w[32*j+16:32*j+31], w[15:30])
 		}
+		if fc1.Out == 32 {
+			f.tailWt = simd.SparseWeights(f.fc1w, 32, 32)
+		}
 	}
 	return f
 }
@@ -112,6 +119,11 @@ func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 	}
 	k := len(o0) - 1
 	skip := int64(o0[k]) * f.fwdMul / f.fwdDiv
+	if f.tailWt != nil {
+		u := bufs[4].u8[:32]
+		simd.SqrCReLUPair16(u, o0, f.sqrShift, f.shift1)
+		return int64(f.fc2.Bias[0]+simd.AffineReLUDot32(u, f.tailWt, f.fc1.Bias, f.shift2, f.fc2.Weights)) + skip
+	}
 	o1 := bufs[5].i32[:f.fc1.Out]
 	if f.fc1w != nil {
 		u := bufs[4].u8[:32]
@@ -145,6 +157,12 @@ type reluChainStack struct {
 	hidden     []*Affine // every Affine but the last, each followed by a ClippedReLU
 	shifts     []uint    // the ClippedReLU shifts after hidden[i]
 	last       *Affine
+
+	// tailWt is simd.SparseWeights of the last hidden layer's weights when the stack
+	// ends … → Affine(→32) → ClippedReLU → Affine(32→32) → ClippedReLU → Affine(32→1)
+	// (HalfKP, Stockfish 12/13): those five layers after the first hidden one then run
+	// as one simd.ReLUAffineReLUDot32 call; nil otherwise.
+	tailWt []int8
 }
 
 func fuseReLUChain(ls []Layer) fusedStack {
@@ -171,6 +189,9 @@ func fuseReLUChain(ls []Layer) fusedStack {
 		return nil
 	}
 	f.last = last
+	if n := len(f.hidden); n >= 2 && f.hidden[n-1].In == 32 && f.hidden[n-1].Out == 32 && last.In == 32 {
+		f.tailWt = simd.SparseWeights(f.hidden[n-1].Weights, 32, 32)
+	}
 	return f
 }
 
@@ -194,6 +215,9 @@ func (f *reluChainStack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 		l.propagate(in, out, nil)
 	}
 	n := len(f.hidden)
+	if f.tailWt != nil {
+		n--
+	}
 	for i := 1; i < n; i++ {
 		prev := f.hidden[i-1]
 		r := &bufs[1+2*i]
@@ -201,5 +225,9 @@ func (f *reluChainStack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 		f.hidden[i].propagate(r, &bufs[2+2*i], nil)
 	}
 	l = f.hidden[n-1]
+	if f.tailWt != nil {
+		t := f.hidden[n]
+		return int64(f.last.Bias[0] + simd.ReLUAffineReLUDot32(bufs[2*n].i32[:l.Out], f.shifts[n-1], f.tailWt, t.Bias, f.shifts[n], f.last.Weights))
+	}
 	return int64(reluAffine1(bufs[2*n].i32[:l.Out], f.last, f.shifts[n-1]))
 }

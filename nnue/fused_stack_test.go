@@ -40,9 +40,14 @@ func TestFusedMatchesLayers(t *testing.T) {
 		}
 		if name == sfNetSFNNv5 {
 			for i, f := range n.fused {
-				if s, ok := f.(*sfnnv5Stack); !ok || s.fc1w == nil {
-					t.Errorf("%s stack %d: not the SFNNv5 runner with SqrCReLUPair16 (%T)", name, i, f)
+				if s, ok := f.(*sfnnv5Stack); !ok || s.fc1w == nil || s.tailWt == nil {
+					t.Errorf("%s stack %d: not the SFNNv5 runner with SqrCReLUPair16 and the 32→32→1 tail (%T)", name, i, f)
 				}
+			}
+		}
+		if name == sfNetHalfKP {
+			if s, ok := n.fused[0].(*reluChainStack); !ok || s.tailWt == nil {
+				t.Errorf("%s: not the ClippedReLU chain with the 32→32→1 tail (%T)", name, n.fused[0])
 			}
 		}
 		sfForEachLevel(t, func(t *testing.T) {

@@ -49,4 +49,5 @@ func install(l ISA) {
 	SCReLUDot = screluDotAsm
 	installI8Asm()
 	installSparseAsm()
+	installTailAsm()
 }

@@ -25,4 +25,5 @@ func installGeneric() {
 	SCReLUDot = screluDotGeneric
 	installI8Generic()
 	installSparseGeneric()
+	installTailGeneric()
 }

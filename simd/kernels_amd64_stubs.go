@@ -268,6 +268,45 @@ func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx 
 //go:noescape
 func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
+// affineReLUDot32AVX2 returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
+// i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.
+//
+//go:noescape
+func affineReLUDot32AVX2(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// affineReLUDot32AVX512 returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
+// i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.
+//
+//go:noescape
+func affineReLUDot32AVX512(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// affineReLUDot32VNNI returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
+// i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.
+//
+//go:noescape
+func affineReLUDot32VNNI(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// reluAffineReLUDot32AVX2 returns Σ_j clamp((bias[j] + Σ_i u[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
+// i, j < 32 with u[i] = clamp(x[i] >> shift0, 0, 127), W chunk-major in wt (1,024
+// bytes), in wrapping int32.
+//
+//go:noescape
+func reluAffineReLUDot32AVX2(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// reluAffineReLUDot32AVX512 returns Σ_j clamp((bias[j] + Σ_i u[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
+// i, j < 32 with u[i] = clamp(x[i] >> shift0, 0, 127), W chunk-major in wt (1,024
+// bytes), in wrapping int32.
+//
+//go:noescape
+func reluAffineReLUDot32AVX512(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// reluAffineReLUDot32VNNI returns Σ_j clamp((bias[j] + Σ_i u[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
+// i, j < 32 with u[i] = clamp(x[i] >> shift0, 0, 127), W chunk-major in wt (1,024
+// bytes), in wrapping int32.
+//
+//go:noescape
+func reluAffineReLUDot32VNNI(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //
 //go:noescape
