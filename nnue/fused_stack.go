@@ -163,6 +163,12 @@ type reluChainStack struct {
 	// (HalfKP, Stockfish 12/13): those five layers after the first hidden one then run
 	// as one simd.ReLUAffineReLUDot32 call; nil otherwise.
 	tailWt []int8
+
+	// plan runs the whole stack when it is HalfKP's (Stockfish 12/13: ClippedReLU of two
+	// m-wide accumulators → Affine(2m→32) → ClippedReLU → Affine(32→32) → ClippedReLU →
+	// Affine(32→1), m a multiple of 32 up to 1024): one simd.ReLUStack.Forward call with
+	// the kernels called directly; nil otherwise.
+	plan *simd.ReLUStack
 }
 
 func fuseReLUChain(ls []Layer) fusedStack {
@@ -192,6 +198,12 @@ func fuseReLUChain(ls []Layer) fusedStack {
 	if n := len(f.hidden); n >= 2 && f.hidden[n-1].In == 32 && f.hidden[n-1].Out == 32 && last.In == 32 {
 		f.tailWt = simd.SparseWeights(f.hidden[n-1].Weights, 32, 32)
 	}
+	if h := f.hidden; len(h) == 2 && h[0].Out == 32 && h[0].In%64 == 0 && h[0].In <= 2048 &&
+		h[0].sparse != nil && f.tailWt != nil {
+		// NewReLUStack checks the rest; an error leaves the chain runner.
+		f.plan, _ = simd.NewReLUStack(h[0].In/2, h[0].Weights, h[0].Bias, f.shifts[0],
+			h[1].Weights, h[1].Bias, f.shifts[1], last.Weights[:32], last.Bias[0])
+	}
 	return f
 }
 
@@ -201,6 +213,9 @@ func (f *reluChainStack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 		first = 0
 	}
 	a, b := acc.v[first], acc.v[first^1]
+	if f.plan != nil {
+		return int64(f.plan.Forward(a, b, bufs[1].u8, bufs[1].idx))
+	}
 	m := len(a)
 	in, out := &bufs[1], &bufs[2]
 	x := in.u8

@@ -46,7 +46,7 @@ func TestFusedMatchesLayers(t *testing.T) {
 			}
 		}
 		if name == sfNetHalfKP {
-			if s, ok := n.fused[0].(*reluChainStack); !ok || s.tailWt == nil {
+			if s, ok := n.fused[0].(*reluChainStack); !ok || s.tailWt == nil || s.plan == nil {
 				t.Errorf("%s: not the ClippedReLU chain with the 32→32→1 tail (%T)", name, n.fused[0])
 			}
 		}

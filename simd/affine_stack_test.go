@@ -1,0 +1,117 @@
+package simd
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// ReLUStack.Forward equals the layers it replaces (Go kernels: ClippedReLU16 ×2, Affine,
+// ClippedReLU32, Affine, ClippedReLUDot32 + bias) at every level, with fc_0 weights small
+// and large enough for every SparseGroup (1, 2, 3), any share of zero inputs and the
+// stack's Go path; dst holds the ClippedReLU afterwards.
+func TestReLUStackMatchesLayers(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			m := 32 * rapid.IntRange(1, 24).Draw(t, "m32")
+			wmax := rapid.SampledFrom([]int{20, 40, 60, 127}).Draw(t, "wmax")
+			zeroPct := rapid.IntRange(0, 100).Draw(t, "zero%")
+			acc := func(name string) []int16 {
+				s, _ := buffer(t, name, m, func() int16 {
+					if f.r.IntN(100) < zeroPct {
+						return int16(-f.r.IntN(300))
+					}
+					return f.i16()
+				})
+				return s
+			}
+			a, b := acc("a"), acc("b")
+			w0 := make([]int8, 32*2*m)
+			for i := range w0 {
+				w0[i] = int8(max(min(int(f.i8()), wmax), -wmax))
+			}
+			b0, _ := buffer(t, "b0", 32, f.i32)
+			w1, _ := buffer(t, "w1", 32*32, f.i8)
+			b1, _ := buffer(t, "b1", 32, f.i32)
+			w2, _ := buffer(t, "w2", 32, f.i8)
+			b2 := f.i32()
+			sh0 := uint(rapid.IntRange(0, 31).Draw(t, "sh0"))
+			sh1 := uint(rapid.IntRange(0, 31).Draw(t, "sh1"))
+			if rapid.Bool().Draw(t, "sf") {
+				sh0, sh1 = 6, 6
+			}
+			s, err := NewReLUStack(m, w0, b0, sh0, w1, b1, sh1, w2, b2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.generic = rapid.Bool().Draw(t, "go path")
+
+			wantDst := make([]uint8, 2*m)
+			clippedReLU16Generic(wantDst[:m], a)
+			clippedReLU16Generic(wantDst[m:], b)
+			var o0, o1 [32]int32
+			var u [32]uint8
+			affineGeneric(o0[:], wantDst, w0, b0)
+			clippedReLU32Generic(u[:], o0[:], sh0)
+			affineGeneric(o1[:], u[:], w1, b1)
+			want := b2 + clippedReLUDot32Generic(o1[:], w2, sh1)
+
+			dst, _ := buffer(t, "dst", 2*m, func() uint8 { return 0xAA })
+			idx := make([]uint16, m/2)
+			if got := s.Forward(a, b, dst, idx); got != want {
+				t.Fatalf("Forward %d, layers %d (group %d)", got, want, s.group)
+			}
+			if !slices.Equal(dst, wantDst) {
+				t.Fatalf("dst is not the ClippedReLU of a and b")
+			}
+		})
+	})
+}
+
+// Short operands panic before any arithmetic; bad shapes are errors.
+func TestReLUStackRejects(t *testing.T) {
+	m := 64
+	w0, b0 := make([]int8, 64*m), make([]int32, 32)
+	w1, b1, w2 := make([]int8, 1024), make([]int32, 32), make([]int8, 32)
+	for _, c := range []struct {
+		name string
+		f    func() (*ReLUStack, error)
+	}{
+		{"m 0", func() (*ReLUStack, error) { return NewReLUStack(0, nil, b0, 6, w1, b1, 6, w2, 0) }},
+		{"m 48", func() (*ReLUStack, error) { return NewReLUStack(48, make([]int8, 64*48), b0, 6, w1, b1, 6, w2, 0) }},
+		{"w0", func() (*ReLUStack, error) { return NewReLUStack(m, w0[1:], b0, 6, w1, b1, 6, w2, 0) }},
+		{"b0", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0[1:], 6, w1, b1, 6, w2, 0) }},
+		{"w1", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1[1:], b1, 6, w2, 0) }},
+		{"b1", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1, b1[:0], 6, w2, 0) }},
+		{"w2", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1, b1, 6, w2[:31], 0) }},
+		{"shift", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 32, w1, b1, 6, w2, 0) }},
+	} {
+		if s, err := c.f(); err == nil || s != nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+	s, err := NewReLUStack(m, w0, b0, 6, w1, b1, 6, w2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, dst, idx := make([]int16, m), make([]uint8, 2*m), make([]uint16, m/2)
+	forLevels(t, func(t *testing.T) {
+		for name, f := range map[string]func(){
+			"a":   func() { s.Forward(a[:m-1], a, dst, idx) },
+			"b":   func() { s.Forward(a, nil, dst, idx) },
+			"dst": func() { s.Forward(a, a, dst[:2*m-1], idx) },
+			"idx": func() { s.Forward(a, a, dst, idx[:m/2-1]) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", name)
+					}
+				}()
+				f()
+			}()
+		}
+	})
+}

@@ -1,0 +1,53 @@
+//go:build amd64 && !purego
+
+package simd
+
+// Forward returns the stack's output (fc_2's int32, bias included) for the accumulators
+// a (side to move) and b (the other perspective), each of at least Width() int16. dst
+// (≥ 2·Width() bytes) and idx (≥ Width()/2 entries) are scratch: dst receives the
+// ClippedReLU of a and b (fc_0's input), idx's contents are unspecified. Shorter operands
+// panic before any arithmetic.
+//
+// After the operand checks it calls the assembly of the level directly (Generic, or a
+// stack marked generic by a test, takes the Go path).
+func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
+	m := s.m
+	_, _, _, _ = a[m-1], b[m-1], dst[2*m-1], idx[m/2-1]
+	if level == Generic || s.generic {
+		return s.forwardGeneric(a, b, dst, idx)
+	}
+	var o [32]int32
+	pa, pb, pd, pi := &a[0], &b[0], &dst[0], &idx[0]
+	if vnni {
+		clippedReLU16AVX512(pd, pa, m)
+		clippedReLU16AVX512(&dst[m], pb, m)
+		affineVNNI(&o[0], pd, s.pw0, s.pb0, 2*m, 32)
+		return s.b2 + reluAffineReLUDot32VNNI(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+	}
+	// idx[k] with k ≤ m/4 < m/2 and dst[m]: in bounds after the checks above.
+	var k int
+	if wide {
+		k = clippedReLU16NNZAVX512(pd, pa, m, pi, 0)
+		k += clippedReLU16NNZAVX512(&dst[m], pb, m, &idx[k], m/4)
+		switch {
+		case s.group >= 3:
+			sparseAccTriplesAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		case s.group == 2:
+			sparseAccPairsAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		default:
+			sparseAccAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		}
+		return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+	}
+	k = clippedReLU16NNZAVX2(pd, pa, m, pi, 0)
+	k += clippedReLU16NNZAVX2(&dst[m], pb, m, &idx[k], m/4)
+	switch {
+	case s.group >= 3:
+		sparseAccTriplesAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	case s.group == 2:
+		sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	default:
+		sparseAccAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	}
+	return s.b2 + reluAffineReLUDot32AVX2(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+}
