@@ -56,6 +56,12 @@ type sfnnv5Stack struct {
 	// outputs (Stockfish 15.1): fc_1, its ClippedReLU and fc_2 then run as one
 	// simd.AffineReLUDot32 call; nil otherwise.
 	tailWt []int8
+
+	// plan runs the whole stack (simd.PairwiseStack: direct kernel calls, one operand
+	// check) when fc_0 has 16 outputs and the sparse preparation, fc_1 is 30→32, fc_2
+	// 32→1 and the width is a multiple of 64 up to 2048 (Stockfish 15.1 and 16); nil
+	// otherwise.
+	plan *simd.PairwiseStack
 }
 
 func fuseSFNNv5(ls []Layer) fusedStack {
@@ -95,6 +101,11 @@ func fuseSFNNv5(ls []Layer) fusedStack {
 			f.tailWt = simd.SparseWeights(f.fc1w, 32, 32)
 		}
 	}
+	if f.tailWt != nil && fc0.sparse != nil && fc0.In%64 == 0 && fc0.In <= 2048 {
+		// NewPairwiseStack checks the rest; an error leaves the layer-wise runner.
+		f.plan, _ = simd.NewPairwiseStack(fc0.In, fc0.Weights, fc0.Bias, f.sqrShift, f.shift1,
+			fc1.Weights, fc1.Bias, f.shift2, fc2.Weights[:32], fc2.Bias[0])
+	}
 	return f
 }
 
@@ -104,6 +115,10 @@ func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
 		first = 0
 	}
 	a, b := acc.v[first], acc.v[first^1]
+	if f.plan != nil {
+		out, skip := f.plan.Forward(a, b, bufs[1].u8, bufs[1].idx)
+		return int64(out) + int64(skip)*f.fwdMul/f.fwdDiv
+	}
 	m := len(a)
 	h := m / 2
 	x := bufs[1].u8

@@ -40,7 +40,7 @@ func TestFusedMatchesLayers(t *testing.T) {
 		}
 		if name == sfNetSFNNv5 {
 			for i, f := range n.fused {
-				if s, ok := f.(*sfnnv5Stack); !ok || s.fc1w == nil || s.tailWt == nil {
+				if s, ok := f.(*sfnnv5Stack); !ok || s.fc1w == nil || s.tailWt == nil || s.plan == nil {
 					t.Errorf("%s stack %d: not the SFNNv5 runner with SqrCReLUPair16 and the 32→32→1 tail (%T)", name, i, f)
 				}
 			}
