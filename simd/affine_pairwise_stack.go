@@ -11,9 +11,10 @@ import "fmt"
 // where the layer-by-layer path makes one call per layer (or per fused pair):
 // PairwiseAffineSparse's pieces (fc_0 sparse, the non-zero chunks listed while the
 // products are written; at VNNI too, where the layers run PairwiseMul ×2 and the dense
-// Affine), then SqrCReLUPair16 and AffineReLUDot32. Bit-identical to the layers at every
-// level. A PairwiseStack is immutable and safe for concurrent use; the scratch passed to
-// Forward is not.
+// Affine), then SqrCReLUPair16 and AffineReLUDot32 (below VNNI with int16 pairs where
+// SparseGroup rates fc_1's weights ≥ 2: 6 of the Stockfish 15.1 net's 8 stacks).
+// Bit-identical to the layers at every level. A PairwiseStack is immutable and safe for
+// concurrent use; the scratch passed to Forward is not.
 type PairwiseStack struct {
 	m                  int
 	wt0                []int8 // fc_0 chunk-major, SparseWeights(w0, m, 16)
@@ -27,6 +28,7 @@ type PairwiseStack struct {
 	generic            bool  // set by tests: run the Go path whatever the level
 	pwt0, pwt1, pw2    *int8 // the first elements, taken once for the assembly
 	pb0, pb1           *int32
+	group1             int // SparseGroup(wt1, 32, 32): ≥ 2 selects the tail kernel with int16 pairs
 }
 
 // NewPairwiseStack prepares the stack for accumulators of m int16 per perspective (m a
@@ -59,6 +61,7 @@ func NewPairwiseStack(m int, w0 []int8, b0 []int32, sqrShift, shift0 uint, w1 []
 		b1: append(AlignedInt32(32)[:0], b1...), w2: append([]int8(nil), w2...), b2: b2,
 		sqrShift: sqrShift, sh0: shift0, sh1: shift1}
 	s.group = SparseGroup(s.wt0, m, 16)
+	s.group1 = SparseGroup(s.wt1, 32, 32)
 	s.pwt0, s.pwt1, s.pw2 = &s.wt0[0], &s.wt1[0], &s.w2[0]
 	s.pb0, s.pb1 = &s.b0[0], &s.b1[0]
 	return s, nil

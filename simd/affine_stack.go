@@ -10,7 +10,8 @@ import "fmt"
 // operands), where the layer-by-layer path makes one call per layer:
 // ClippedReLUAffineSparse's pieces below VNNI (fc_0 sparse, the non-zero chunks listed
 // while the ClippedReLU writes them) or ClippedReLU16 ×2 + the dense Affine at VNNI, then
-// ReLUAffineReLUDot32. Bit-identical to the layers at every level. A ReLUStack is
+// ReLUAffineReLUDot32 (below VNNI with two chunks' products summed in int16 when
+// SparseGroup rates fc_1's weights ≥ 2, as it does for the Stockfish 13 net). Bit-identical to the layers at every level. A ReLUStack is
 // immutable and safe for concurrent use; the scratch passed to Forward is not.
 type ReLUStack struct {
 	m        int
@@ -28,6 +29,8 @@ type ReLUStack struct {
 	// The first elements of w0, wt0, b0, wt1, b1 and w2, taken once for the assembly.
 	pw0, pwt0, pwt1, pw2 *int8
 	pb0, pb1             *int32
+
+	group1 int // SparseGroup(wt1, 32, 32): ≥ 2 selects the tail kernel with int16 pairs
 }
 
 // NewReLUStack prepares the stack for accumulators of m int16 per perspective (m a
@@ -52,6 +55,7 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 		b1: append(AlignedInt32(32)[:0], b1...), w2: append([]int8(nil), w2...), b2: b2,
 		sh0: shift0, sh1: shift1}
 	s.group = SparseGroup(s.wt0, 2*m, 32)
+	s.group1 = SparseGroup(s.wt1, 32, 32)
 	s.pw0, s.pwt0, s.pwt1, s.pw2 = &s.w0[0], &s.wt0[0], &s.wt1[0], &s.w2[0]
 	s.pb0, s.pb1 = &s.b0[0], &s.b1[0]
 	return s, nil

@@ -286,6 +286,18 @@ func affineReLUDot32AVX512(in *uint8, wt *int8, bias *int32, shift uint, w2 *int
 //go:noescape
 func affineReLUDot32VNNI(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
 
+// affineReLUDot32PairsAVX2 is the same with two chunks' VPMADDUBSW results summed in int16: only for
+// weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.
+//
+//go:noescape
+func affineReLUDot32PairsAVX2(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// affineReLUDot32PairsAVX512 is the same with two chunks' VPMADDUBSW results summed in int16: only for
+// weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.
+//
+//go:noescape
+func affineReLUDot32PairsAVX512(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
 // reluAffineReLUDot32AVX2 returns Σ_j clamp((bias[j] + Σ_i u[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
 // i, j < 32 with u[i] = clamp(x[i] >> shift0, 0, 127), W chunk-major in wt (1,024
 // bytes), in wrapping int32.
@@ -306,6 +318,18 @@ func reluAffineReLUDot32AVX512(x *int32, shift0 uint, wt *int8, bias *int32, shi
 //
 //go:noescape
 func reluAffineReLUDot32VNNI(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// reluAffineReLUDot32PairsAVX2 is the same with two chunks' VPMADDUBSW results summed in int16: only for
+// weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.
+//
+//go:noescape
+func reluAffineReLUDot32PairsAVX2(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// reluAffineReLUDot32PairsAVX512 is the same with two chunks' VPMADDUBSW results summed in int16: only for
+// weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.
+//
+//go:noescape
+func reluAffineReLUDot32PairsAVX512(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

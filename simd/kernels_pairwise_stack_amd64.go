@@ -45,6 +45,9 @@ func (s *PairwiseStack) Forward(a, b []int16, dst []uint8, idx []uint16) (out, s
 			sparseAccAVX51216(&o[0], s.pb0, pd, s.pwt0, pi, k)
 		}
 		sqrCReLUPairAVX2(&u[0], &o[0], s.sqrShift, s.sh0)
+		if s.group1 >= 2 {
+			return s.b2 + affineReLUDot32PairsAVX512(&u[0], s.pwt1, s.pb1, s.sh1, s.pw2), o[15]
+		}
 		return s.b2 + affineReLUDot32AVX512(&u[0], s.pwt1, s.pb1, s.sh1, s.pw2), o[15]
 	}
 	k = pairwiseMulNNZAVX2(pd, &a[0], &a[h], h, pi, 0)
@@ -58,5 +61,8 @@ func (s *PairwiseStack) Forward(a, b []int16, dst []uint8, idx []uint16) (out, s
 		sparseAccAVX216(&o[0], s.pb0, pd, s.pwt0, pi, k)
 	}
 	sqrCReLUPairAVX2(&u[0], &o[0], s.sqrShift, s.sh0)
+	if s.group1 >= 2 {
+		return s.b2 + affineReLUDot32PairsAVX2(&u[0], s.pwt1, s.pb1, s.sh1, s.pw2), o[15]
+	}
 	return s.b2 + affineReLUDot32AVX2(&u[0], s.pwt1, s.pb1, s.sh1, s.pw2), o[15]
 }

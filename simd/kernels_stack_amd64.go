@@ -37,6 +37,9 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		default:
 			sparseAccAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
 		}
+		if s.group1 >= 2 {
+			return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+		}
 		return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 	}
 	k = clippedReLU16NNZAVX2(pd, pa, m, pi, 0)
@@ -48,6 +51,9 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
 	default:
 		sparseAccAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	}
+	if s.group1 >= 2 {
+		return s.b2 + reluAffineReLUDot32PairsAVX2(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 	}
 	return s.b2 + reluAffineReLUDot32AVX2(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 }

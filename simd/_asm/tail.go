@@ -22,16 +22,24 @@ import (
 // tailKernels emits the six tail kernels.
 func tailKernels() {
 	for _, fromI32 := range []bool{false, true} {
-		tail(avx2, false, fromI32)
-		tail(avx512, false, fromI32)
-		tail(avx512, true, fromI32)
+		tail(avx2, false, fromI32, false)
+		tail(avx512, false, fromI32, false)
+		tail(avx512, true, fromI32, false)
+		tail(avx2, false, fromI32, true)
+		tail(avx512, false, fromI32, true)
 	}
 }
 
-func tail(s isa, vnni bool, fromI32 bool) {
+// tail emits one tail kernel. With pairs (not VNNI) two chunks' VPMADDUBSW results are
+// added in int16 before one VPMADDWD, as the sparse "Pairs" kernels do: exact only for
+// weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2; the Go side checks that at load time.
+func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 	name := s.name
 	if vnni {
 		name = "VNNI"
+	}
+	if pairs {
+		name = "Pairs" + name
 	}
 	fn := "affineReLUDot32" + name
 	sig := "func(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32"
@@ -48,6 +56,10 @@ func tail(s isa, vnni bool, fromI32 bool) {
 	} else {
 		Doc(fn+" returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for",
 			"i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.")
+	}
+	if pairs {
+		Doc(fn+" is the same with two chunks' VPMADDUBSW results summed in int16: only for",
+			"weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.")
 	}
 	wt, bias := ld("wt"), ld("bias")
 
@@ -124,7 +136,20 @@ func tail(s isa, vnni bool, fromI32 bool) {
 			VPBROADCASTD(x, ones)
 		}
 	}
-	for c := 0; c < 8; c++ {
+	for c := 0; pairs && c < 8; c += 2 {
+		x0, x1 := s.vec(), s.vec()
+		VPBROADCASTD(src.Offset(off(c)), x0)
+		VPBROADCASTD(src.Offset(off(c+1)), x1)
+		for v := 0; v < nv; v++ {
+			t0, t1 := s.vec(), s.vec()
+			VPMADDUBSW(Mem{Base: wt, Disp: 128*c + v*s.bytes}, x0, t0)
+			VPMADDUBSW(Mem{Base: wt, Disp: 128*(c+1) + v*s.bytes}, x1, t1)
+			VPADDW(t1, t0, t0)
+			VPMADDWD(ones, t0, t0)
+			VPADDD(t0, acc[0][v], acc[0][v])
+		}
+	}
+	for c := 0; !pairs && c < 8; c++ {
 		xb := s.vec()
 		VPBROADCASTD(src.Offset(off(c)), xb)
 		a := acc[c%sets]
