@@ -9,7 +9,8 @@ import "fmt"
 // direct calls of the kernels of the current level (no function values, one check of the
 // operands), where the layer-by-layer path makes one call per layer:
 // ClippedReLUAffineSparse's pieces below VNNI (fc_0 sparse, the non-zero chunks listed
-// while the ClippedReLU writes them) or ClippedReLU16 ×2 + the dense Affine at VNNI, then
+// while the ClippedReLU writes them) or ClippedReLU16 ×2 + the dense Affine at VNNI (its
+// sixteen-row kernel), then
 // ReLUAffineReLUDot32 (below VNNI with two chunks' products summed in int16 when
 // SparseGroup rates fc_1's weights ≥ 2, as it does for the Stockfish 13 net). Bit-identical to the layers at every level. A ReLUStack is
 // immutable and safe for concurrent use; the scratch passed to Forward is not.

@@ -331,6 +331,12 @@ func reluAffineReLUDot32PairsAVX2(x *int32, shift0 uint, wt *int8, bias *int32, 
 //go:noescape
 func reluAffineReLUDot32PairsAVX512(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
 
+// affineVNNI16 sets out[j] = bias[j] + Σ_i in[i]·weights[j·nin + i] for j < nout; nin is a
+// positive multiple of 64, nout of 16, and every input ≤ 127.
+//
+//go:noescape
+func affineVNNI16(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
+
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //
 //go:noescape

@@ -21,7 +21,7 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 	if vnni {
 		clippedReLU16AVX512(pd, pa, m)
 		clippedReLU16AVX512(&dst[m], pb, m)
-		affineVNNI(&o[0], pd, s.pw0, s.pb0, 2*m, 32)
+		affineVNNI16(&o[0], pd, s.pw0, s.pb0, 2*m, 32)
 		return s.b2 + reluAffineReLUDot32VNNI(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 	}
 	// idx[k] with k ≤ m/4 < m/2 and dst[m]: in bounds after the checks above.
