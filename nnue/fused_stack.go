@@ -18,8 +18,13 @@ import "github.com/nnuekit/nnuekit/simd"
 // (PairwiseAffineSparse, ClippedReLUAffineSparse) that lists the non-zero input chunks
 // while it writes them. SFNNv5's 15-element activation pair is one simd.SqrCReLUPair16
 // call on fc_0's 16 outputs (fc_1 reads it through a copy of its weights with zero
-// columns 15 and 31; other widths run it as scalar Go). Everything else makes the same
-// simd calls as the layers. Any other composition runs layer by layer.
+// columns 15 and 31; other widths run it as scalar Go). A stack that ends
+// Affine(32→32) → ClippedReLU → Affine(32→1) runs that tail as one simd call
+// (AffineReLUDot32, ReLUAffineReLUDot32). The two Stockfish shapes go further: the HalfKP
+// stack with 32-32-1 layers and the SFNNv5 stack with 16 fc_0 outputs are prepared once
+// as a simd.ReLUStack / simd.PairwiseStack (copies of the layers' weights in the kernels'
+// layouts) whose Forward calls the level's kernels directly. Everything else makes the
+// same simd calls as the layers. Any other composition runs layer by layer.
 // TestFusedMatchesLayers checks every fused path against the layer-by-layer one.
 
 // fusedStack runs one recognised stack; it returns the stack's output plus the Forward
