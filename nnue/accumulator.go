@@ -24,12 +24,10 @@ type Accumulator struct {
 	// removed16 (scratch, reused).
 	split [4][]int
 	// quiet says which fast path of UpdateFrom a one-in, one-out update takes (quietNone:
-	// the general loop), rows16 is the number of int16 rows, w16 and width are ft's:
-	// copies that spare the fast path the loads through ft and a division.
-	quiet  uint8
-	rows16 uint
-	w16    []int16
-	width  int
+	// the general loop); rows is ft's int16 weight matrix as simd.FeatureRows (checked
+	// once), whose AddSub is that path's one kernel call.
+	quiet uint8
+	rows  simd.FeatureRows
 }
 
 // UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
@@ -41,9 +39,11 @@ const (
 
 // NewAccumulator returns a zeroed accumulator for ft. Call Refresh before use.
 func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
-	a := &Accumulator{ft: ft, rows16: uint(len(ft.weights) / ft.width), w16: ft.weights, width: ft.width}
+	a := &Accumulator{ft: ft}
+	rows, err := simd.NewFeatureRows(ft.weights, ft.width)
+	a.rows = rows
 	switch {
-	case ft.rows8 > 0:
+	case ft.rows8 > 0 || err != nil:
 	case ft.psqtBuckets == 0:
 		a.quiet = quietPlain
 	case ft.psqtBuckets == 8:
@@ -134,17 +134,16 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	// no PSQT or Stockfish's 8 PSQT buckets — one bound check per index and one kernel call,
 	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
 	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
-	// fields copied into a spare the loads through ft and a division, round 4) — and for
-	// no change at all (a copy).
+	// kernel called through simd.FeatureRows with the two row indices, no row slices and
+	// no function value, round 5) — and for no change at all (a copy).
 	p := int(persp & 1)
 	if a.quiet != quietNone && len(added) == 1 && len(removed) == 1 {
 		fa, fr := added[0], removed[0]
-		if uint(fa) >= a.rows16 || uint(fr) >= a.rows16 {
+		if nr := uint(a.rows.Rows()); uint(fa) >= nr || uint(fr) >= nr {
 			a.checkIndices(added) // panics with the index
 			a.checkIndices(removed)
 		}
-		m, w := a.width, a.w16
-		simd.AddSub(a.v[p], src.v[p], w[fa*m:][:m], w[fr*m:][:m])
+		a.rows.AddSub(a.v[p], src.v[p], fa, fr)
 		if a.quiet == quietPSQT8 {
 			pw := a.ft.psqt
 			d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
