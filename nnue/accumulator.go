@@ -164,16 +164,56 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	a.updateFromGeneral(src, persp, added, removed)
 }
 
-// updateFromGeneral is UpdateFrom for any lists (the reference of its fast path).
+// updateFromGeneral is UpdateFrom for any lists (the reference of its fast path). With
+// int16 rows only, the rows of both lists go through one simd.FeatureRows.Update call (one
+// pass over the accumulator, its bound check the only one; round 5 of issue 14); int8 rows
+// take the fused two-row kernels in turn.
 func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, added, removed []int) {
-	a.checkIndices(added)
-	a.checkIndices(removed)
 	p := int(persp & 1)
+	ft := a.ft
+	dst, s := a.v[p], src.v[p]
+	var ad8, rm8 []int
+	if ft.rows8 == 0 && a.rows.Width() > 0 {
+		a.rows.Update(dst, s, added, removed)
+	} else {
+		a.checkIndices(added)
+		a.checkIndices(removed)
+		ad8, rm8 = a.updateSplit(dst, s, added, removed)
+	}
+	if len(ad8) > 0 || len(rm8) > 0 {
+		simd.UpdateI8(dst, dst, ft.weights8, ad8, rm8)
+	}
+	if ft.psqtBuckets > 0 {
+		pd, ps := a.psqt[p], src.psqt[p]
+		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
+			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
+			return
+		}
+		if a != src {
+			copy(pd, ps)
+		}
+		nb := len(pd)
+		for _, f := range added {
+			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
+				pd[b] += x
+			}
+		}
+		for _, f := range removed {
+			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
+				pd[b] -= x
+			}
+		}
+	}
+}
+
+// updateSplit is updateFromGeneral's row loop for a transformer with int8 rows: the int16
+// rows through the fused kernels (AddAddSubSub, AddSubSub, AddSub, Add, Sub) in turn, dst
+// from s; it returns the int8 rows (added, removed) left for simd.UpdateI8.
+func (a *Accumulator) updateSplit(dst, s []int16, added, removed []int) ([]int, []int) {
 	ft := a.ft
 	m := ft.width
 	w := ft.weights
 	row := func(f int) []int16 { return w[f*m : f*m+m : f*m+m] }
-	dst, s := a.v[p], src.v[p]
 	ad, rm := added, removed
 	var ad8, rm8 []int
 	if ft.rows8 > 0 {
@@ -202,33 +242,10 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 		s = dst
 		first = false
 	}
-	if first && a != src {
-		copy(dst, s)
+	if first {
+		copy(dst, s) // no int16 row changed (a no-op when dst is s)
 	}
-	if len(ad8) > 0 || len(rm8) > 0 {
-		simd.UpdateI8(dst, dst, ft.weights8, ad8, rm8)
-	}
-	if ft.psqtBuckets > 0 {
-		pd, ps := a.psqt[p], src.psqt[p]
-		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
-			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
-			return
-		}
-		if a != src {
-			copy(pd, ps)
-		}
-		nb := len(pd)
-		for _, f := range added {
-			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
-				pd[b] += x
-			}
-		}
-		for _, f := range removed {
-			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
-				pd[b] -= x
-			}
-		}
-	}
+	return ad8, rm8
 }
 
 // splitRows splits idx into the features with int8 rows and those with int16 rows (made

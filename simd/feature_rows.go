@@ -54,10 +54,49 @@ func (m *FeatureRows) badArgs(dst, src []int16, add, sub int) {
 	if uint(add) >= m.rows {
 		m.badRow(add)
 	}
-	m.badRow(sub)
+	if uint(sub) >= m.rows {
+		m.badRow(sub)
+	}
 }
 
 // badRow panics naming the row index f.
 func (m *FeatureRows) badRow(f int) {
 	panic(fmt.Sprintf("simd: FeatureRows row %d out of range [0, %d)", f, m.rows))
+}
+
+// checkLists panics (badArgs, badRow) unless len(dst) == len(src) == Width() and every
+// index of added and removed is a row.
+func (m *FeatureRows) checkLists(dst, src []int16, added, removed []int) {
+	if len(dst) != m.n || len(src) != m.n {
+		m.badArgs(dst, src, 0, 0)
+	}
+	for _, f := range added {
+		if uint(f) >= m.rows {
+			m.badRow(f)
+		}
+	}
+	for _, f := range removed {
+		if uint(f) >= m.rows {
+			m.badRow(f)
+		}
+	}
+}
+
+// updateGeneric is Update in Go: the reference of the assembly (int16 sums wrap, so the
+// order of the rows does not matter).
+func (m *FeatureRows) updateGeneric(dst, src []int16, added, removed []int) {
+	n := m.n
+	copy(dst, src)
+	for _, f := range added {
+		row := m.w[f*n:][:n]
+		for i := range dst {
+			dst[i] += row[i]
+		}
+	}
+	for _, f := range removed {
+		row := m.w[f*n:][:n]
+		for i := range dst {
+			dst[i] -= row[i]
+		}
+	}
 }

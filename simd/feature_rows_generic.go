@@ -16,3 +16,15 @@ func (m *FeatureRows) AddSub(dst, src []int16, add, sub int) {
 	ra, rs := add*n, sub*n
 	addSubGeneric(dst, src, w[ra:ra+n], w[rs:rs+n])
 }
+
+// Update sets dst[i] = src[i] + Σ_{f ∈ added} W[f][i] − Σ_{f ∈ removed} W[f][i] for
+// i < Width(), W[f] being row f, in wrapping int16 arithmetic: any number of changed
+// features (a capture, castling, the difference to a refresh-table entry) in one pass
+// (Stockfish 15.1 update_accumulator); with both lists empty it is a copy. Indices may
+// repeat (each occurrence counts). len(dst) and len(src) must equal Width(); dst may alias
+// src. It panics, before writing anything, if a length differs or an index is not in
+// [0, Rows()).
+func (m *FeatureRows) Update(dst, src []int16, added, removed []int) {
+	m.checkLists(dst, src, added, removed)
+	m.updateGeneric(dst, src, added, removed)
+}

@@ -123,3 +123,77 @@ func BenchmarkFeatureRowsAddSub(b *testing.B) {
 		}
 	})
 }
+
+// TestFeatureRowsUpdateMatchesGo: FeatureRows.Update == src plus addGeneric/subGeneric of
+// every listed row, at every level, any width, 0–12 rows per list (repeats allowed), in
+// place or not, with no write outside dst.
+func TestFeatureRowsUpdateMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := max(1, length(t, "n", 16))
+			nrows := rapid.IntRange(1, 12).Draw(t, "rows")
+			w, _ := buffer(t, "w", nrows*n, f.i16)
+			m, err := NewFeatureRows(w, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			idx := rapid.SliceOfN(rapid.IntRange(0, nrows-1), 0, 12)
+			added, removed := idx.Draw(t, "added"), idx.Draw(t, "removed")
+			src, srcWhole := buffer(t, "src", n, f.i16)
+			dst, whole := src, srcWhole
+			inPlace := rapid.Bool().Draw(t, "inPlace")
+			if !inPlace {
+				dst, whole = buffer(t, "dst", n, f.i16)
+			}
+			want := slices.Clone(whole)
+			wdst := want[len(whole)-guard-n : len(whole)-guard]
+			copy(wdst, src)
+			for _, r := range added {
+				addGeneric(wdst, wdst, w[r*n:(r+1)*n])
+			}
+			for _, r := range removed {
+				subGeneric(wdst, wdst, w[r*n:(r+1)*n])
+			}
+			m.Update(dst, src, added, removed)
+			checkSame(t, "dst buffer", whole, want)
+		})
+	})
+}
+
+// TestFeatureRowsUpdateRejects: a bad index in either list or a bad length panics naming
+// it, before anything is written, at every level.
+func TestFeatureRowsUpdateRejects(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		w := make([]int16, 3*32)
+		for i := range w {
+			w[i] = int16(i + 1)
+		}
+		m, _ := NewFeatureRows(w, 32)
+		dst := make([]int16, 32)
+		for _, c := range []struct {
+			dst          []int16
+			added, remov []int
+			want         string
+		}{
+			{dst, []int{0, 3}, nil, "row 3 out of range [0, 3)"},
+			{dst, []int{1}, []int{2, -1}, "row -1 out of range [0, 3)"},
+			{dst, nil, []int{1 << 40}, "out of range [0, 3)"},
+			{dst[:31], nil, nil, "lengths dst 31, src 32"},
+		} {
+			func() {
+				defer func() {
+					if msg := fmt.Sprint(recover()); !strings.Contains(msg, c.want) {
+						t.Errorf("Update(%v, %v): panic %q, want %q", c.added, c.remov, msg, c.want)
+					}
+				}()
+				m.Update(c.dst, dst, c.added, c.remov)
+			}()
+			for i, v := range dst {
+				if v != 0 {
+					t.Fatalf("dst[%d] = %d written before the panic", i, v)
+				}
+			}
+		}
+	})
+}

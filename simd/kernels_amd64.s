@@ -6874,3 +6874,665 @@ updateI8AVX512_tile1x32_sub_done:
 updateI8AVX512_next1x32:
 	VZEROUPPER
 	RET
+
+// func updateRowsAVX2(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
+// Requires: AVX, AVX2
+TEXT ·updateRowsAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ weights+16(FP), DX
+	MOVQ add+24(FP), BX
+	MOVQ nadd+32(FP), SI
+	MOVQ sub+40(FP), DI
+	MOVQ nsub+48(FP), R8
+	MOVQ n+56(FP), R9
+	SHLQ $0x01, R9
+	MOVQ R9, R10
+
+updateRowsAVX2_tile16x32:
+	CMPQ    R9, $0x00000200
+	JB      updateRowsAVX2_next16x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	VMOVDQU 256(CX), Y8
+	VMOVDQU 288(CX), Y9
+	VMOVDQU 320(CX), Y10
+	VMOVDQU 352(CX), Y11
+	VMOVDQU 384(CX), Y12
+	VMOVDQU 416(CX), Y13
+	VMOVDQU 448(CX), Y14
+	VMOVDQU 480(CX), Y15
+	MOVQ    BX, R11
+	MOVQ    SI, R12
+	TESTQ   R12, R12
+	JZ      updateRowsAVX2_tile16x32_add_end
+
+updateRowsAVX2_tile16x32_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Y0, Y0
+	VPADDW 32(DX)(R13*1), Y1, Y1
+	VPADDW 64(DX)(R13*1), Y2, Y2
+	VPADDW 96(DX)(R13*1), Y3, Y3
+	VPADDW 128(DX)(R13*1), Y4, Y4
+	VPADDW 160(DX)(R13*1), Y5, Y5
+	VPADDW 192(DX)(R13*1), Y6, Y6
+	VPADDW 224(DX)(R13*1), Y7, Y7
+	VPADDW 256(DX)(R13*1), Y8, Y8
+	VPADDW 288(DX)(R13*1), Y9, Y9
+	VPADDW 320(DX)(R13*1), Y10, Y10
+	VPADDW 352(DX)(R13*1), Y11, Y11
+	VPADDW 384(DX)(R13*1), Y12, Y12
+	VPADDW 416(DX)(R13*1), Y13, Y13
+	VPADDW 448(DX)(R13*1), Y14, Y14
+	VPADDW 480(DX)(R13*1), Y15, Y15
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile16x32_add
+
+updateRowsAVX2_tile16x32_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX2_tile16x32_sub_end
+
+updateRowsAVX2_tile16x32_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Y0, Y0
+	VPSUBW 32(DX)(R13*1), Y1, Y1
+	VPSUBW 64(DX)(R13*1), Y2, Y2
+	VPSUBW 96(DX)(R13*1), Y3, Y3
+	VPSUBW 128(DX)(R13*1), Y4, Y4
+	VPSUBW 160(DX)(R13*1), Y5, Y5
+	VPSUBW 192(DX)(R13*1), Y6, Y6
+	VPSUBW 224(DX)(R13*1), Y7, Y7
+	VPSUBW 256(DX)(R13*1), Y8, Y8
+	VPSUBW 288(DX)(R13*1), Y9, Y9
+	VPSUBW 320(DX)(R13*1), Y10, Y10
+	VPSUBW 352(DX)(R13*1), Y11, Y11
+	VPSUBW 384(DX)(R13*1), Y12, Y12
+	VPSUBW 416(DX)(R13*1), Y13, Y13
+	VPSUBW 448(DX)(R13*1), Y14, Y14
+	VPSUBW 480(DX)(R13*1), Y15, Y15
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile16x32_sub
+
+updateRowsAVX2_tile16x32_sub_end:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU Y4, 128(AX)
+	VMOVDQU Y5, 160(AX)
+	VMOVDQU Y6, 192(AX)
+	VMOVDQU Y7, 224(AX)
+	VMOVDQU Y8, 256(AX)
+	VMOVDQU Y9, 288(AX)
+	VMOVDQU Y10, 320(AX)
+	VMOVDQU Y11, 352(AX)
+	VMOVDQU Y12, 384(AX)
+	VMOVDQU Y13, 416(AX)
+	VMOVDQU Y14, 448(AX)
+	VMOVDQU Y15, 480(AX)
+	ADDQ    $0x00000200, AX
+	ADDQ    $0x00000200, CX
+	ADDQ    $0x00000200, DX
+	SUBQ    $0x00000200, R9
+	JMP     updateRowsAVX2_tile16x32
+
+updateRowsAVX2_next16x32:
+	CMPQ    R9, $0x00000100
+	JB      updateRowsAVX2_next8x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	MOVQ    BX, R11
+	MOVQ    SI, R12
+	TESTQ   R12, R12
+	JZ      updateRowsAVX2_tile8x32_add_end
+
+updateRowsAVX2_tile8x32_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Y0, Y0
+	VPADDW 32(DX)(R13*1), Y1, Y1
+	VPADDW 64(DX)(R13*1), Y2, Y2
+	VPADDW 96(DX)(R13*1), Y3, Y3
+	VPADDW 128(DX)(R13*1), Y4, Y4
+	VPADDW 160(DX)(R13*1), Y5, Y5
+	VPADDW 192(DX)(R13*1), Y6, Y6
+	VPADDW 224(DX)(R13*1), Y7, Y7
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile8x32_add
+
+updateRowsAVX2_tile8x32_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX2_tile8x32_sub_end
+
+updateRowsAVX2_tile8x32_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Y0, Y0
+	VPSUBW 32(DX)(R13*1), Y1, Y1
+	VPSUBW 64(DX)(R13*1), Y2, Y2
+	VPSUBW 96(DX)(R13*1), Y3, Y3
+	VPSUBW 128(DX)(R13*1), Y4, Y4
+	VPSUBW 160(DX)(R13*1), Y5, Y5
+	VPSUBW 192(DX)(R13*1), Y6, Y6
+	VPSUBW 224(DX)(R13*1), Y7, Y7
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile8x32_sub
+
+updateRowsAVX2_tile8x32_sub_end:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU Y4, 128(AX)
+	VMOVDQU Y5, 160(AX)
+	VMOVDQU Y6, 192(AX)
+	VMOVDQU Y7, 224(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	SUBQ    $0x00000100, R9
+
+updateRowsAVX2_next8x32:
+	CMPQ    R9, $0x00000080
+	JB      updateRowsAVX2_next4x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	MOVQ    BX, R11
+	MOVQ    SI, R12
+	TESTQ   R12, R12
+	JZ      updateRowsAVX2_tile4x32_add_end
+
+updateRowsAVX2_tile4x32_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Y0, Y0
+	VPADDW 32(DX)(R13*1), Y1, Y1
+	VPADDW 64(DX)(R13*1), Y2, Y2
+	VPADDW 96(DX)(R13*1), Y3, Y3
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile4x32_add
+
+updateRowsAVX2_tile4x32_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX2_tile4x32_sub_end
+
+updateRowsAVX2_tile4x32_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Y0, Y0
+	VPSUBW 32(DX)(R13*1), Y1, Y1
+	VPSUBW 64(DX)(R13*1), Y2, Y2
+	VPSUBW 96(DX)(R13*1), Y3, Y3
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile4x32_sub
+
+updateRowsAVX2_tile4x32_sub_end:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000080, R9
+
+updateRowsAVX2_next4x32:
+	CMPQ    R9, $0x00000040
+	JB      updateRowsAVX2_next2x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	MOVQ    BX, R11
+	MOVQ    SI, R12
+	TESTQ   R12, R12
+	JZ      updateRowsAVX2_tile2x32_add_end
+
+updateRowsAVX2_tile2x32_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Y0, Y0
+	VPADDW 32(DX)(R13*1), Y1, Y1
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile2x32_add
+
+updateRowsAVX2_tile2x32_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX2_tile2x32_sub_end
+
+updateRowsAVX2_tile2x32_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Y0, Y0
+	VPSUBW 32(DX)(R13*1), Y1, Y1
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX2_tile2x32_sub
+
+updateRowsAVX2_tile2x32_sub_end:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000040, R9
+
+updateRowsAVX2_next2x32:
+	CMPQ    R9, $0x00000020
+	JB      updateRowsAVX2_next1x32
+	VMOVDQU (CX), Y0
+	MOVQ    SI, SI
+	TESTQ   SI, SI
+	JZ      updateRowsAVX2_tile1x32_add_end
+
+updateRowsAVX2_tile1x32_add:
+	MOVQ   (BX), R11
+	IMULQ  R10, R11
+	VPADDW (DX)(R11*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JNZ    updateRowsAVX2_tile1x32_add
+
+updateRowsAVX2_tile1x32_add_end:
+	MOVQ  DI, BX
+	MOVQ  R8, SI
+	TESTQ SI, SI
+	JZ    updateRowsAVX2_tile1x32_sub_end
+
+updateRowsAVX2_tile1x32_sub:
+	MOVQ   (BX), DI
+	IMULQ  R10, DI
+	VPSUBW (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JNZ    updateRowsAVX2_tile1x32_sub
+
+updateRowsAVX2_tile1x32_sub_end:
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000020, R9
+
+updateRowsAVX2_next1x32:
+	VZEROUPPER
+	RET
+
+// func updateRowsAVX512(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·updateRowsAVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ weights+16(FP), DX
+	MOVQ add+24(FP), BX
+	MOVQ nadd+32(FP), SI
+	MOVQ sub+40(FP), DI
+	MOVQ nsub+48(FP), R8
+	MOVQ n+56(FP), R9
+	SHLQ $0x01, R9
+	MOVQ R9, R10
+
+updateRowsAVX512_tile16x64:
+	CMPQ      R9, $0x00000400
+	JB        updateRowsAVX512_next16x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	VMOVDQU64 512(CX), Z8
+	VMOVDQU64 576(CX), Z9
+	VMOVDQU64 640(CX), Z10
+	VMOVDQU64 704(CX), Z11
+	VMOVDQU64 768(CX), Z12
+	VMOVDQU64 832(CX), Z13
+	VMOVDQU64 896(CX), Z14
+	VMOVDQU64 960(CX), Z15
+	MOVQ      BX, R11
+	MOVQ      SI, R12
+	TESTQ     R12, R12
+	JZ        updateRowsAVX512_tile16x64_add_end
+
+updateRowsAVX512_tile16x64_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Z0, Z0
+	VPADDW 64(DX)(R13*1), Z1, Z1
+	VPADDW 128(DX)(R13*1), Z2, Z2
+	VPADDW 192(DX)(R13*1), Z3, Z3
+	VPADDW 256(DX)(R13*1), Z4, Z4
+	VPADDW 320(DX)(R13*1), Z5, Z5
+	VPADDW 384(DX)(R13*1), Z6, Z6
+	VPADDW 448(DX)(R13*1), Z7, Z7
+	VPADDW 512(DX)(R13*1), Z8, Z8
+	VPADDW 576(DX)(R13*1), Z9, Z9
+	VPADDW 640(DX)(R13*1), Z10, Z10
+	VPADDW 704(DX)(R13*1), Z11, Z11
+	VPADDW 768(DX)(R13*1), Z12, Z12
+	VPADDW 832(DX)(R13*1), Z13, Z13
+	VPADDW 896(DX)(R13*1), Z14, Z14
+	VPADDW 960(DX)(R13*1), Z15, Z15
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile16x64_add
+
+updateRowsAVX512_tile16x64_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX512_tile16x64_sub_end
+
+updateRowsAVX512_tile16x64_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Z0, Z0
+	VPSUBW 64(DX)(R13*1), Z1, Z1
+	VPSUBW 128(DX)(R13*1), Z2, Z2
+	VPSUBW 192(DX)(R13*1), Z3, Z3
+	VPSUBW 256(DX)(R13*1), Z4, Z4
+	VPSUBW 320(DX)(R13*1), Z5, Z5
+	VPSUBW 384(DX)(R13*1), Z6, Z6
+	VPSUBW 448(DX)(R13*1), Z7, Z7
+	VPSUBW 512(DX)(R13*1), Z8, Z8
+	VPSUBW 576(DX)(R13*1), Z9, Z9
+	VPSUBW 640(DX)(R13*1), Z10, Z10
+	VPSUBW 704(DX)(R13*1), Z11, Z11
+	VPSUBW 768(DX)(R13*1), Z12, Z12
+	VPSUBW 832(DX)(R13*1), Z13, Z13
+	VPSUBW 896(DX)(R13*1), Z14, Z14
+	VPSUBW 960(DX)(R13*1), Z15, Z15
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile16x64_sub
+
+updateRowsAVX512_tile16x64_sub_end:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	VMOVDQU64 Z8, 512(AX)
+	VMOVDQU64 Z9, 576(AX)
+	VMOVDQU64 Z10, 640(AX)
+	VMOVDQU64 Z11, 704(AX)
+	VMOVDQU64 Z12, 768(AX)
+	VMOVDQU64 Z13, 832(AX)
+	VMOVDQU64 Z14, 896(AX)
+	VMOVDQU64 Z15, 960(AX)
+	ADDQ      $0x00000400, AX
+	ADDQ      $0x00000400, CX
+	ADDQ      $0x00000400, DX
+	SUBQ      $0x00000400, R9
+	JMP       updateRowsAVX512_tile16x64
+
+updateRowsAVX512_next16x64:
+	CMPQ      R9, $0x00000200
+	JB        updateRowsAVX512_next8x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	MOVQ      BX, R11
+	MOVQ      SI, R12
+	TESTQ     R12, R12
+	JZ        updateRowsAVX512_tile8x64_add_end
+
+updateRowsAVX512_tile8x64_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Z0, Z0
+	VPADDW 64(DX)(R13*1), Z1, Z1
+	VPADDW 128(DX)(R13*1), Z2, Z2
+	VPADDW 192(DX)(R13*1), Z3, Z3
+	VPADDW 256(DX)(R13*1), Z4, Z4
+	VPADDW 320(DX)(R13*1), Z5, Z5
+	VPADDW 384(DX)(R13*1), Z6, Z6
+	VPADDW 448(DX)(R13*1), Z7, Z7
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile8x64_add
+
+updateRowsAVX512_tile8x64_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX512_tile8x64_sub_end
+
+updateRowsAVX512_tile8x64_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Z0, Z0
+	VPSUBW 64(DX)(R13*1), Z1, Z1
+	VPSUBW 128(DX)(R13*1), Z2, Z2
+	VPSUBW 192(DX)(R13*1), Z3, Z3
+	VPSUBW 256(DX)(R13*1), Z4, Z4
+	VPSUBW 320(DX)(R13*1), Z5, Z5
+	VPSUBW 384(DX)(R13*1), Z6, Z6
+	VPSUBW 448(DX)(R13*1), Z7, Z7
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile8x64_sub
+
+updateRowsAVX512_tile8x64_sub_end:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	SUBQ      $0x00000200, R9
+
+updateRowsAVX512_next8x64:
+	CMPQ      R9, $0x00000100
+	JB        updateRowsAVX512_next4x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	MOVQ      BX, R11
+	MOVQ      SI, R12
+	TESTQ     R12, R12
+	JZ        updateRowsAVX512_tile4x64_add_end
+
+updateRowsAVX512_tile4x64_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Z0, Z0
+	VPADDW 64(DX)(R13*1), Z1, Z1
+	VPADDW 128(DX)(R13*1), Z2, Z2
+	VPADDW 192(DX)(R13*1), Z3, Z3
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile4x64_add
+
+updateRowsAVX512_tile4x64_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX512_tile4x64_sub_end
+
+updateRowsAVX512_tile4x64_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Z0, Z0
+	VPSUBW 64(DX)(R13*1), Z1, Z1
+	VPSUBW 128(DX)(R13*1), Z2, Z2
+	VPSUBW 192(DX)(R13*1), Z3, Z3
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile4x64_sub
+
+updateRowsAVX512_tile4x64_sub_end:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000100, R9
+
+updateRowsAVX512_next4x64:
+	CMPQ      R9, $0x00000080
+	JB        updateRowsAVX512_next2x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	MOVQ      BX, R11
+	MOVQ      SI, R12
+	TESTQ     R12, R12
+	JZ        updateRowsAVX512_tile2x64_add_end
+
+updateRowsAVX512_tile2x64_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Z0, Z0
+	VPADDW 64(DX)(R13*1), Z1, Z1
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile2x64_add
+
+updateRowsAVX512_tile2x64_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX512_tile2x64_sub_end
+
+updateRowsAVX512_tile2x64_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Z0, Z0
+	VPSUBW 64(DX)(R13*1), Z1, Z1
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile2x64_sub
+
+updateRowsAVX512_tile2x64_sub_end:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000080, R9
+
+updateRowsAVX512_next2x64:
+	CMPQ      R9, $0x00000040
+	JB        updateRowsAVX512_next1x64
+	VMOVDQU64 (CX), Z0
+	MOVQ      BX, R11
+	MOVQ      SI, R12
+	TESTQ     R12, R12
+	JZ        updateRowsAVX512_tile1x64_add_end
+
+updateRowsAVX512_tile1x64_add:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPADDW (DX)(R13*1), Z0, Z0
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile1x64_add
+
+updateRowsAVX512_tile1x64_add_end:
+	MOVQ  DI, R11
+	MOVQ  R8, R12
+	TESTQ R12, R12
+	JZ    updateRowsAVX512_tile1x64_sub_end
+
+updateRowsAVX512_tile1x64_sub:
+	MOVQ   (R11), R13
+	IMULQ  R10, R13
+	VPSUBW (DX)(R13*1), Z0, Z0
+	ADDQ   $0x08, R11
+	DECQ   R12
+	JNZ    updateRowsAVX512_tile1x64_sub
+
+updateRowsAVX512_tile1x64_sub_end:
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000040, R9
+
+updateRowsAVX512_next1x64:
+	CMPQ      R9, $0x00000020
+	JB        updateRowsAVX512_next1x32
+	VMOVDQU64 (CX), Y0
+	MOVQ      SI, SI
+	TESTQ     SI, SI
+	JZ        updateRowsAVX512_tile1x32_add_end
+
+updateRowsAVX512_tile1x32_add:
+	MOVQ   (BX), R11
+	IMULQ  R10, R11
+	VPADDW (DX)(R11*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JNZ    updateRowsAVX512_tile1x32_add
+
+updateRowsAVX512_tile1x32_add_end:
+	MOVQ  DI, BX
+	MOVQ  R8, SI
+	TESTQ SI, SI
+	JZ    updateRowsAVX512_tile1x32_sub_end
+
+updateRowsAVX512_tile1x32_sub:
+	MOVQ   (BX), DI
+	IMULQ  R10, DI
+	VPSUBW (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JNZ    updateRowsAVX512_tile1x32_sub
+
+updateRowsAVX512_tile1x32_sub_end:
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000020, R9
+
+updateRowsAVX512_next1x32:
+	VZEROUPPER
+	RET
