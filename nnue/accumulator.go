@@ -131,26 +131,31 @@ func (a *Accumulator) Update(persp board.Color, added, removed []int) {
 // left unchanged unless src == a). Same arithmetic as Update.
 func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
 	// Fast paths for a quiet move of one piece (one feature in, one out) with int16 rows and
-	// no PSQT or Stockfish's 8 PSQT buckets — one bound check per index and one kernel call,
+	// no PSQT (the indices checked by simd.FeatureRows alone, whose panic names the bad
+	// one; nothing after the call, so nothing of this frame is spilled around it — ≈ 20
+	// instructions per perspective, round 5) or Stockfish's 8 PSQT buckets (checked here,
+	// naming the feature index) — one bound check per index and one kernel call,
 	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
 	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
 	// kernel called through simd.FeatureRows with the two row indices, no row slices and
 	// no function value, round 5) — and for no change at all (a copy).
 	p := int(persp & 1)
-	if a.quiet != quietNone && len(added) == 1 && len(removed) == 1 {
+	if a.quiet == quietPlain && len(added) == 1 && len(removed) == 1 {
+		a.rows.AddSub(a.v[p], src.v[p], added[0], removed[0])
+		return
+	}
+	if a.quiet == quietPSQT8 && len(added) == 1 && len(removed) == 1 {
 		fa, fr := added[0], removed[0]
 		if nr := uint(a.rows.Rows()); uint(fa) >= nr || uint(fr) >= nr {
 			a.checkIndices(added) // panics with the index
 			a.checkIndices(removed)
 		}
 		a.rows.AddSub(a.v[p], src.v[p], fa, fr)
-		if a.quiet == quietPSQT8 {
-			pw := a.ft.psqt
-			d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
-			ra, rr := (*[8]int32)(pw[fa*8:]), (*[8]int32)(pw[fr*8:])
-			for i := range d {
-				d[i] = s[i] + ra[i] - rr[i]
-			}
+		pw := a.ft.psqt
+		d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
+		ra, rr := (*[8]int32)(pw[fa*8:]), (*[8]int32)(pw[fr*8:])
+		for i := range d {
+			d[i] = s[i] + ra[i] - rr[i]
 		}
 		return
 	}
