@@ -74,7 +74,7 @@ type PieceSquare struct {
 	kings [2]board.Piece  // own king piece per perspective
 	// quiet[persp][ownKing] is the index table and own-king base of persp's view with its
 	// own king on real square ownKing (index 0 for the sets that do not depend on it):
-	// diffQuiet's two loads instead of the mask, variant and base arithmetic.
+	// diffOr's two loads instead of the mask, variant and base arithmetic.
 	quiet [2][64]psqView
 }
 
@@ -318,26 +318,28 @@ var psqCandidates = sync.OnceValue(func() map[string]*PieceSquare {
 // (doc/engine.md).
 func (s *Set) PieceSquare() *PieceSquare { return s.psq }
 
-// diffQuiet is diff for the commonest move, one piece other than persp's own king going
-// from one square to another (every quiet move; the other side's king move): one row of
-// the view table for persp's king square, no loop and no per-entry checks. It reports
-// false (lists unchanged) for everything else, which diff handles; where it reports true
-// its lists equal diff's (TestDiffQuiet).
-func (p *PieceSquare) diffQuiet(after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int, bool) {
-	if dirty == nil || dirty.N != 1 || persp > board.Black {
-		return added, removed, false
+// diffOr is Set.Diff's one call (p may be nil): for the commonest move, one piece other
+// than persp's own king going from one square to another (every quiet move; the other
+// side's king move), one row of the view table for persp's king square, no loop and no
+// per-entry checks; everything else goes on to s.diff (diff, else the block tree), which
+// gives the same lists where this path applies (TestDiffQuiet). Taking s and before
+// along spares the quiet move a second call (Set.Diff → Set.diff → the quiet path cost
+// ≈ 35 instructions per perspective more, doc/benchmarks.md, issue 14 round 5).
+func (p *PieceSquare) diffOr(s *Set, before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
+	if p == nil || dirty == nil || dirty.N != 1 || persp > board.Black {
+		return s.diff(before, after, dirty, persp, added, removed)
 	}
 	d := dirty.Pieces[0]
 	pc := d.Piece
 	// NoSquare is −1: one unsigned test rejects it and every other invalid square.
 	if uint(pc-1) >= 12 || pc == p.kings[persp] || uint8(d.From)|uint8(d.To) >= 64 {
-		return added, removed, false
+		return s.diff(before, after, dirty, persp, added, removed)
 	}
 	ksq := 0
 	if p.kingDep {
 		k := uint64(after.Pieces(persp, board.King))
 		if k == 0 || k&(k-1) != 0 {
-			return added, removed, false
+			return s.diff(before, after, dirty, persp, added, removed)
 		}
 		ksq = bits.TrailingZeros64(k)
 	}
@@ -349,7 +351,7 @@ func (p *PieceSquare) diffQuiet(after *board.Position, dirty *board.DirtyPieces,
 	if v := row[d.To&63]; v >= 0 {
 		added = append(added, view.base+int(v))
 	}
-	return added, removed, true
+	return added, removed
 }
 
 // diff is Set.Diff's fast path: it reports false when the generic path must be taken

@@ -92,19 +92,16 @@ func (s *Set) ActiveGeneric(pos *board.Position, persp board.Color, dst []int) [
 // just not cheaper than a refresh then. If dirty is nil or names no valid piece the
 // generic path is taken.
 func (s *Set) Diff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
-	return s.diff(before, after, dirty, persp, added, removed) // one call: Diff inlines
+	return s.psq.diffOr(s, before, after, dirty, persp, added, removed) // one call: Diff inlines
 }
 
+// diff is Diff past the one-piece path of PieceSquare.diffOr: the piece-square table path
+// (PieceSquare.diff), else the block tree.
 func (s *Set) diff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
-	p := s.psq
-	if p == nil {
-		return s.root.AppendDiff(before, after, dirty, persp, 0, added, removed)
-	}
-	if a, r, ok := p.diffQuiet(after, dirty, persp, added, removed); ok {
-		return a, r
-	}
-	if a, r, ok := p.diff(after, dirty, persp, added, removed); ok {
-		return a, r
+	if p := s.psq; p != nil {
+		if a, r, ok := p.diff(after, dirty, persp, added, removed); ok {
+			return a, r
+		}
 	}
 	return s.root.AppendDiff(before, after, dirty, persp, 0, added, removed)
 }

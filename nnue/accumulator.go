@@ -24,12 +24,10 @@ type Accumulator struct {
 	// removed16 (scratch, reused).
 	split [4][]int
 	// quiet says which fast path of UpdateFrom a one-in, one-out update takes (quietNone:
-	// the general loop), rows16 is the number of int16 rows, w16 and width are ft's:
-	// copies that spare the fast path the loads through ft and a division.
-	quiet  uint8
-	rows16 uint
-	w16    []int16
-	width  int
+	// the general loop); rows is ft's int16 weight matrix as simd.FeatureRows (checked
+	// once), whose AddSub is that path's one kernel call.
+	quiet uint8
+	rows  simd.FeatureRows
 }
 
 // UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
@@ -41,9 +39,11 @@ const (
 
 // NewAccumulator returns a zeroed accumulator for ft. Call Refresh before use.
 func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
-	a := &Accumulator{ft: ft, rows16: uint(len(ft.weights) / ft.width), w16: ft.weights, width: ft.width}
+	a := &Accumulator{ft: ft}
+	rows, err := simd.NewFeatureRows(ft.weights, ft.width)
+	a.rows = rows
 	switch {
-	case ft.rows8 > 0:
+	case ft.rows8 > 0 || err != nil:
 	case ft.psqtBuckets == 0:
 		a.quiet = quietPlain
 	case ft.psqtBuckets == 8:
@@ -131,27 +131,31 @@ func (a *Accumulator) Update(persp board.Color, added, removed []int) {
 // left unchanged unless src == a). Same arithmetic as Update.
 func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
 	// Fast paths for a quiet move of one piece (one feature in, one out) with int16 rows and
-	// no PSQT or Stockfish's 8 PSQT buckets — one bound check per index and one kernel call,
+	// no PSQT (the indices checked by simd.FeatureRows alone, whose panic names the bad
+	// one; nothing after the call, so nothing of this frame is spilled around it — ≈ 20
+	// instructions per perspective, round 5) or Stockfish's 8 PSQT buckets (checked here,
+	// naming the feature index) — one bound check per index and one kernel call,
 	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
 	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
-	// fields copied into a spare the loads through ft and a division, round 4) — and for
-	// no change at all (a copy).
+	// kernel called through simd.FeatureRows with the two row indices, no row slices and
+	// no function value, round 5) — and for no change at all (a copy).
 	p := int(persp & 1)
-	if a.quiet != quietNone && len(added) == 1 && len(removed) == 1 {
+	if a.quiet == quietPlain && len(added) == 1 && len(removed) == 1 {
+		a.rows.AddSub(a.v[p], src.v[p], added[0], removed[0])
+		return
+	}
+	if a.quiet == quietPSQT8 && len(added) == 1 && len(removed) == 1 {
 		fa, fr := added[0], removed[0]
-		if uint(fa) >= a.rows16 || uint(fr) >= a.rows16 {
+		if nr := uint(a.rows.Rows()); uint(fa) >= nr || uint(fr) >= nr {
 			a.checkIndices(added) // panics with the index
 			a.checkIndices(removed)
 		}
-		m, w := a.width, a.w16
-		simd.AddSub(a.v[p], src.v[p], w[fa*m:][:m], w[fr*m:][:m])
-		if a.quiet == quietPSQT8 {
-			pw := a.ft.psqt
-			d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
-			ra, rr := (*[8]int32)(pw[fa*8:]), (*[8]int32)(pw[fr*8:])
-			for i := range d {
-				d[i] = s[i] + ra[i] - rr[i]
-			}
+		a.rows.AddSub(a.v[p], src.v[p], fa, fr)
+		pw := a.ft.psqt
+		d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
+		ra, rr := (*[8]int32)(pw[fa*8:]), (*[8]int32)(pw[fr*8:])
+		for i := range d {
+			d[i] = s[i] + ra[i] - rr[i]
 		}
 		return
 	}
@@ -165,16 +169,56 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	a.updateFromGeneral(src, persp, added, removed)
 }
 
-// updateFromGeneral is UpdateFrom for any lists (the reference of its fast path).
+// updateFromGeneral is UpdateFrom for any lists (the reference of its fast path). With
+// int16 rows only, the rows of both lists go through one simd.FeatureRows.Update call (one
+// pass over the accumulator, its bound check the only one; round 5 of issue 14); int8 rows
+// take the fused two-row kernels in turn.
 func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, added, removed []int) {
-	a.checkIndices(added)
-	a.checkIndices(removed)
 	p := int(persp & 1)
+	ft := a.ft
+	dst, s := a.v[p], src.v[p]
+	var ad8, rm8 []int
+	if ft.rows8 == 0 && a.rows.Width() > 0 {
+		a.rows.Update(dst, s, added, removed)
+	} else {
+		a.checkIndices(added)
+		a.checkIndices(removed)
+		ad8, rm8 = a.updateSplit(dst, s, added, removed)
+	}
+	if len(ad8) > 0 || len(rm8) > 0 {
+		simd.UpdateI8(dst, dst, ft.weights8, ad8, rm8)
+	}
+	if ft.psqtBuckets > 0 {
+		pd, ps := a.psqt[p], src.psqt[p]
+		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
+			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
+			return
+		}
+		if a != src {
+			copy(pd, ps)
+		}
+		nb := len(pd)
+		for _, f := range added {
+			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
+				pd[b] += x
+			}
+		}
+		for _, f := range removed {
+			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
+				pd[b] -= x
+			}
+		}
+	}
+}
+
+// updateSplit is updateFromGeneral's row loop for a transformer with int8 rows: the int16
+// rows through the fused kernels (AddAddSubSub, AddSubSub, AddSub, Add, Sub) in turn, dst
+// from s; it returns the int8 rows (added, removed) left for simd.UpdateI8.
+func (a *Accumulator) updateSplit(dst, s []int16, added, removed []int) ([]int, []int) {
 	ft := a.ft
 	m := ft.width
 	w := ft.weights
 	row := func(f int) []int16 { return w[f*m : f*m+m : f*m+m] }
-	dst, s := a.v[p], src.v[p]
 	ad, rm := added, removed
 	var ad8, rm8 []int
 	if ft.rows8 > 0 {
@@ -203,33 +247,10 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 		s = dst
 		first = false
 	}
-	if first && a != src {
-		copy(dst, s)
+	if first {
+		copy(dst, s) // no int16 row changed (a no-op when dst is s)
 	}
-	if len(ad8) > 0 || len(rm8) > 0 {
-		simd.UpdateI8(dst, dst, ft.weights8, ad8, rm8)
-	}
-	if ft.psqtBuckets > 0 {
-		pd, ps := a.psqt[p], src.psqt[p]
-		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
-			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
-			return
-		}
-		if a != src {
-			copy(pd, ps)
-		}
-		nb := len(pd)
-		for _, f := range added {
-			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
-				pd[b] += x
-			}
-		}
-		for _, f := range removed {
-			for b, x := range ft.psqt[f*nb : (f+1)*nb] {
-				pd[b] -= x
-			}
-		}
-	}
+	return ad8, rm8
 }
 
 // splitRows splits idx into the features with int8 rows and those with int16 rows (made

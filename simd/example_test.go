@@ -47,3 +47,24 @@ func ExampleAffine_layer() {
 	fmt.Println(out)
 	// Output: [-16240 250]
 }
+
+// A quiet move through FeatureRows: the weight matrix is checked once, each update passes
+// the two feature indices.
+func ExampleFeatureRows() {
+	const width = 16
+	weights := make([]int16, 4*width) // 4 features
+	for f := 0; f < 4; f++ {
+		for i := 0; i < width; i++ {
+			weights[f*width+i] = int16(10 * f)
+		}
+	}
+	rows, err := simd.NewFeatureRows(weights, width)
+	if err != nil {
+		panic(err)
+	}
+	acc := make([]int16, width)
+	rows.AddSub(acc, acc, 3, 1) // feature 3 in, feature 1 out
+	fmt.Println(rows.Rows(), acc[:4])
+	// Output:
+	// 4 [20 20 20 20]
+}

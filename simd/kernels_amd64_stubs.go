@@ -380,3 +380,17 @@ func addSubI8AVX512(dst *int16, src *int16, add *int8, sub *int8, n int)
 //
 //go:noescape
 func updateI8AVX512(dst *int16, src *int16, weights *int8, add *int, nadd int, sub *int, nsub int, n int)
+
+// updateRowsAVX2 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i]
+// for i < n (k < nadd, nsub); n is a multiple of 16 and every row index must be valid
+// (the caller checks); dst may equal src.
+//
+//go:noescape
+func updateRowsAVX2(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
+
+// updateRowsAVX512 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i]
+// for i < n (k < nadd, nsub); n is a multiple of 16 and every row index must be valid
+// (the caller checks); dst may equal src.
+//
+//go:noescape
+func updateRowsAVX512(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)

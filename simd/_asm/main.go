@@ -96,6 +96,9 @@ func main() {
 		accumulateI8(s, "addSubI8", true, true)
 		updateI8(s)
 	}
+	for _, s := range []isa{avx2, avx512} {
+		updateRows(s)
+	}
 
 	Generate()
 }

@@ -1,0 +1,102 @@
+package simd
+
+import "fmt"
+
+// FeatureRows is a feature-major int16 weight matrix checked once: Rows() rows of Width()
+// int16 each, row f being the feature transformer's column of feature f (the layout of
+// Refresh's weights). Its AddSub is the incremental update of one perspective for a quiet
+// move — one feature row in, one out — as a single direct kernel call taking the two row
+// indices: no row slice headers, no function value, and the width and row count checked
+// here once instead of on every call. With AddSub (the function value) and row slices the
+// Go glue around a 256-wide update cost as many instructions as the kernel itself
+// (doc/benchmarks.md, issue 14 round 5). Source: Stockfish 13
+// nnue_feature_transformer.h update_accumulator (the same fused add and subtract of the
+// changed features' rows over the accumulator).
+//
+// The zero value has no rows (every AddSub panics). A FeatureRows is immutable and safe
+// for concurrent use; it aliases the weights it was made from.
+type FeatureRows struct {
+	w    []int16
+	n    int
+	rows uint
+}
+
+// NewFeatureRows returns weights viewed as rows of n int16: len(weights)/n rows (a
+// partial last row is not one). It returns an error if n ≤ 0.
+func NewFeatureRows(weights []int16, n int) (FeatureRows, error) {
+	if n <= 0 {
+		return FeatureRows{}, fmt.Errorf("simd: FeatureRows width %d, want > 0", n)
+	}
+	r := len(weights) / n
+	return FeatureRows{w: weights[: r*n : r*n], n: n, rows: uint(r)}, nil
+}
+
+// Width returns the row width n (int16 per row: the accumulator width of one perspective).
+func (m *FeatureRows) Width() int { return m.n }
+
+// Rows returns the number of rows (features).
+func (m *FeatureRows) Rows() int { return int(m.rows) }
+
+// Row returns row f (Width() int16, aliasing the weights). It panics if f is not in
+// [0, Rows()).
+func (m *FeatureRows) Row(f int) []int16 {
+	if uint(f) >= m.rows {
+		m.badRow(f)
+	}
+	return m.w[f*m.n : (f+1)*m.n : (f+1)*m.n]
+}
+
+// badArgs panics with the reason AddSub rejects its arguments.
+func (m *FeatureRows) badArgs(dst, src []int16, add, sub int) {
+	if len(dst) != m.n || len(src) != m.n {
+		panic(fmt.Sprintf("simd: FeatureRows.AddSub lengths dst %d, src %d, want the width %d", len(dst), len(src), m.n))
+	}
+	if uint(add) >= m.rows {
+		m.badRow(add)
+	}
+	if uint(sub) >= m.rows {
+		m.badRow(sub)
+	}
+}
+
+// badRow panics naming the row index f.
+func (m *FeatureRows) badRow(f int) {
+	panic(fmt.Sprintf("simd: FeatureRows row %d out of range [0, %d)", f, m.rows))
+}
+
+// checkLists panics (badArgs, badRow) unless len(dst) == len(src) == Width() and every
+// index of added and removed is a row.
+func (m *FeatureRows) checkLists(dst, src []int16, added, removed []int) {
+	if len(dst) != m.n || len(src) != m.n {
+		m.badArgs(dst, src, 0, 0)
+	}
+	for _, f := range added {
+		if uint(f) >= m.rows {
+			m.badRow(f)
+		}
+	}
+	for _, f := range removed {
+		if uint(f) >= m.rows {
+			m.badRow(f)
+		}
+	}
+}
+
+// updateGeneric is Update in Go: the reference of the assembly (int16 sums wrap, so the
+// order of the rows does not matter).
+func (m *FeatureRows) updateGeneric(dst, src []int16, added, removed []int) {
+	n := m.n
+	copy(dst, src)
+	for _, f := range added {
+		row := m.w[f*n:][:n]
+		for i := range dst {
+			dst[i] += row[i]
+		}
+	}
+	for _, f := range removed {
+		row := m.w[f*n:][:n]
+		for i := range dst {
+			dst[i] -= row[i]
+		}
+	}
+}

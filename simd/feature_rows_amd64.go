@@ -1,0 +1,67 @@
+//go:build amd64 && !purego
+
+package simd
+
+import "unsafe"
+
+// AddSub sets dst[i] = src[i] + W[add][i] − W[sub][i] for i < Width(), W[f] being row f:
+// bit for bit AddSub(dst, src, m.Row(add), m.Row(sub)) at every level, with wrapping
+// int16 arithmetic. len(dst) and len(src) must equal Width(); dst may alias src (an
+// in-place update). It panics, before writing anything, if a length differs or a row index
+// is not in [0, Rows()).
+//
+// At AVX2 and above and a width that is a multiple of 16 this is one call of the
+// addSub kernel with the rows' addresses (no wrapper, no slice headers).
+func (m *FeatureRows) AddSub(dst, src []int16, add, sub int) {
+	n := m.n
+	if uint(add) >= m.rows || uint(sub) >= m.rows || len(dst) != n || len(src) != n {
+		m.badArgs(dst, src, add, sub)
+		return
+	}
+	if n&15 != 0 || level < AVX2 {
+		addSubGeneric(dst, src, m.w[add*n:][:n], m.w[sub*n:][:n])
+		return
+	}
+	// Checked above: n > 0 (NewFeatureRows; the zero value has no rows), len(dst) ==
+	// len(src) == n and rows add, sub lie inside m.w, so these addresses start n valid
+	// elements each.
+	w := unsafe.Pointer(unsafe.SliceData(m.w))
+	ra := (*int16)(unsafe.Add(w, 2*add*n))
+	rs := (*int16)(unsafe.Add(w, 2*sub*n))
+	if wide {
+		addSubAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), ra, rs, n)
+	} else {
+		addSubAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), ra, rs, n)
+	}
+}
+
+// Update sets dst[i] = src[i] + Σ_{f ∈ added} W[f][i] − Σ_{f ∈ removed} W[f][i] for
+// i < Width(), W[f] being row f, in wrapping int16 arithmetic: any number of changed
+// features (a capture, castling, the difference to a refresh-table entry) in one pass
+// over the accumulator, each tile of it loaded once, every row added or subtracted in
+// registers and stored once (Stockfish 15.1 update_accumulator); with both lists empty it
+// is a copy. Indices may repeat (each occurrence counts). len(dst) and len(src) must equal
+// Width(); dst may alias src. It panics, before writing anything, if a length differs or an
+// index is not in [0, Rows()).
+func (m *FeatureRows) Update(dst, src []int16, added, removed []int) {
+	m.checkLists(dst, src, added, removed)
+	n := m.n
+	if n&15 != 0 || level < AVX2 {
+		m.updateGeneric(dst, src, added, removed)
+		return
+	}
+	var ap, rp *int
+	if len(added) > 0 {
+		ap = &added[0]
+	}
+	if len(removed) > 0 {
+		rp = &removed[0]
+	}
+	// Checked above: n > 0, both accumulators n long, every row inside m.w.
+	w := unsafe.SliceData(m.w)
+	if wide {
+		updateRowsAVX512(unsafe.SliceData(dst), unsafe.SliceData(src), w, ap, len(added), rp, len(removed), n)
+	} else {
+		updateRowsAVX2(unsafe.SliceData(dst), unsafe.SliceData(src), w, ap, len(added), rp, len(removed), n)
+	}
+}

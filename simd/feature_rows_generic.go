@@ -1,0 +1,30 @@
+//go:build !amd64 || purego
+
+package simd
+
+// AddSub sets dst[i] = src[i] + W[add][i] − W[sub][i] for i < Width(), W[f] being row f:
+// bit for bit AddSub(dst, src, m.Row(add), m.Row(sub)) at every level, with wrapping
+// int16 arithmetic. len(dst) and len(src) must equal Width(); dst may alias src (an
+// in-place update). It panics, before writing anything, if a length differs or a row index
+// is not in [0, Rows()).
+func (m *FeatureRows) AddSub(dst, src []int16, add, sub int) {
+	n := m.n
+	if uint(add) >= m.rows || uint(sub) >= m.rows || len(dst) != n || len(src) != n {
+		m.badArgs(dst, src, add, sub)
+	}
+	w := m.w
+	ra, rs := add*n, sub*n
+	addSubGeneric(dst, src, w[ra:ra+n], w[rs:rs+n])
+}
+
+// Update sets dst[i] = src[i] + Σ_{f ∈ added} W[f][i] − Σ_{f ∈ removed} W[f][i] for
+// i < Width(), W[f] being row f, in wrapping int16 arithmetic: any number of changed
+// features (a capture, castling, the difference to a refresh-table entry) in one pass
+// (Stockfish 15.1 update_accumulator); with both lists empty it is a copy. Indices may
+// repeat (each occurrence counts). len(dst) and len(src) must equal Width(); dst may alias
+// src. It panics, before writing anything, if a length differs or an index is not in
+// [0, Rows()).
+func (m *FeatureRows) Update(dst, src []int16, added, removed []int) {
+	m.checkLists(dst, src, added, removed)
+	m.updateGeneric(dst, src, added, removed)
+}
