@@ -88,6 +88,7 @@ func main() {
 	affineAVX512(false)
 	affineAVX512(true)
 	sparseKernels()
+	refreshPlanesKernels()
 	for _, s := range []isa{avx2, avx512} {
 		accumulateI8(s, "addI8", true, false)
 		accumulateI8(s, "subI8", false, true)

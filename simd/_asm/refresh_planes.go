@@ -1,0 +1,165 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// refreshPlanes generates refreshPlanes[PSQT8]+ISA: a refresh whose feature rows are given
+// as piece planes (simd.RefreshPlanes; Stockfish 13 and 15.1 FeatureTransformer::
+// update_accumulator's refresh with append_active_indices folded in): row
+// base + 64·k + (s XOR mask) for every set bit s of planes[k]. A first pass walks the
+// planes (BSF, then clear the lowest bit), writes the byte offset of every row into a
+// 64-entry list on the stack and, with psqt, adds the row's 8 int32 PSQT weights (one
+// vector add per row); the tiles of the accumulator then add the listed rows as refresh
+// does. It returns the number of rows, or −1 without writing anything when the planes
+// hold more than 64 bits (the list's size; the caller then takes the Go path).
+//
+// The caller checks that every row is valid (base ≥ 0, mask < 64, base + 64·nplanes ≤
+// the number of rows, and as many PSQT rows), n is a positive multiple of 16 and nplanes
+// positive.
+func refreshPlanes(s isa, psqt bool) {
+	fn := "refreshPlanes"
+	sig := "func(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int) int"
+	if psqt {
+		fn += "PSQT8"
+		sig = "func(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int"
+	}
+	fn += s.name
+	TEXT(fn, NOSPLIT, sig)
+	Pragma("noescape")
+	doc := []string{fn + " sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)",
+		"for every set bit s of planes[k], k < nplanes; n is a positive multiple of 16 and every row must be",
+		"valid (the caller checks). It returns the number of rows, or −1 (nothing written) for more than 64."}
+	if psqt {
+		doc = append(doc, "pdst[0:8] is set to Σ pw[8·r : 8·r+8] over the same rows.")
+	}
+	Doc(doc...)
+	offs := AllocLocal(64 * 8)
+
+	planes := ld("planes")
+	np := ld("nplanes")
+	row := ld("base")
+	mask := ld("mask")
+	n := ld("n")
+	SHLQ(U8(1), n) // bytes per row
+	var pw reg.GPVirtual
+	var ps reg.VecVirtual
+	if psqt {
+		pw = ld("pw")
+		ps = YMM()
+		VPXOR(ps, ps, ps)
+	}
+
+	// Pass 1: the planes → the row offsets (and the PSQT sums).
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	total := GP64()
+	XORQ(total, total)
+	Label(fn + "_plane")
+	b := GP64()
+	MOVQ(Mem{Base: planes}, b)
+	pc := GP64()
+	POPCNTQ(b, pc)
+	ADDQ(pc, total)
+	CMPQ(total, U8(64))
+	JA(LabelRef(fn + "_many"))
+	TESTQ(b, b)
+	JZ(LabelRef(fn + "_nextplane"))
+	Label(fn + "_bit")
+	sq := GP64()
+	BSFQ(b, sq)
+	XORQ(mask, sq)
+	ADDQ(row, sq)
+	if psqt {
+		t := GP64()
+		MOVQ(sq, t)
+		SHLQ(U8(5), t)
+		VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
+	}
+	IMULQ(n, sq)
+	MOVQ(sq, offs.Idx(cnt, 8))
+	INCQ(cnt)
+	lo := GP64()
+	LEAQ(Mem{Base: b, Disp: -1}, lo)
+	ANDQ(lo, b)
+	JNZ(LabelRef(fn + "_bit"))
+	Label(fn + "_nextplane")
+	ADDQ(U8(64), row)
+	ADDQ(U8(8), planes)
+	DECQ(np)
+	JNZ(LabelRef(fn + "_plane"))
+	if psqt {
+		pd := ld("pdst")
+		VMOVDQU(ps, Mem{Base: pd})
+	}
+
+	// Pass 2: the accumulator in tiles, each kept in registers while every row is added.
+	dst := ld("dst")
+	bias := ld("bias")
+	w := ld("weights")
+	for i, st := range tileSteps(s.wide) {
+		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
+		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
+		tile := st.regs * st.width
+		Label(lbl)
+		CMPQ(n, U32(tile))
+		JB(LabelRef(next))
+		vec, mov := s.vec, s.mov
+		if st.width == 32 {
+			vec = YMM
+		}
+		acc := make([]reg.VecVirtual, st.regs)
+		for r := range acc {
+			acc[r] = vec()
+			mov(Mem{Base: bias, Disp: r * st.width}, acc[r])
+		}
+		k := GP64()
+		XORQ(k, k)
+		TESTQ(cnt, cnt)
+		JZ(LabelRef(lbl + "_store"))
+		alignLoop()
+		Label(lbl + "_rows")
+		off := GP64()
+		MOVQ(offs.Idx(k, 8), off)
+		for r := range acc {
+			VPADDW(Mem{Base: w, Index: off, Scale: 1, Disp: r * st.width}, acc[r], acc[r])
+		}
+		INCQ(k)
+		CMPQ(k, cnt)
+		JB(LabelRef(lbl + "_rows"))
+		Label(lbl + "_store")
+		for r := range acc {
+			mov(acc[r], Mem{Base: dst, Disp: r * st.width})
+		}
+		ADDQ(U32(tile), dst)
+		ADDQ(U32(tile), bias)
+		ADDQ(U32(tile), w)
+		SUBQ(U32(tile), n)
+		if i == 0 {
+			JMP(LabelRef(lbl)) // the largest tile loops; each smaller one runs at most once
+		}
+		Label(next)
+	}
+	VZEROUPPER()
+	Store(cnt, ReturnIndex(0))
+	RET()
+
+	Label(fn + "_many")
+	VZEROUPPER()
+	m1 := GP64()
+	MOVQ(I64(-1), m1)
+	Store(m1, ReturnIndex(0))
+	RET()
+}
+
+// refreshPlanesKernels emits every refreshPlanes variant (plain and PSQT8, AVX2 and AVX-512).
+func refreshPlanesKernels() {
+	for _, s := range []isa{avx2, avx512} {
+		refreshPlanes(s, false)
+		refreshPlanes(s, true)
+	}
+}

@@ -1,0 +1,123 @@
+package simd
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestRefreshPlanesMatchesGo: RefreshPlanes at every level gives the Go kernel's dst and
+// PSQT sums bit for bit, writes nothing outside them, and equals Refresh over the rows the
+// planes name (plus the PSQT rows summed in Go): random widths (multiples of 16 and
+// others), planes (sparse, dense, more than 64 bits in all), masks, bases and 0, 8 or 3
+// PSQT buckets.
+func TestRefreshPlanesMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			if n == 0 {
+				n = 16
+			}
+			np := rapid.IntRange(0, 11).Draw(t, "planes")
+			extra := rapid.IntRange(0, 64).Draw(t, "extraRows")
+			nrows := 64*np + extra
+			base := rapid.IntRange(0, extra).Draw(t, "base")
+			mask := rapid.IntRange(0, 63).Draw(t, "mask")
+			planes := make([]uint64, np)
+			for k := range planes {
+				switch rapid.IntRange(0, 2).Draw(t, "planeKind") {
+				case 0:
+					planes[k] = f.r.Uint64() & f.r.Uint64() & f.r.Uint64() // ≈ 8 bits
+				case 1:
+					planes[k] = f.r.Uint64()
+				}
+			}
+			nb := []int{0, 8, 3}[rapid.IntRange(0, 2).Draw(t, "buckets")]
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nrows*n, f.i16)
+			psqt, _ := buffer(t, "psqt", nrows*nb, f.i32)
+			dst, whole := buffer(t, "dst", n, f.i16)
+			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+
+			want := slices.Clone(whole)
+			pwant := slices.Clone(pwhole)
+			off, poff := len(whole)-guard-n, len(pwhole)-guard-nb
+			if np > 0 {
+				refreshPlanesGeneric(want[off:off+n], bias, weights, planes, base, mask, pwant[poff:poff+nb], psqt)
+			} else {
+				copy(want[off:off+n], bias)
+				clear(pwant[poff : poff+nb])
+			}
+			// The rows as an index list, through Refresh and a Go PSQT sum.
+			var rows []int
+			for k, b := range planes {
+				for s := 0; s < 64; s++ {
+					if b>>s&1 == 1 {
+						rows = append(rows, base+64*k+(s^mask))
+					}
+				}
+			}
+			ref := make([]int16, n)
+			refreshGeneric(ref, bias, weights, rows)
+			checkSame(t, "Go kernel vs Refresh", want[off:off+n], ref)
+			pref := make([]int32, nb)
+			for _, r := range rows {
+				for b := range pref {
+					pref[b] += psqt[r*nb+b]
+				}
+			}
+			checkSame(t, "Go kernel PSQT", pwant[poff:poff+nb], pref)
+
+			RefreshPlanes(dst, bias, weights, planes, base, mask, pd, psqt)
+			checkSame(t, "dst buffer", whole, want)
+			checkSame(t, "pdst buffer", pwhole, pwant)
+		})
+	})
+}
+
+// TestRefreshPlanesRejectsBadRange: rows beyond the matrix (or the PSQT table), a
+// negative base, a mask outside [0, 64) or an empty accumulator panic before anything is
+// written.
+func TestRefreshPlanesRejectsBadRange(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		w := make([]int16, 16*128) // 128 rows
+		cases := []struct {
+			name        string
+			n           int
+			planes      []uint64
+			base, mask  int
+			nb, psqtLen int
+		}{
+			{"past the end", 16, []uint64{1, 1}, 1, 0, 0, 0},
+			{"three planes", 16, []uint64{1, 1, 1}, 0, 0, 0, 0},
+			{"negative base", 16, []uint64{1}, -1, 0, 0, 0},
+			{"huge base", 16, []uint64{1}, int(^uint(0) >> 1), 0, 0, 0},
+			{"mask", 16, []uint64{1}, 0, 64, 0, 0},
+			{"negative mask", 16, []uint64{1}, 0, -1, 0, 0},
+			{"short psqt", 16, []uint64{1, 1}, 0, 0, 8, 8*128 - 1},
+			{"empty", 0, []uint64{1}, 0, 0, 0, 0},
+		}
+		for _, c := range cases {
+			dst := make([]int16, c.n)
+			for i := range dst {
+				dst[i] = 7
+			}
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", c.name)
+					}
+					for _, v := range dst {
+						if v != 7 {
+							t.Errorf("%s: dst written", c.name)
+							break
+						}
+					}
+				}()
+				RefreshPlanes(dst, make([]int16, 16), w, c.planes, c.base, c.mask, make([]int32, c.nb), make([]int32, c.psqtLen))
+			}()
+		}
+	})
+}
