@@ -5712,43 +5712,83 @@ sparseAccVNNI32_done:
 	VZEROUPPER
 	RET
 
-// func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int) int
+// func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 // Requires: AVX, AVX2, POPCNT
-TEXT ·refreshPlanesAVX2(SB), NOSPLIT, $512-72
-	MOVQ planes+24(FP), AX
-	MOVQ nplanes+32(FP), CX
-	MOVQ base+40(FP), DX
-	MOVQ mask+48(FP), BX
-	MOVQ n+56(FP), SI
-	SHLQ $0x01, SI
-	XORQ DI, DI
-	XORQ R8, R8
+TEXT ·refreshPlanesAVX2(SB), NOSPLIT, $512-88
+	MOVQ  planes+24(FP), AX
+	MOVQ  nplanes+32(FP), CX
+	MOVQ  base+40(FP), DX
+	MOVQ  mask+48(FP), BX
+	MOVQ  n+56(FP), SI
+	SHLQ  $0x01, SI
+	XORQ  DI, DI
+	XORQ  R8, R8
+	MOVQ  pw+72(FP), R9
+	TESTQ R9, R9
+	JNZ   refreshPlanesAVX2_psqt
 
-refreshPlanesAVX2_plane:
+refreshPlanesAVX2_plain_plane:
 	MOVQ    (AX), R9
-	POPCNTQ R9, R10
-	ADDQ    R10, R8
+	POPCNTQ R9, R11
+	ADDQ    R11, R8
 	CMPQ    R8, $0x40
 	JA      refreshPlanesAVX2_many
 	TESTQ   R9, R9
-	JZ      refreshPlanesAVX2_nextplane
+	JZ      refreshPlanesAVX2_plain_nextplane
 
-refreshPlanesAVX2_bit:
-	BSFQ  R9, R11
-	XORQ  BX, R11
-	ADDQ  DX, R11
-	IMULQ SI, R11
-	MOVQ  R11, (SP)(DI*8)
+refreshPlanesAVX2_plain_bit:
+	BSFQ  R9, R10
+	XORQ  BX, R10
+	ADDQ  DX, R10
+	IMULQ SI, R10
+	MOVQ  R10, (SP)(DI*8)
 	INCQ  DI
-	LEAQ  -1(R9), R10
-	ANDQ  R10, R9
-	JNZ   refreshPlanesAVX2_bit
+	LEAQ  -1(R9), R11
+	ANDQ  R11, R9
+	JNZ   refreshPlanesAVX2_plain_bit
 
-refreshPlanesAVX2_nextplane:
+refreshPlanesAVX2_plain_nextplane:
 	ADDQ $0x40, DX
 	ADDQ $0x08, AX
 	DECQ CX
-	JNZ  refreshPlanesAVX2_plane
+	JNZ  refreshPlanesAVX2_plain_plane
+	JMP  refreshPlanesAVX2_tiles
+
+refreshPlanesAVX2_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshPlanesAVX2_psqt_plane:
+	MOVQ    (AX), R10
+	POPCNTQ R10, R11
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX2_many
+	TESTQ   R10, R10
+	JZ      refreshPlanesAVX2_psqt_nextplane
+
+refreshPlanesAVX2_psqt_bit:
+	BSFQ   R10, R12
+	XORQ   BX, R12
+	ADDQ   DX, R12
+	MOVQ   R12, R11
+	SHLQ   $0x05, R11
+	VPADDD (R9)(R11*1), Y0, Y0
+	IMULQ  SI, R12
+	MOVQ   R12, (SP)(DI*8)
+	INCQ   DI
+	LEAQ   -1(R10), R11
+	ANDQ   R11, R10
+	JNZ    refreshPlanesAVX2_psqt_bit
+
+refreshPlanesAVX2_psqt_nextplane:
+	ADDQ    $0x40, DX
+	ADDQ    $0x08, AX
+	DECQ    CX
+	JNZ     refreshPlanesAVX2_psqt_plane
+	MOVQ    pdst+64(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshPlanesAVX2_tiles:
 	MOVQ dst+0(FP), AX
 	MOVQ bias+8(FP), CX
 	MOVQ weights+16(FP), DX
@@ -5881,237 +5921,92 @@ refreshPlanesAVX2_tile1x32_store:
 
 refreshPlanesAVX2_next1x32:
 	VZEROUPPER
-	MOVQ DI, ret+64(FP)
+	MOVQ DI, ret+80(FP)
 	RET
 
 refreshPlanesAVX2_many:
 	VZEROUPPER
 	MOVQ $-1, AX
-	MOVQ AX, ret+64(FP)
+	MOVQ AX, ret+80(FP)
 	RET
 
-// func refreshPlanesPSQT8AVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
-// Requires: AVX, AVX2, POPCNT
-TEXT ·refreshPlanesPSQT8AVX2(SB), NOSPLIT, $512-88
+// func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·refreshPlanesAVX512(SB), NOSPLIT, $512-88
 	MOVQ  planes+24(FP), AX
 	MOVQ  nplanes+32(FP), CX
 	MOVQ  base+40(FP), DX
 	MOVQ  mask+48(FP), BX
 	MOVQ  n+56(FP), SI
 	SHLQ  $0x01, SI
-	MOVQ  pw+72(FP), DI
-	VPXOR Y0, Y0, Y0
+	XORQ  DI, DI
 	XORQ  R8, R8
-	XORQ  R9, R9
+	MOVQ  pw+72(FP), R9
+	TESTQ R9, R9
+	JNZ   refreshPlanesAVX512_psqt
 
-refreshPlanesPSQT8AVX2_plane:
+refreshPlanesAVX512_plain_plane:
+	MOVQ    (AX), R9
+	POPCNTQ R9, R11
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX512_many
+	TESTQ   R9, R9
+	JZ      refreshPlanesAVX512_plain_nextplane
+
+refreshPlanesAVX512_plain_bit:
+	BSFQ  R9, R10
+	XORQ  BX, R10
+	ADDQ  DX, R10
+	IMULQ SI, R10
+	MOVQ  R10, (SP)(DI*8)
+	INCQ  DI
+	LEAQ  -1(R9), R11
+	ANDQ  R11, R9
+	JNZ   refreshPlanesAVX512_plain_bit
+
+refreshPlanesAVX512_plain_nextplane:
+	ADDQ $0x40, DX
+	ADDQ $0x08, AX
+	DECQ CX
+	JNZ  refreshPlanesAVX512_plain_plane
+	JMP  refreshPlanesAVX512_tiles
+
+refreshPlanesAVX512_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshPlanesAVX512_psqt_plane:
 	MOVQ    (AX), R10
 	POPCNTQ R10, R11
-	ADDQ    R11, R9
-	CMPQ    R9, $0x40
-	JA      refreshPlanesPSQT8AVX2_many
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX512_many
 	TESTQ   R10, R10
-	JZ      refreshPlanesPSQT8AVX2_nextplane
+	JZ      refreshPlanesAVX512_psqt_nextplane
 
-refreshPlanesPSQT8AVX2_bit:
+refreshPlanesAVX512_psqt_bit:
 	BSFQ   R10, R12
 	XORQ   BX, R12
 	ADDQ   DX, R12
 	MOVQ   R12, R11
 	SHLQ   $0x05, R11
-	VPADDD (DI)(R11*1), Y0, Y0
+	VPADDD (R9)(R11*1), Y0, Y0
 	IMULQ  SI, R12
-	MOVQ   R12, (SP)(R8*8)
-	INCQ   R8
+	MOVQ   R12, (SP)(DI*8)
+	INCQ   DI
 	LEAQ   -1(R10), R11
 	ANDQ   R11, R10
-	JNZ    refreshPlanesPSQT8AVX2_bit
+	JNZ    refreshPlanesAVX512_psqt_bit
 
-refreshPlanesPSQT8AVX2_nextplane:
+refreshPlanesAVX512_psqt_nextplane:
 	ADDQ    $0x40, DX
 	ADDQ    $0x08, AX
 	DECQ    CX
-	JNZ     refreshPlanesPSQT8AVX2_plane
+	JNZ     refreshPlanesAVX512_psqt_plane
 	MOVQ    pdst+64(FP), AX
 	VMOVDQU Y0, (AX)
-	MOVQ    dst+0(FP), AX
-	MOVQ    bias+8(FP), CX
-	MOVQ    weights+16(FP), DX
 
-refreshPlanesPSQT8AVX2_tile8x32:
-	CMPQ    SI, $0x00000100
-	JB      refreshPlanesPSQT8AVX2_next8x32
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	VMOVDQU 64(CX), Y2
-	VMOVDQU 96(CX), Y3
-	VMOVDQU 128(CX), Y4
-	VMOVDQU 160(CX), Y5
-	VMOVDQU 192(CX), Y6
-	VMOVDQU 224(CX), Y7
-	XORQ    BX, BX
-	TESTQ   R8, R8
-	JZ      refreshPlanesPSQT8AVX2_tile8x32_store
-	PCALIGN $0x20
-
-refreshPlanesPSQT8AVX2_tile8x32_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Y0, Y0
-	VPADDW 32(DX)(DI*1), Y1, Y1
-	VPADDW 64(DX)(DI*1), Y2, Y2
-	VPADDW 96(DX)(DI*1), Y3, Y3
-	VPADDW 128(DX)(DI*1), Y4, Y4
-	VPADDW 160(DX)(DI*1), Y5, Y5
-	VPADDW 192(DX)(DI*1), Y6, Y6
-	VPADDW 224(DX)(DI*1), Y7, Y7
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX2_tile8x32_rows
-
-refreshPlanesPSQT8AVX2_tile8x32_store:
-	VMOVDQU Y0, (AX)
-	VMOVDQU Y1, 32(AX)
-	VMOVDQU Y2, 64(AX)
-	VMOVDQU Y3, 96(AX)
-	VMOVDQU Y4, 128(AX)
-	VMOVDQU Y5, 160(AX)
-	VMOVDQU Y6, 192(AX)
-	VMOVDQU Y7, 224(AX)
-	ADDQ    $0x00000100, AX
-	ADDQ    $0x00000100, CX
-	ADDQ    $0x00000100, DX
-	SUBQ    $0x00000100, SI
-	JMP     refreshPlanesPSQT8AVX2_tile8x32
-
-refreshPlanesPSQT8AVX2_next8x32:
-	CMPQ    SI, $0x00000080
-	JB      refreshPlanesPSQT8AVX2_next4x32
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	VMOVDQU 64(CX), Y2
-	VMOVDQU 96(CX), Y3
-	XORQ    BX, BX
-	TESTQ   R8, R8
-	JZ      refreshPlanesPSQT8AVX2_tile4x32_store
-	PCALIGN $0x20
-
-refreshPlanesPSQT8AVX2_tile4x32_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Y0, Y0
-	VPADDW 32(DX)(DI*1), Y1, Y1
-	VPADDW 64(DX)(DI*1), Y2, Y2
-	VPADDW 96(DX)(DI*1), Y3, Y3
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX2_tile4x32_rows
-
-refreshPlanesPSQT8AVX2_tile4x32_store:
-	VMOVDQU Y0, (AX)
-	VMOVDQU Y1, 32(AX)
-	VMOVDQU Y2, 64(AX)
-	VMOVDQU Y3, 96(AX)
-	ADDQ    $0x00000080, AX
-	ADDQ    $0x00000080, CX
-	ADDQ    $0x00000080, DX
-	SUBQ    $0x00000080, SI
-
-refreshPlanesPSQT8AVX2_next4x32:
-	CMPQ    SI, $0x00000040
-	JB      refreshPlanesPSQT8AVX2_next2x32
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	XORQ    BX, BX
-	TESTQ   R8, R8
-	JZ      refreshPlanesPSQT8AVX2_tile2x32_store
-	PCALIGN $0x20
-
-refreshPlanesPSQT8AVX2_tile2x32_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Y0, Y0
-	VPADDW 32(DX)(DI*1), Y1, Y1
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX2_tile2x32_rows
-
-refreshPlanesPSQT8AVX2_tile2x32_store:
-	VMOVDQU Y0, (AX)
-	VMOVDQU Y1, 32(AX)
-	ADDQ    $0x00000040, AX
-	ADDQ    $0x00000040, CX
-	ADDQ    $0x00000040, DX
-	SUBQ    $0x00000040, SI
-
-refreshPlanesPSQT8AVX2_next2x32:
-	CMPQ    SI, $0x00000020
-	JB      refreshPlanesPSQT8AVX2_next1x32
-	VMOVDQU (CX), Y0
-	XORQ    BX, BX
-	TESTQ   R8, R8
-	JZ      refreshPlanesPSQT8AVX2_tile1x32_store
-	PCALIGN $0x20
-
-refreshPlanesPSQT8AVX2_tile1x32_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Y0, Y0
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX2_tile1x32_rows
-
-refreshPlanesPSQT8AVX2_tile1x32_store:
-	VMOVDQU Y0, (AX)
-	ADDQ    $0x00000020, AX
-	ADDQ    $0x00000020, CX
-	ADDQ    $0x00000020, DX
-	SUBQ    $0x00000020, SI
-
-refreshPlanesPSQT8AVX2_next1x32:
-	VZEROUPPER
-	MOVQ R8, ret+80(FP)
-	RET
-
-refreshPlanesPSQT8AVX2_many:
-	VZEROUPPER
-	MOVQ $-1, AX
-	MOVQ AX, ret+80(FP)
-	RET
-
-// func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·refreshPlanesAVX512(SB), NOSPLIT, $512-72
-	MOVQ planes+24(FP), AX
-	MOVQ nplanes+32(FP), CX
-	MOVQ base+40(FP), DX
-	MOVQ mask+48(FP), BX
-	MOVQ n+56(FP), SI
-	SHLQ $0x01, SI
-	XORQ DI, DI
-	XORQ R8, R8
-
-refreshPlanesAVX512_plane:
-	MOVQ    (AX), R9
-	POPCNTQ R9, R10
-	ADDQ    R10, R8
-	CMPQ    R8, $0x40
-	JA      refreshPlanesAVX512_many
-	TESTQ   R9, R9
-	JZ      refreshPlanesAVX512_nextplane
-
-refreshPlanesAVX512_bit:
-	BSFQ  R9, R11
-	XORQ  BX, R11
-	ADDQ  DX, R11
-	IMULQ SI, R11
-	MOVQ  R11, (SP)(DI*8)
-	INCQ  DI
-	LEAQ  -1(R9), R10
-	ANDQ  R10, R9
-	JNZ   refreshPlanesAVX512_bit
-
-refreshPlanesAVX512_nextplane:
-	ADDQ $0x40, DX
-	ADDQ $0x08, AX
-	DECQ CX
-	JNZ  refreshPlanesAVX512_plane
+refreshPlanesAVX512_tiles:
 	MOVQ dst+0(FP), AX
 	MOVQ bias+8(FP), CX
 	MOVQ weights+16(FP), DX
@@ -6335,286 +6230,10 @@ refreshPlanesAVX512_tile1x32_store:
 
 refreshPlanesAVX512_next1x32:
 	VZEROUPPER
-	MOVQ DI, ret+64(FP)
+	MOVQ DI, ret+80(FP)
 	RET
 
 refreshPlanesAVX512_many:
-	VZEROUPPER
-	MOVQ $-1, AX
-	MOVQ AX, ret+64(FP)
-	RET
-
-// func refreshPlanesPSQT8AVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
-TEXT ·refreshPlanesPSQT8AVX512(SB), NOSPLIT, $512-88
-	MOVQ  planes+24(FP), AX
-	MOVQ  nplanes+32(FP), CX
-	MOVQ  base+40(FP), DX
-	MOVQ  mask+48(FP), BX
-	MOVQ  n+56(FP), SI
-	SHLQ  $0x01, SI
-	MOVQ  pw+72(FP), DI
-	VPXOR Y0, Y0, Y0
-	XORQ  R8, R8
-	XORQ  R9, R9
-
-refreshPlanesPSQT8AVX512_plane:
-	MOVQ    (AX), R10
-	POPCNTQ R10, R11
-	ADDQ    R11, R9
-	CMPQ    R9, $0x40
-	JA      refreshPlanesPSQT8AVX512_many
-	TESTQ   R10, R10
-	JZ      refreshPlanesPSQT8AVX512_nextplane
-
-refreshPlanesPSQT8AVX512_bit:
-	BSFQ   R10, R12
-	XORQ   BX, R12
-	ADDQ   DX, R12
-	MOVQ   R12, R11
-	SHLQ   $0x05, R11
-	VPADDD (DI)(R11*1), Y0, Y0
-	IMULQ  SI, R12
-	MOVQ   R12, (SP)(R8*8)
-	INCQ   R8
-	LEAQ   -1(R10), R11
-	ANDQ   R11, R10
-	JNZ    refreshPlanesPSQT8AVX512_bit
-
-refreshPlanesPSQT8AVX512_nextplane:
-	ADDQ    $0x40, DX
-	ADDQ    $0x08, AX
-	DECQ    CX
-	JNZ     refreshPlanesPSQT8AVX512_plane
-	MOVQ    pdst+64(FP), AX
-	VMOVDQU Y0, (AX)
-	MOVQ    dst+0(FP), AX
-	MOVQ    bias+8(FP), CX
-	MOVQ    weights+16(FP), DX
-
-refreshPlanesPSQT8AVX512_tile16x64:
-	CMPQ      SI, $0x00000400
-	JB        refreshPlanesPSQT8AVX512_next16x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 128(CX), Z2
-	VMOVDQU64 192(CX), Z3
-	VMOVDQU64 256(CX), Z4
-	VMOVDQU64 320(CX), Z5
-	VMOVDQU64 384(CX), Z6
-	VMOVDQU64 448(CX), Z7
-	VMOVDQU64 512(CX), Z8
-	VMOVDQU64 576(CX), Z9
-	VMOVDQU64 640(CX), Z10
-	VMOVDQU64 704(CX), Z11
-	VMOVDQU64 768(CX), Z12
-	VMOVDQU64 832(CX), Z13
-	VMOVDQU64 896(CX), Z14
-	VMOVDQU64 960(CX), Z15
-	XORQ      BX, BX
-	TESTQ     R8, R8
-	JZ        refreshPlanesPSQT8AVX512_tile16x64_store
-	PCALIGN   $0x20
-
-refreshPlanesPSQT8AVX512_tile16x64_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Z0, Z0
-	VPADDW 64(DX)(DI*1), Z1, Z1
-	VPADDW 128(DX)(DI*1), Z2, Z2
-	VPADDW 192(DX)(DI*1), Z3, Z3
-	VPADDW 256(DX)(DI*1), Z4, Z4
-	VPADDW 320(DX)(DI*1), Z5, Z5
-	VPADDW 384(DX)(DI*1), Z6, Z6
-	VPADDW 448(DX)(DI*1), Z7, Z7
-	VPADDW 512(DX)(DI*1), Z8, Z8
-	VPADDW 576(DX)(DI*1), Z9, Z9
-	VPADDW 640(DX)(DI*1), Z10, Z10
-	VPADDW 704(DX)(DI*1), Z11, Z11
-	VPADDW 768(DX)(DI*1), Z12, Z12
-	VPADDW 832(DX)(DI*1), Z13, Z13
-	VPADDW 896(DX)(DI*1), Z14, Z14
-	VPADDW 960(DX)(DI*1), Z15, Z15
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX512_tile16x64_rows
-
-refreshPlanesPSQT8AVX512_tile16x64_store:
-	VMOVDQU64 Z0, (AX)
-	VMOVDQU64 Z1, 64(AX)
-	VMOVDQU64 Z2, 128(AX)
-	VMOVDQU64 Z3, 192(AX)
-	VMOVDQU64 Z4, 256(AX)
-	VMOVDQU64 Z5, 320(AX)
-	VMOVDQU64 Z6, 384(AX)
-	VMOVDQU64 Z7, 448(AX)
-	VMOVDQU64 Z8, 512(AX)
-	VMOVDQU64 Z9, 576(AX)
-	VMOVDQU64 Z10, 640(AX)
-	VMOVDQU64 Z11, 704(AX)
-	VMOVDQU64 Z12, 768(AX)
-	VMOVDQU64 Z13, 832(AX)
-	VMOVDQU64 Z14, 896(AX)
-	VMOVDQU64 Z15, 960(AX)
-	ADDQ      $0x00000400, AX
-	ADDQ      $0x00000400, CX
-	ADDQ      $0x00000400, DX
-	SUBQ      $0x00000400, SI
-	JMP       refreshPlanesPSQT8AVX512_tile16x64
-
-refreshPlanesPSQT8AVX512_next16x64:
-	CMPQ      SI, $0x00000200
-	JB        refreshPlanesPSQT8AVX512_next8x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 128(CX), Z2
-	VMOVDQU64 192(CX), Z3
-	VMOVDQU64 256(CX), Z4
-	VMOVDQU64 320(CX), Z5
-	VMOVDQU64 384(CX), Z6
-	VMOVDQU64 448(CX), Z7
-	XORQ      BX, BX
-	TESTQ     R8, R8
-	JZ        refreshPlanesPSQT8AVX512_tile8x64_store
-	PCALIGN   $0x20
-
-refreshPlanesPSQT8AVX512_tile8x64_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Z0, Z0
-	VPADDW 64(DX)(DI*1), Z1, Z1
-	VPADDW 128(DX)(DI*1), Z2, Z2
-	VPADDW 192(DX)(DI*1), Z3, Z3
-	VPADDW 256(DX)(DI*1), Z4, Z4
-	VPADDW 320(DX)(DI*1), Z5, Z5
-	VPADDW 384(DX)(DI*1), Z6, Z6
-	VPADDW 448(DX)(DI*1), Z7, Z7
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX512_tile8x64_rows
-
-refreshPlanesPSQT8AVX512_tile8x64_store:
-	VMOVDQU64 Z0, (AX)
-	VMOVDQU64 Z1, 64(AX)
-	VMOVDQU64 Z2, 128(AX)
-	VMOVDQU64 Z3, 192(AX)
-	VMOVDQU64 Z4, 256(AX)
-	VMOVDQU64 Z5, 320(AX)
-	VMOVDQU64 Z6, 384(AX)
-	VMOVDQU64 Z7, 448(AX)
-	ADDQ      $0x00000200, AX
-	ADDQ      $0x00000200, CX
-	ADDQ      $0x00000200, DX
-	SUBQ      $0x00000200, SI
-
-refreshPlanesPSQT8AVX512_next8x64:
-	CMPQ      SI, $0x00000100
-	JB        refreshPlanesPSQT8AVX512_next4x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 128(CX), Z2
-	VMOVDQU64 192(CX), Z3
-	XORQ      BX, BX
-	TESTQ     R8, R8
-	JZ        refreshPlanesPSQT8AVX512_tile4x64_store
-	PCALIGN   $0x20
-
-refreshPlanesPSQT8AVX512_tile4x64_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Z0, Z0
-	VPADDW 64(DX)(DI*1), Z1, Z1
-	VPADDW 128(DX)(DI*1), Z2, Z2
-	VPADDW 192(DX)(DI*1), Z3, Z3
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX512_tile4x64_rows
-
-refreshPlanesPSQT8AVX512_tile4x64_store:
-	VMOVDQU64 Z0, (AX)
-	VMOVDQU64 Z1, 64(AX)
-	VMOVDQU64 Z2, 128(AX)
-	VMOVDQU64 Z3, 192(AX)
-	ADDQ      $0x00000100, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000100, SI
-
-refreshPlanesPSQT8AVX512_next4x64:
-	CMPQ      SI, $0x00000080
-	JB        refreshPlanesPSQT8AVX512_next2x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	XORQ      BX, BX
-	TESTQ     R8, R8
-	JZ        refreshPlanesPSQT8AVX512_tile2x64_store
-	PCALIGN   $0x20
-
-refreshPlanesPSQT8AVX512_tile2x64_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Z0, Z0
-	VPADDW 64(DX)(DI*1), Z1, Z1
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX512_tile2x64_rows
-
-refreshPlanesPSQT8AVX512_tile2x64_store:
-	VMOVDQU64 Z0, (AX)
-	VMOVDQU64 Z1, 64(AX)
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	SUBQ      $0x00000080, SI
-
-refreshPlanesPSQT8AVX512_next2x64:
-	CMPQ      SI, $0x00000040
-	JB        refreshPlanesPSQT8AVX512_next1x64
-	VMOVDQU64 (CX), Z0
-	XORQ      BX, BX
-	TESTQ     R8, R8
-	JZ        refreshPlanesPSQT8AVX512_tile1x64_store
-	PCALIGN   $0x20
-
-refreshPlanesPSQT8AVX512_tile1x64_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Z0, Z0
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX512_tile1x64_rows
-
-refreshPlanesPSQT8AVX512_tile1x64_store:
-	VMOVDQU64 Z0, (AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000040, SI
-
-refreshPlanesPSQT8AVX512_next1x64:
-	CMPQ      SI, $0x00000020
-	JB        refreshPlanesPSQT8AVX512_next1x32
-	VMOVDQU64 (CX), Y0
-	XORQ      BX, BX
-	TESTQ     R8, R8
-	JZ        refreshPlanesPSQT8AVX512_tile1x32_store
-	PCALIGN   $0x20
-
-refreshPlanesPSQT8AVX512_tile1x32_rows:
-	MOVQ   (SP)(BX*8), DI
-	VPADDW (DX)(DI*1), Y0, Y0
-	INCQ   BX
-	CMPQ   BX, R8
-	JB     refreshPlanesPSQT8AVX512_tile1x32_rows
-
-refreshPlanesPSQT8AVX512_tile1x32_store:
-	VMOVDQU64 Y0, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000020, CX
-	ADDQ      $0x00000020, DX
-	SUBQ      $0x00000020, SI
-
-refreshPlanesPSQT8AVX512_next1x32:
-	VZEROUPPER
-	MOVQ R8, ret+80(FP)
-	RET
-
-refreshPlanesPSQT8AVX512_many:
 	VZEROUPPER
 	MOVQ $-1, AX
 	MOVQ AX, ret+80(FP)

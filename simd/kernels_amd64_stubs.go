@@ -269,34 +269,22 @@ func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx 
 func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
 // refreshPlanesAVX2 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
-// for every set bit s of planes[k], k < nplanes; n is a positive multiple of 16 and every row must be
-// valid (the caller checks). It returns the number of rows, or −1 (nothing written) for more than 64.
+// for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
+// Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and
+// every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing
+// written) for more than 64.
 //
 //go:noescape
-func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int) int
-
-// refreshPlanesPSQT8AVX2 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
-// for every set bit s of planes[k], k < nplanes; n is a positive multiple of 16 and every row must be
-// valid (the caller checks). It returns the number of rows, or −1 (nothing written) for more than 64.
-// pdst[0:8] is set to Σ pw[8·r : 8·r+8] over the same rows.
-//
-//go:noescape
-func refreshPlanesPSQT8AVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 
 // refreshPlanesAVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
-// for every set bit s of planes[k], k < nplanes; n is a positive multiple of 16 and every row must be
-// valid (the caller checks). It returns the number of rows, or −1 (nothing written) for more than 64.
+// for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
+// Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and
+// every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing
+// written) for more than 64.
 //
 //go:noescape
-func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int) int
-
-// refreshPlanesPSQT8AVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
-// for every set bit s of planes[k], k < nplanes; n is a positive multiple of 16 and every row must be
-// valid (the caller checks). It returns the number of rows, or −1 (nothing written) for more than 64.
-// pdst[0:8] is set to Σ pw[8·r : 8·r+8] over the same rows.
-//
-//go:noescape
-func refreshPlanesPSQT8AVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

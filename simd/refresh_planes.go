@@ -34,9 +34,21 @@ func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, 
 		len(psqtDst) > 0 && !fits(end, len(psqtDst), len(psqt)) {
 		panic(errRefreshPlanes)
 	}
-	if len(planes) == 0 || !refreshPlanesAsm(dst, bias, weights, planes, base, mask, psqtDst, psqt) {
-		refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
+	if level >= AVX2 && n%16 == 0 && len(planes) > 0 {
+		var pd, pw *int32
+		switch len(psqtDst) {
+		case 0:
+		case 8:
+			pd, pw = &psqtDst[0], &psqt[0]
+		default:
+			refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
+			return
+		}
+		if refreshPlanesVec(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw) >= 0 {
+			return
+		}
 	}
+	refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
 }
 
 const errRefreshPlanes = "simd: RefreshPlanes rows out of range"

@@ -2,30 +2,12 @@
 
 package simd
 
-// refreshPlanesAsm runs RefreshPlanes' vector kernel when the level and the shapes allow
-// (AVX2 or above, len(dst) a multiple of 16, 0 or 8 PSQT buckets, at most 64 rows) and
-// reports whether it did; the caller has checked the bounds and that planes is not empty.
-func refreshPlanesAsm(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) bool {
-	n := len(dst)
-	if level < AVX2 || n%16 != 0 {
-		return false
+// refreshPlanesVec runs RefreshPlanes' vector kernel at the current level (AVX2 or above:
+// the caller checks) and returns the number of rows, or −1 when the planes hold more than
+// 64 bits (nothing written; the caller takes the Go kernel). pw nil: no PSQT.
+func refreshPlanesVec(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
+	if wide {
+		return refreshPlanesAVX512(dst, bias, weights, planes, nplanes, base, mask, n, pdst, pw)
 	}
-	var c int
-	switch len(psqtDst) {
-	case 0:
-		if wide {
-			c = refreshPlanesAVX512(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n)
-		} else {
-			c = refreshPlanesAVX2(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n)
-		}
-	case 8:
-		if wide {
-			c = refreshPlanesPSQT8AVX512(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, &psqtDst[0], &psqt[0])
-		} else {
-			c = refreshPlanesPSQT8AVX2(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, &psqtDst[0], &psqt[0])
-		}
-	default:
-		return false
-	}
-	return c >= 0
+	return refreshPlanesAVX2(dst, bias, weights, planes, nplanes, base, mask, n, pdst, pw)
 }

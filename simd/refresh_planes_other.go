@@ -2,7 +2,8 @@
 
 package simd
 
-// refreshPlanesAsm: no vector kernel on this platform or with purego.
-func refreshPlanesAsm(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) bool {
-	return false
+// refreshPlanesVec: no vector kernel on this platform or with purego (never called: the
+// level is Generic).
+func refreshPlanesVec(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
+	return -1
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// refreshPlanes generates refreshPlanes[PSQT8]+ISA: a refresh whose feature rows are given
+// refreshPlanes generates refreshPlanes+ISA: a refresh whose feature rows are given
 // as piece planes (simd.RefreshPlanes; Stockfish 13 and 15.1 FeatureTransformer::
 // update_accumulator's refresh with append_active_indices folded in): row
 // base + 64·k + (s XOR mask) for every set bit s of planes[k]. A first pass walks the
@@ -21,23 +21,15 @@ import (
 // The caller checks that every row is valid (base ≥ 0, mask < 64, base + 64·nplanes ≤
 // the number of rows, and as many PSQT rows), n is a positive multiple of 16 and nplanes
 // positive.
-func refreshPlanes(s isa, psqt bool) {
-	fn := "refreshPlanes"
-	sig := "func(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int) int"
-	if psqt {
-		fn += "PSQT8"
-		sig = "func(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int"
-	}
-	fn += s.name
-	TEXT(fn, NOSPLIT, sig)
+func refreshPlanes(s isa) {
+	fn := "refreshPlanes" + s.name
+	TEXT(fn, NOSPLIT, "func(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int")
 	Pragma("noescape")
-	doc := []string{fn + " sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)",
-		"for every set bit s of planes[k], k < nplanes; n is a positive multiple of 16 and every row must be",
-		"valid (the caller checks). It returns the number of rows, or −1 (nothing written) for more than 64."}
-	if psqt {
-		doc = append(doc, "pdst[0:8] is set to Σ pw[8·r : 8·r+8] over the same rows.")
-	}
-	Doc(doc...)
+	Doc(fn+" sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)",
+		"for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to",
+		"Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and",
+		"every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing",
+		"written) for more than 64.")
 	offs := AllocLocal(64 * 8)
 
 	planes := ld("planes")
@@ -46,56 +38,66 @@ func refreshPlanes(s isa, psqt bool) {
 	mask := ld("mask")
 	n := ld("n")
 	SHLQ(U8(1), n) // bytes per row
-	var pw reg.GPVirtual
-	var ps reg.VecVirtual
-	if psqt {
-		pw = ld("pw")
-		ps = YMM()
-		VPXOR(ps, ps, ps)
-	}
-
-	// Pass 1: the planes → the row offsets (and the PSQT sums).
 	cnt := GP64()
 	XORQ(cnt, cnt)
 	total := GP64()
 	XORQ(total, total)
-	Label(fn + "_plane")
-	b := GP64()
-	MOVQ(Mem{Base: planes}, b)
-	pc := GP64()
-	POPCNTQ(b, pc)
-	ADDQ(pc, total)
-	CMPQ(total, U8(64))
-	JA(LabelRef(fn + "_many"))
-	TESTQ(b, b)
-	JZ(LabelRef(fn + "_nextplane"))
-	Label(fn + "_bit")
-	sq := GP64()
-	BSFQ(b, sq)
-	XORQ(mask, sq)
-	ADDQ(row, sq)
-	if psqt {
-		t := GP64()
-		MOVQ(sq, t)
-		SHLQ(U8(5), t)
-		VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
+	pw := ld("pw")
+	TESTQ(pw, pw)
+	JNZ(LabelRef(fn + "_psqt"))
+
+	// Pass 1: the planes → the row offsets (and, with pw, the PSQT sums), twice: without
+	// and with PSQT.
+	for _, psqt := range []bool{false, true} {
+		pre := fn + "_plain"
+		var ps reg.VecVirtual
+		if psqt {
+			pre = fn + "_psqt"
+			Label(pre)
+			ps = YMM()
+			VPXOR(ps, ps, ps)
+		}
+		Label(pre + "_plane")
+		b := GP64()
+		MOVQ(Mem{Base: planes}, b)
+		pc := GP64()
+		POPCNTQ(b, pc)
+		ADDQ(pc, total)
+		CMPQ(total, U8(64))
+		JA(LabelRef(fn + "_many"))
+		TESTQ(b, b)
+		JZ(LabelRef(pre + "_nextplane"))
+		Label(pre + "_bit")
+		sq := GP64()
+		BSFQ(b, sq)
+		XORQ(mask, sq)
+		ADDQ(row, sq)
+		if psqt {
+			t := GP64()
+			MOVQ(sq, t)
+			SHLQ(U8(5), t)
+			VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
+		}
+		IMULQ(n, sq)
+		MOVQ(sq, offs.Idx(cnt, 8))
+		INCQ(cnt)
+		lo := GP64()
+		LEAQ(Mem{Base: b, Disp: -1}, lo)
+		ANDQ(lo, b)
+		JNZ(LabelRef(pre + "_bit"))
+		Label(pre + "_nextplane")
+		ADDQ(U8(64), row)
+		ADDQ(U8(8), planes)
+		DECQ(np)
+		JNZ(LabelRef(pre + "_plane"))
+		if psqt {
+			pd := ld("pdst")
+			VMOVDQU(ps, Mem{Base: pd})
+		} else {
+			JMP(LabelRef(fn + "_tiles"))
+		}
 	}
-	IMULQ(n, sq)
-	MOVQ(sq, offs.Idx(cnt, 8))
-	INCQ(cnt)
-	lo := GP64()
-	LEAQ(Mem{Base: b, Disp: -1}, lo)
-	ANDQ(lo, b)
-	JNZ(LabelRef(fn + "_bit"))
-	Label(fn + "_nextplane")
-	ADDQ(U8(64), row)
-	ADDQ(U8(8), planes)
-	DECQ(np)
-	JNZ(LabelRef(fn + "_plane"))
-	if psqt {
-		pd := ld("pdst")
-		VMOVDQU(ps, Mem{Base: pd})
-	}
+	Label(fn + "_tiles")
 
 	// Pass 2: the accumulator in tiles, each kept in registers while every row is added.
 	dst := ld("dst")
@@ -156,10 +158,9 @@ func refreshPlanes(s isa, psqt bool) {
 	RET()
 }
 
-// refreshPlanesKernels emits every refreshPlanes variant (plain and PSQT8, AVX2 and AVX-512).
+// refreshPlanesKernels emits refreshPlanesAVX2 and refreshPlanesAVX512.
 func refreshPlanesKernels() {
 	for _, s := range []isa{avx2, avx512} {
-		refreshPlanes(s, false)
-		refreshPlanes(s, true)
+		refreshPlanes(s)
 	}
 }
