@@ -101,6 +101,22 @@ func refreshAsm(dst, bias, weights []int16, rows []int) {
 		return
 	}
 	nrows := len(weights) / n
+	if len(rows) <= 64 { // the common case: the kernel checks the rows itself
+		var rp *int
+		if len(rows) > 0 {
+			rp = &rows[0]
+		}
+		var c int
+		if wide {
+			c = refreshListedAVX512(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n)
+		} else {
+			c = refreshListedAVX2(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n)
+		}
+		if c < 0 {
+			panic(errRefreshRow)
+		}
+		return
+	}
 	for _, r := range rows {
 		if uint(r) >= uint(nrows) {
 			panic(errRefreshRow)

@@ -121,3 +121,42 @@ func TestRefreshPlanesRejectsBadRange(t *testing.T) {
 		}
 	})
 }
+
+// TestRefreshListLengths: Refresh at every level equals the Go kernel for row lists on
+// both sides of the 64 rows its checked-list kernel takes (longer lists keep the wrapper's
+// check and the original kernel), and a bad row anywhere in a list panics — at the vector
+// levels with the destination untouched (the Go kernel checks as it goes).
+func TestRefreshListLengths(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := 16 * rapid.IntRange(1, 40).Draw(t, "n16")
+			nfeat := rapid.IntRange(1, 200).Draw(t, "features")
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nfeat*n, f.i16)
+			rows := rapid.SliceOfN(rapid.IntRange(0, nfeat-1), 55, 140).Draw(t, "rows")
+			dst, whole := buffer(t, "dst", n, f.i16)
+			want := slices.Clone(whole)
+			off := len(whole) - guard - n
+			refreshGeneric(want[off:off+n], bias, weights, rows)
+			if rapid.Bool().Draw(t, "bad") {
+				rows[rapid.IntRange(0, len(rows)-1).Draw(t, "at")] = []int{-1, nfeat, 1 << 62}[rapid.IntRange(0, 2).Draw(t, "which")]
+				before := slices.Clone(whole)
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Fatalf("no panic for a bad row in %d rows", len(rows))
+						}
+					}()
+					Refresh(dst, bias, weights, rows)
+				}()
+				if Level() >= AVX2 {
+					checkSame(t, "dst buffer after a bad row", whole, before)
+				}
+				return
+			}
+			Refresh(dst, bias, weights, rows)
+			checkSame(t, "dst buffer", whole, want)
+		})
+	})
+}

@@ -98,8 +98,23 @@ func refreshPlanes(s isa) {
 		}
 	}
 	Label(fn + "_tiles")
+	refreshTiles(s, fn, offs, cnt, n)
 
-	// Pass 2: the accumulator in tiles, each kept in registers while every row is added.
+	Label(fn + "_many")
+	VZEROUPPER()
+	m1 := GP64()
+	MOVQ(I64(-1), m1)
+	Store(m1, ReturnIndex(0))
+	RET()
+}
+
+// refreshTiles emits the second pass of refreshPlanes and refreshListed: the accumulator
+// in tiles of up to 8 (AVX2) or 16 (AVX-512) vector registers, each kept in registers while
+// the cnt rows whose byte offsets are listed at offs are added, then stored; it returns
+// cnt. n holds the bytes per row. Tiles of 16 YMM registers (one pass over a 512-byte
+// Stockfish 13 row) and of 4 were measured slower or no faster (doc/benchmarks.md, issue
+// 14 round 5).
+func refreshTiles(s isa, fn string, offs Mem, cnt, n reg.GPVirtual) {
 	dst := ld("dst")
 	bias := ld("bias")
 	w := ld("weights")
@@ -150,17 +165,55 @@ func refreshPlanes(s isa) {
 	Store(cnt, ReturnIndex(0))
 	RET()
 
-	Label(fn + "_many")
-	VZEROUPPER()
+}
+
+// refreshListed generates refreshListed+ISA, simd.Refresh's kernel for up to 64 rows:
+// the first pass checks every row index against nvalid (unsigned) and lists its byte
+// offset on the stack — returning −1 with nothing written at the first bad one — and the
+// tiles of refreshTiles add the listed rows. The row check in assembly replaces the
+// wrapper's Go loop over the rows, and the offsets are computed once per row instead of
+// once per row and tile.
+func refreshListed(s isa) {
+	fn := "refreshListed" + s.name
+	TEXT(fn, NOSPLIT, "func(dst, bias, weights *int16, rows *int, nrows, nvalid, n int) int")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and",
+		"returns nrows; n is a positive multiple of 16. It returns −1, writing nothing, when a row",
+		"index is not below nvalid (unsigned).")
+	offs := AllocLocal(64 * 8)
+	rows := ld("rows")
+	nrows := ld("nrows")
+	nvalid := ld("nvalid")
+	n := ld("n")
+	SHLQ(U8(1), n)
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	TESTQ(nrows, nrows)
+	JZ(LabelRef(fn + "_tiles"))
+	Label(fn + "_row")
+	r := GP64()
+	MOVQ(Mem{Base: rows, Index: cnt, Scale: 8}, r)
+	CMPQ(r, nvalid)
+	JAE(LabelRef(fn + "_bad"))
+	IMULQ(n, r)
+	MOVQ(r, offs.Idx(cnt, 8))
+	INCQ(cnt)
+	CMPQ(cnt, nrows)
+	JB(LabelRef(fn + "_row"))
+	Label(fn + "_tiles")
+	refreshTiles(s, fn, offs, cnt, n)
+
+	Label(fn + "_bad")
 	m1 := GP64()
 	MOVQ(I64(-1), m1)
 	Store(m1, ReturnIndex(0))
 	RET()
 }
 
-// refreshPlanesKernels emits refreshPlanesAVX2 and refreshPlanesAVX512.
+// refreshPlanesKernels emits refreshPlanes and refreshListed for AVX2 and AVX-512.
 func refreshPlanesKernels() {
 	for _, s := range []isa{avx2, avx512} {
 		refreshPlanes(s)
+		refreshListed(s)
 	}
 }
