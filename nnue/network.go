@@ -230,10 +230,14 @@ func (e *Evaluator) Network() *Network { return e.net }
 func (e *Evaluator) Accumulator() *Accumulator { return e.acc }
 
 // Refresh recomputes both perspectives of the evaluator's accumulator for pos (HalfKP and
-// HalfKAv2_hm straight from the piece bitboards, Accumulator.refreshPos).
+// HalfKAv2_hm straight from the piece bitboards, Accumulator.refreshPlanes).
 func (e *Evaluator) Refresh(pos *board.Position) {
-	e.acc.refreshPos(pos, board.White, &e.active)
-	e.acc.refreshPos(pos, board.Black, &e.active)
+	for p := board.White; p <= board.Black; p++ {
+		if _, ok := e.acc.refreshPlanes(pos, p); !ok {
+			e.active = e.net.ft.set.Active(pos, p, e.active[:0])
+			e.acc.Refresh(p, e.active)
+		}
+	}
 }
 
 // Evaluate refreshes the accumulators for pos and returns the network's final integer output

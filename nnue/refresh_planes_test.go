@@ -11,12 +11,12 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestRefreshPosMatchesRefresh: the bitboard refresh (refreshPos: Set.ActivePlanes +
+// TestRefreshPlanesMatchesRefresh: the bitboard refresh (refreshPlanes: Set.ActivePlanes +
 // simd.RefreshPlanes) gives Refresh(Set.Active)'s values and PSQT sums bit for bit at
 // every SIMD level, for HalfKP without PSQT, HalfKAv2_hm with 8 and with 3 PSQT buckets
-// (the Go PSQT path) and a set without planes (the list fallback), on random positions,
-// with extreme weights (int16 wraparound).
-func TestRefreshPosMatchesRefresh(t *testing.T) {
+// (the Go PSQT path), on random positions, with extreme weights (int16 wraparound); it
+// counts Active's features, and declines (nothing written) for a set without planes.
+func TestRefreshPlanesMatchesRefresh(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	mk := func(spec string, width, buckets int, wr int) *FeatureTransformer {
 		set := featureset.MustParse(spec)
@@ -56,11 +56,20 @@ func TestRefreshPosMatchesRefresh(t *testing.T) {
 				pos := &positions[rapid.IntRange(0, len(positions)-1).Draw(rt, "pos")]
 				persp := board.Color(rapid.IntRange(0, 1).Draw(rt, "persp"))
 				want, got := ft.NewAccumulator(), ft.NewAccumulator()
-				want.Refresh(persp, ft.set.Active(pos, persp, nil))
-				scratch := []int{}
-				got.refreshPos(pos, persp, &scratch)
+				active := ft.set.Active(pos, persp, nil)
+				want.Refresh(persp, active)
+				n, ok := got.refreshPlanes(pos, persp)
+				if ok != (ft.set.PieceSquare() != nil && ft.set.PieceSquare().Kind() >= featureset.PSQHalfKP) || ok && n != len(active) {
+					rt.Fatalf("%v: refreshPlanes %d %v, %d active", ft.set, n, ok, len(active))
+				}
+				if !ok {
+					if slices.ContainsFunc(got.Values(persp), func(v int16) bool { return v != 0 }) {
+						rt.Fatal("declined but wrote")
+					}
+					return
+				}
 				if !slices.Equal(got.Values(persp), want.Values(persp)) || !slices.Equal(got.PSQT(persp), want.PSQT(persp)) {
-					rt.Fatalf("%v %v %s: refreshPos differs from Refresh", ft.set, persp, pos.FEN())
+					rt.Fatalf("%v %v %s: refreshPlanes differs from Refresh", ft.set, persp, pos.FEN())
 				}
 				if slices.ContainsFunc(got.Values(persp^1), func(v int16) bool { return v != 0 }) {
 					rt.Fatal("the other perspective was written")

@@ -10,7 +10,7 @@ import "math/bits"
 //
 // is active, and RefreshPlanes sets dst[i] = bias[i] + Σ_r weights[r·len(dst) + i] and,
 // when psqtDst is not empty, psqtDst[b] = Σ_r psqt[r·len(psqtDst) + b] (int16 and int32
-// arithmetic wrapping). It is the refresh of Stockfish 13's and 15.1's
+// arithmetic wrapping). It returns the number of rows added (the set bits of planes). It is the refresh of Stockfish 13's and 15.1's
 // FeatureTransformer::update_accumulator with append_active_indices folded in: the
 // vector kernels walk the bitboards themselves and add the 8 PSQT weights of a row with
 // one vector add, so no index list is built in Go and no row is checked one by one.
@@ -21,7 +21,7 @@ import "math/bits"
 // does when len(bias) < len(dst) or len(dst) is 0. The vector kernels take len(dst) a
 // multiple of 16, at most 64 set bits in all and 0 or 8 PSQT buckets; anything else runs
 // the Go kernel, with the same result at every level.
-func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) {
+func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) int {
 	n := len(dst)
 	if n == 0 {
 		panic("simd: RefreshPlanes with an empty accumulator")
@@ -41,14 +41,13 @@ func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, 
 		case 8:
 			pd, pw = &psqtDst[0], &psqt[0]
 		default:
-			refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
-			return
+			return refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
 		}
-		if refreshPlanesVec(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw) >= 0 {
-			return
+		if c := refreshPlanesVec(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw); c >= 0 {
+			return c
 		}
 	}
-	refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
+	return refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
 }
 
 const errRefreshPlanes = "simd: RefreshPlanes rows out of range"
@@ -60,13 +59,15 @@ func fits(rows uint64, width, size int) bool {
 }
 
 // refreshPlanesGeneric is RefreshPlanes' pure-Go kernel (the reference of the assembly);
-// the caller has checked the bounds.
-func refreshPlanesGeneric(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) {
+// the caller has checked the bounds. It returns the number of rows.
+func refreshPlanesGeneric(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) int {
 	n := len(dst)
 	copy(dst, bias[:n])
 	nb := len(psqtDst)
 	clear(psqtDst)
+	c := 0
 	for k, b := range planes {
+		c += bits.OnesCount64(b)
 		for ; b != 0; b &= b - 1 {
 			r := base + 64*k + (bits.TrailingZeros64(b) ^ mask)
 			row := weights[r*n : r*n+n]
@@ -81,4 +82,5 @@ func refreshPlanesGeneric(dst, bias, weights []int16, planes []uint64, base, mas
 			}
 		}
 	}
+	return c
 }

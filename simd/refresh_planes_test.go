@@ -45,7 +45,9 @@ func TestRefreshPlanesMatchesGo(t *testing.T) {
 			pwant := slices.Clone(pwhole)
 			off, poff := len(whole)-guard-n, len(pwhole)-guard-nb
 			if np > 0 {
-				refreshPlanesGeneric(want[off:off+n], bias, weights, planes, base, mask, pwant[poff:poff+nb], psqt)
+				if c := refreshPlanesGeneric(want[off:off+n], bias, weights, planes, base, mask, pwant[poff:poff+nb], psqt); c != len(rowsOf(planes)) {
+					t.Fatalf("Go kernel counted %d rows", c)
+				}
 			} else {
 				copy(want[off:off+n], bias)
 				clear(pwant[poff : poff+nb])
@@ -70,11 +72,26 @@ func TestRefreshPlanesMatchesGo(t *testing.T) {
 			}
 			checkSame(t, "Go kernel PSQT", pwant[poff:poff+nb], pref)
 
-			RefreshPlanes(dst, bias, weights, planes, base, mask, pd, psqt)
+			if c := RefreshPlanes(dst, bias, weights, planes, base, mask, pd, psqt); c != len(rows) {
+				t.Fatalf("RefreshPlanes returned %d for %d rows", c, len(rows))
+			}
 			checkSame(t, "dst buffer", whole, want)
 			checkSame(t, "pdst buffer", pwhole, pwant)
 		})
 	})
+}
+
+// rowsOf lists the set bits of planes (one per row).
+func rowsOf(planes []uint64) []int {
+	var r []int
+	for k, b := range planes {
+		for s := 0; s < 64; s++ {
+			if b>>s&1 == 1 {
+				r = append(r, 64*k+s)
+			}
+		}
+	}
+	return r
 }
 
 // TestRefreshPlanesRejectsBadRange: rows beyond the matrix (or the PSQT table), a
