@@ -103,6 +103,9 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 		a8, a16 := a.splitRows(active, 0, 2)
 		simd.Refresh(a.v[p], ft.bias, ft.weights, a16)
 		simd.UpdateI8(a.v[p], a.v[p], ft.weights8, a8, nil)
+	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
+		simd.RefreshPSQT(a.v[p], ft.bias, ft.weights, active, a.psqt[p], ft.psqt)
+		return
 	} else {
 		simd.Refresh(a.v[p], ft.bias, ft.weights, active)
 	}

@@ -108,9 +108,9 @@ func refreshAsm(dst, bias, weights []int16, rows []int) {
 		}
 		var c int
 		if wide {
-			c = refreshListedAVX512(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n)
+			c = refreshListedAVX512(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n, nil, nil)
 		} else {
-			c = refreshListedAVX2(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n)
+			c = refreshListedAVX2(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n, nil, nil)
 		}
 		if c < 0 {
 			panic(errRefreshRow)

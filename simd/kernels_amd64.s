@@ -5930,9 +5930,9 @@ refreshPlanesAVX2_many:
 	MOVQ AX, ret+80(FP)
 	RET
 
-// func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int) int
+// func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 // Requires: AVX, AVX2
-TEXT ·refreshListedAVX2(SB), NOSPLIT, $512-64
+TEXT ·refreshListedAVX2(SB), NOSPLIT, $512-80
 	MOVQ  rows+24(FP), AX
 	MOVQ  nrows+32(FP), CX
 	MOVQ  nvalid+40(FP), DX
@@ -5941,8 +5941,11 @@ TEXT ·refreshListedAVX2(SB), NOSPLIT, $512-64
 	XORQ  SI, SI
 	TESTQ CX, CX
 	JZ    refreshListedAVX2_tiles
+	MOVQ  pw+64(FP), DI
+	TESTQ DI, DI
+	JNZ   refreshListedAVX2_psqt
 
-refreshListedAVX2_row:
+refreshListedAVX2_plain_row:
 	MOVQ  (AX)(SI*8), DI
 	CMPQ  DI, DX
 	JAE   refreshListedAVX2_bad
@@ -5950,7 +5953,26 @@ refreshListedAVX2_row:
 	MOVQ  DI, (SP)(SI*8)
 	INCQ  SI
 	CMPQ  SI, CX
-	JB    refreshListedAVX2_row
+	JB    refreshListedAVX2_plain_row
+	JMP   refreshListedAVX2_tiles
+
+refreshListedAVX2_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshListedAVX2_psqt_row:
+	MOVQ    (AX)(SI*8), R8
+	CMPQ    R8, DX
+	JAE     refreshListedAVX2_bad
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	VPADDD  (DI)(R9*1), Y0, Y0
+	IMULQ   BX, R8
+	MOVQ    R8, (SP)(SI*8)
+	INCQ    SI
+	CMPQ    SI, CX
+	JB      refreshListedAVX2_psqt_row
+	MOVQ    pdst+56(FP), AX
+	VMOVDQU Y0, (AX)
 
 refreshListedAVX2_tiles:
 	MOVQ dst+0(FP), AX
@@ -6085,12 +6107,13 @@ refreshListedAVX2_tile1x32_store:
 
 refreshListedAVX2_next1x32:
 	VZEROUPPER
-	MOVQ SI, ret+56(FP)
+	MOVQ SI, ret+72(FP)
 	RET
 
 refreshListedAVX2_bad:
+	VZEROUPPER
 	MOVQ $-1, AX
-	MOVQ AX, ret+56(FP)
+	MOVQ AX, ret+72(FP)
 	RET
 
 // func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
@@ -6402,9 +6425,9 @@ refreshPlanesAVX512_many:
 	MOVQ AX, ret+80(FP)
 	RET
 
-// func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int) int
+// func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
-TEXT ·refreshListedAVX512(SB), NOSPLIT, $512-64
+TEXT ·refreshListedAVX512(SB), NOSPLIT, $512-80
 	MOVQ  rows+24(FP), AX
 	MOVQ  nrows+32(FP), CX
 	MOVQ  nvalid+40(FP), DX
@@ -6413,8 +6436,11 @@ TEXT ·refreshListedAVX512(SB), NOSPLIT, $512-64
 	XORQ  SI, SI
 	TESTQ CX, CX
 	JZ    refreshListedAVX512_tiles
+	MOVQ  pw+64(FP), DI
+	TESTQ DI, DI
+	JNZ   refreshListedAVX512_psqt
 
-refreshListedAVX512_row:
+refreshListedAVX512_plain_row:
 	MOVQ  (AX)(SI*8), DI
 	CMPQ  DI, DX
 	JAE   refreshListedAVX512_bad
@@ -6422,7 +6448,26 @@ refreshListedAVX512_row:
 	MOVQ  DI, (SP)(SI*8)
 	INCQ  SI
 	CMPQ  SI, CX
-	JB    refreshListedAVX512_row
+	JB    refreshListedAVX512_plain_row
+	JMP   refreshListedAVX512_tiles
+
+refreshListedAVX512_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshListedAVX512_psqt_row:
+	MOVQ    (AX)(SI*8), R8
+	CMPQ    R8, DX
+	JAE     refreshListedAVX512_bad
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	VPADDD  (DI)(R9*1), Y0, Y0
+	IMULQ   BX, R8
+	MOVQ    R8, (SP)(SI*8)
+	INCQ    SI
+	CMPQ    SI, CX
+	JB      refreshListedAVX512_psqt_row
+	MOVQ    pdst+56(FP), AX
+	VMOVDQU Y0, (AX)
 
 refreshListedAVX512_tiles:
 	MOVQ dst+0(FP), AX
@@ -6648,12 +6693,13 @@ refreshListedAVX512_tile1x32_store:
 
 refreshListedAVX512_next1x32:
 	VZEROUPPER
-	MOVQ SI, ret+56(FP)
+	MOVQ SI, ret+72(FP)
 	RET
 
 refreshListedAVX512_bad:
+	VZEROUPPER
 	MOVQ $-1, AX
-	MOVQ AX, ret+56(FP)
+	MOVQ AX, ret+72(FP)
 	RET
 
 // func addI8AVX2(dst *int16, src *int16, add *int8, n int)

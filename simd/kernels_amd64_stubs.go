@@ -277,12 +277,13 @@ func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, 
 //go:noescape
 func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 
-// refreshListedAVX2 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and
-// returns nrows; n is a positive multiple of 16. It returns −1, writing nothing, when a row
-// index is not below nvalid (unsigned).
+// refreshListedAVX2 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,
+// when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a
+// positive multiple of 16. It returns −1, writing nothing, when a row index is not below
+// nvalid (unsigned).
 //
 //go:noescape
-func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int) int
+func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 
 // refreshPlanesAVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
 // for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
@@ -293,12 +294,13 @@ func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows
 //go:noescape
 func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 
-// refreshListedAVX512 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and
-// returns nrows; n is a positive multiple of 16. It returns −1, writing nothing, when a row
-// index is not below nvalid (unsigned).
+// refreshListedAVX512 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,
+// when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a
+// positive multiple of 16. It returns −1, writing nothing, when a row index is not below
+// nvalid (unsigned).
 //
 //go:noescape
-func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int) int
+func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

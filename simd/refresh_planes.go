@@ -84,3 +84,46 @@ func refreshPlanesGeneric(dst, bias, weights []int16, planes []uint64, base, mas
 	}
 	return c
 }
+
+// RefreshPSQT is Refresh plus the PSQT sums of the same rows, psqtDst[b] = Σ_r
+// psqt[r·len(psqtDst) + b] (int32, wrapping): Stockfish 15.1's refresh
+// (FeatureTransformer::update_accumulator), which adds a row's 8 PSQT weights with one
+// vector add in the loop over the rows. Every row must satisfy (r+1)·len(dst) ≤
+// len(weights) and (r+1)·len(psqtDst) ≤ len(psqt); otherwise it panics (at the vector
+// levels before writing anything). The vector kernel takes 1 to 64 rows, 8 buckets and
+// len(dst) a multiple of 16; anything else runs Refresh and a Go loop, with the same
+// result at every level.
+func RefreshPSQT(dst, bias, weights []int16, rows []int, psqtDst, psqt []int32) {
+	n := len(dst)
+	bias = bias[:n]
+	nb := len(psqtDst)
+	if nb == 8 && level >= AVX2 && n > 0 && n%16 == 0 && len(rows) > 0 && len(rows) <= 64 {
+		nvalid := min(len(weights)/n, len(psqt)/8)
+		if refreshListedVec(&dst[0], &bias[0], &weights[0], &rows[0], len(rows), nvalid, n, &psqtDst[0], &psqt[0]) < 0 {
+			panic(errRefreshRow)
+		}
+		return
+	}
+	refreshPSQTGeneric(dst, bias, weights, rows, psqtDst, psqt)
+}
+
+// refreshPSQTGeneric is RefreshPSQT's Go path (the reference of its kernel).
+func refreshPSQTGeneric(dst, bias, weights []int16, rows []int, psqtDst, psqt []int32) {
+	nb := len(psqtDst)
+	if nb > 0 {
+		for _, r := range rows {
+			if uint(r) >= uint(len(psqt)/nb) {
+				panic(errRefreshRow)
+			}
+		}
+	}
+	Refresh(dst, bias, weights, rows)
+	clear(psqtDst)
+	for _, r := range rows {
+		pr := psqt[r*nb : r*nb+nb]
+		pd := psqtDst[:len(pr)]
+		for j, w := range pr {
+			pd[j] += w
+		}
+	}
+}

@@ -7,3 +7,8 @@ package simd
 func refreshPlanesVec(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
 	return -1
 }
+
+// refreshListedVec: no vector kernel here (never called: the level is Generic).
+func refreshListedVec(dst, bias, weights *int16, rows *int, nrows, nvalid, n int, pdst, pw *int32) int {
+	return -1
+}

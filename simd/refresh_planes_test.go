@@ -177,3 +177,63 @@ func TestRefreshListLengths(t *testing.T) {
 		})
 	})
 }
+
+// TestRefreshPSQTMatchesGo: RefreshPSQT at every level equals Refresh plus a Go sum of
+// the rows' PSQT weights, for 0 to 100 rows, 8, 3 or no buckets, any width; a row beyond
+// the weights or the PSQT table panics (at the vector levels with nothing written).
+func TestRefreshPSQTMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			if n == 0 {
+				n = 16
+			}
+			nfeat := rapid.IntRange(1, 120).Draw(t, "features")
+			nb := []int{8, 3, 0}[rapid.IntRange(0, 2).Draw(t, "buckets")]
+			psqtRows := nfeat - rapid.IntRange(0, 1).Draw(t, "psqtShort")
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nfeat*n, f.i16)
+			psqt, _ := buffer(t, "psqt", psqtRows*nb, f.i32)
+			rows := rapid.SliceOfN(rapid.IntRange(0, max(0, psqtRows-1)), 0, 100).Draw(t, "rows")
+			if psqtRows == 0 {
+				rows = nil
+			}
+			dst, whole := buffer(t, "dst", n, f.i16)
+			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+			if rapid.Bool().Draw(t, "bad") {
+				rows = append(rows, []int{-1, nfeat, psqtRows, 1 << 62}[rapid.IntRange(0, 3).Draw(t, "which")])
+				if nb == 0 && rows[len(rows)-1] == psqtRows && psqtRows < nfeat {
+					rows = rows[:len(rows)-1] // a valid row when there is no PSQT table to exceed
+				} else {
+					before, pbefore := slices.Clone(whole), slices.Clone(pwhole)
+					func() {
+						defer func() {
+							if recover() == nil {
+								t.Fatalf("no panic for row %d", rows[len(rows)-1])
+							}
+						}()
+						RefreshPSQT(dst, bias, weights, rows, pd, psqt)
+					}()
+					if Level() >= AVX2 && nb == 8 && n%16 == 0 && len(rows) <= 64 {
+						checkSame(t, "dst after a bad row", whole, before)
+						checkSame(t, "pdst after a bad row", pwhole, pbefore)
+					}
+					return
+				}
+			}
+			want, pwant := slices.Clone(whole), slices.Clone(pwhole)
+			off, poff := len(whole)-guard-n, len(pwhole)-guard-nb
+			refreshGeneric(want[off:off+n], bias, weights, rows)
+			clear(pwant[poff : poff+nb])
+			for _, r := range rows {
+				for b := 0; b < nb; b++ {
+					pwant[poff+b] += psqt[r*nb+b]
+				}
+			}
+			RefreshPSQT(dst, bias, weights, rows, pd, psqt)
+			checkSame(t, "dst buffer", whole, want)
+			checkSame(t, "pdst buffer", pwhole, pwant)
+		})
+	})
+}

@@ -167,19 +167,21 @@ func refreshTiles(s isa, fn string, offs Mem, cnt, n reg.GPVirtual) {
 
 }
 
-// refreshListed generates refreshListed+ISA, simd.Refresh's kernel for up to 64 rows:
-// the first pass checks every row index against nvalid (unsigned) and lists its byte
-// offset on the stack — returning −1 with nothing written at the first bad one — and the
-// tiles of refreshTiles add the listed rows. The row check in assembly replaces the
-// wrapper's Go loop over the rows, and the offsets are computed once per row instead of
-// once per row and tile.
+// refreshListed generates refreshListed+ISA, simd.Refresh's (and RefreshPSQT's) kernel for
+// up to 64 rows: the first pass checks every row index against nvalid (unsigned) and lists
+// its byte offset on the stack — returning −1 with nothing written at the first bad one —
+// and, when pw is not nil, adds the row's 8 int32 PSQT weights (one vector add per row,
+// stored to pdst after the pass); the tiles of refreshTiles then add the listed rows. The
+// row check in assembly replaces the wrapper's Go loop over the rows, and the offsets are
+// computed once per row instead of once per row and tile.
 func refreshListed(s isa) {
 	fn := "refreshListed" + s.name
-	TEXT(fn, NOSPLIT, "func(dst, bias, weights *int16, rows *int, nrows, nvalid, n int) int")
+	TEXT(fn, NOSPLIT, "func(dst, bias, weights *int16, rows *int, nrows, nvalid, n int, pdst, pw *int32) int")
 	Pragma("noescape")
-	Doc(fn+" sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and",
-		"returns nrows; n is a positive multiple of 16. It returns −1, writing nothing, when a row",
-		"index is not below nvalid (unsigned).")
+	Doc(fn+" sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,",
+		"when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a",
+		"positive multiple of 16. It returns −1, writing nothing, when a row index is not below",
+		"nvalid (unsigned).")
 	offs := AllocLocal(64 * 8)
 	rows := ld("rows")
 	nrows := ld("nrows")
@@ -190,20 +192,46 @@ func refreshListed(s isa) {
 	XORQ(cnt, cnt)
 	TESTQ(nrows, nrows)
 	JZ(LabelRef(fn + "_tiles"))
-	Label(fn + "_row")
-	r := GP64()
-	MOVQ(Mem{Base: rows, Index: cnt, Scale: 8}, r)
-	CMPQ(r, nvalid)
-	JAE(LabelRef(fn + "_bad"))
-	IMULQ(n, r)
-	MOVQ(r, offs.Idx(cnt, 8))
-	INCQ(cnt)
-	CMPQ(cnt, nrows)
-	JB(LabelRef(fn + "_row"))
+	pw := ld("pw")
+	TESTQ(pw, pw)
+	JNZ(LabelRef(fn + "_psqt"))
+	for _, psqt := range []bool{false, true} {
+		pre := fn + "_plain"
+		var ps reg.VecVirtual
+		if psqt {
+			pre = fn + "_psqt"
+			Label(pre)
+			ps = YMM()
+			VPXOR(ps, ps, ps)
+		}
+		Label(pre + "_row")
+		r := GP64()
+		MOVQ(Mem{Base: rows, Index: cnt, Scale: 8}, r)
+		CMPQ(r, nvalid)
+		JAE(LabelRef(fn + "_bad"))
+		if psqt {
+			t := GP64()
+			MOVQ(r, t)
+			SHLQ(U8(5), t)
+			VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
+		}
+		IMULQ(n, r)
+		MOVQ(r, offs.Idx(cnt, 8))
+		INCQ(cnt)
+		CMPQ(cnt, nrows)
+		JB(LabelRef(pre + "_row"))
+		if psqt {
+			pd := ld("pdst")
+			VMOVDQU(ps, Mem{Base: pd})
+		} else {
+			JMP(LabelRef(fn + "_tiles"))
+		}
+	}
 	Label(fn + "_tiles")
 	refreshTiles(s, fn, offs, cnt, n)
 
 	Label(fn + "_bad")
+	VZEROUPPER()
 	m1 := GP64()
 	MOVQ(I64(-1), m1)
 	Store(m1, ReturnIndex(0))
