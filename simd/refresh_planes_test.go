@@ -1,6 +1,8 @@
 package simd
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -236,4 +238,39 @@ func TestRefreshPSQTMatchesGo(t *testing.T) {
 			checkSame(t, "pdst buffer", pwhole, pwant)
 		})
 	})
+}
+
+// BenchmarkRefreshPlanes: a HalfKAv2_hm-shaped refresh (704 rows, 11 planes, 30 pieces)
+// through RefreshPlanes with and without 8 PSQT buckets, and the same rows as an index
+// list through Refresh and RefreshPSQT; hot rows (the kernels' own cost).
+func BenchmarkRefreshPlanes(b *testing.B) {
+	const features = 704
+	r := rand.New(rand.NewPCG(9, 9))
+	var planes [11]uint64
+	var rows []int
+	for len(rows) < 30 {
+		k, s := r.IntN(11), r.IntN(64)
+		if planes[k]>>s&1 == 0 {
+			planes[k] |= 1 << s
+			rows = append(rows, 64*k+s)
+		}
+	}
+	psqt := randInt32(features*8, -1000, 1000)
+	pd := make([]int32, 8)
+	for _, n := range benchWidths {
+		dst, bias := AlignedInt16(n), randInt16(n, -100, 100)
+		weights := randInt16(features*n, -100, 100)
+		b.Run(fmt.Sprintf("planes/%d", n), func(b *testing.B) {
+			loop(b, func() { RefreshPlanes(dst, bias, weights, planes[:], 0, 0, nil, nil) })
+		})
+		b.Run(fmt.Sprintf("planes+psqt/%d", n), func(b *testing.B) {
+			loop(b, func() { RefreshPlanes(dst, bias, weights, planes[:], 0, 0, pd, psqt) })
+		})
+		b.Run(fmt.Sprintf("list/%d", n), func(b *testing.B) {
+			loop(b, func() { Refresh(dst, bias, weights, rows) })
+		})
+		b.Run(fmt.Sprintf("list+psqt/%d", n), func(b *testing.B) {
+			loop(b, func() { RefreshPSQT(dst, bias, weights, rows, pd, psqt) })
+		})
+	}
 }
