@@ -10,10 +10,11 @@ import "math/bits"
 //
 // is active, and RefreshPlanes sets dst[i] = bias[i] + Σ_r weights[r·len(dst) + i] and,
 // when psqtDst is not empty, psqtDst[b] = Σ_r psqt[r·len(psqtDst) + b] (int16 and int32
-// arithmetic wrapping). It returns the number of rows added (the set bits of planes). It is the refresh of Stockfish 13's and 15.1's
-// FeatureTransformer::update_accumulator with append_active_indices folded in: the
-// vector kernels walk the bitboards themselves and add the 8 PSQT weights of a row with
-// one vector add, so no index list is built in Go and no row is checked one by one.
+// arithmetic wrapping). It returns the number of rows added (the set bits of planes).
+// It is the refresh of Stockfish 13's and 15.1's FeatureTransformer::update_accumulator
+// with append_active_indices folded in: the vector kernels walk the bitboards themselves
+// and add the 8 PSQT weights of a row with one vector add, so no index list is built in
+// Go and no row is checked one by one.
 //
 // Bounds are checked once for the whole range of rows the planes can name: mask in
 // [0, 64), base ≥ 0, base + 64·len(planes) ≤ len(weights)/len(dst) (and as many PSQT rows
