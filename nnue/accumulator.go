@@ -91,7 +91,8 @@ func (a *Accumulator) checkIndices(idx []int) {
 // Set().Active(pos, persp, …); duplicates are summed as many times as they occur.
 //
 // The bound of every index is checked once, by the simd kernels (simd.Refresh,
-// simd.UpdateI8 check every row before any arithmetic); a panic there is caught here and
+// simd.RefreshPSQT — which also sums 8 PSQT buckets, one vector add per row, issue 14
+// round 5 — and simd.UpdateI8 check every row); a panic there is caught here and
 // re-raised with nnue's message naming the index ("nnue: feature index 96 out of range
 // [0, 96)"), the one checkIndices gives elsewhere. Checking the list here as well cost
 // ≈ 4 instructions per feature (doc/benchmarks.md, issue 14 round 4).
@@ -103,6 +104,9 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 		a8, a16 := a.splitRows(active, 0, 2)
 		simd.Refresh(a.v[p], ft.bias, ft.weights, a16)
 		simd.UpdateI8(a.v[p], a.v[p], ft.weights8, a8, nil)
+	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
+		simd.RefreshPSQT(a.v[p], ft.bias, ft.weights, active, a.psqt[p], ft.psqt)
+		return
 	} else {
 		simd.Refresh(a.v[p], ft.bias, ft.weights, active)
 	}

@@ -229,12 +229,14 @@ func (e *Evaluator) Network() *Network { return e.net }
 // Accumulator returns the evaluator's accumulator (valid after Evaluate or Refresh).
 func (e *Evaluator) Accumulator() *Accumulator { return e.acc }
 
-// Refresh recomputes both perspectives of the evaluator's accumulator for pos.
+// Refresh recomputes both perspectives of the evaluator's accumulator for pos (HalfKP and
+// HalfKAv2_hm straight from the piece bitboards, Accumulator.refreshPlanes).
 func (e *Evaluator) Refresh(pos *board.Position) {
-	set := e.net.ft.set
 	for p := board.White; p <= board.Black; p++ {
-		e.active = set.Active(pos, p, e.active[:0])
-		e.acc.Refresh(p, e.active)
+		if _, ok := e.acc.refreshPlanes(pos, p); !ok {
+			e.active = e.net.ft.set.Active(pos, p, e.active[:0])
+			e.acc.Refresh(p, e.active)
+		}
 	}
 }
 

@@ -12,7 +12,9 @@ import (
 // diffs its cached bitboards since Stockfish 17). A refresh forced by an own-king move
 // (featureset.Set.RequiresRefresh) then starts from the cached accumulator of the new
 // king square and applies only the difference between the cached features and the
-// current ones — a few feature rows instead of all ~30 — and stores the result back.
+// current ones — a few feature rows instead of all ~30 — and stores the result back. For
+// those two sets a miss refreshes straight from the piece bitboards (simd.RefreshPlanes)
+// and keeps no feature list.
 //
 // The key is the own king's square, which fixes everything king-dependent in every
 // king-relative feature set of the package (KING-ALL, KP, HalfKP, HalfKAv2_hm with its
@@ -95,6 +97,16 @@ func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp boar
 				return
 			}
 		}
+	}
+	// HalfKP, HalfKAv2_hm: a miss refreshes straight from the piece bitboards
+	// (simd.RefreshPlanes); the entry keeps the position only, as DiffSameKing serves
+	// every later use of it (a king square of its own).
+	if n, ok := acc.refreshPlanes(pos, persp); ok {
+		e.acc.copyPersp(acc, p)
+		e.pos, e.n, e.stale = *pos, n, true
+		e.valid = true
+		t.Misses++
+		return
 	}
 	t.active = set.Active(pos, persp, t.active[:0])
 	if e.valid && !e.stale {

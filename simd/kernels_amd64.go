@@ -101,6 +101,19 @@ func refreshAsm(dst, bias, weights []int16, rows []int) {
 		return
 	}
 	nrows := len(weights) / n
+	if len(rows) <= 64 && !wide {
+		// AVX2: the kernel checks the rows itself while listing their offsets. At the
+		// AVX-512 levels, where a 256-wide accumulator is one tile, the list measured
+		// slower than the Go check (doc/benchmarks.md, issue 14 round 5).
+		var rp *int
+		if len(rows) > 0 {
+			rp = &rows[0]
+		}
+		if refreshListedAVX2(&dst[0], &bias[0], &weights[0], rp, len(rows), nrows, n, nil, nil) < 0 {
+			panic(errRefreshRow)
+		}
+		return
+	}
 	for _, r := range rows {
 		if uint(r) >= uint(nrows) {
 			panic(errRefreshRow)

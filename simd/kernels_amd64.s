@@ -6926,6 +6926,996 @@ affineVNNI16_cols:
 	VZEROUPPER
 	RET
 
+// func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·refreshPlanesAVX2(SB), NOSPLIT, $512-88
+	MOVQ  planes+24(FP), AX
+	MOVQ  nplanes+32(FP), CX
+	MOVQ  base+40(FP), DX
+	MOVQ  mask+48(FP), BX
+	MOVQ  n+56(FP), SI
+	SHLQ  $0x01, SI
+	XORQ  DI, DI
+	XORQ  R8, R8
+	MOVQ  pw+72(FP), R9
+	TESTQ R9, R9
+	JNZ   refreshPlanesAVX2_psqt
+
+refreshPlanesAVX2_plain_plane:
+	MOVQ    (AX), R9
+	POPCNTQ R9, R11
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX2_many
+	TESTQ   R9, R9
+	JZ      refreshPlanesAVX2_plain_nextplane
+
+refreshPlanesAVX2_plain_bit:
+	BSFQ  R9, R10
+	XORQ  BX, R10
+	ADDQ  DX, R10
+	IMULQ SI, R10
+	MOVQ  R10, (SP)(DI*8)
+	INCQ  DI
+	LEAQ  -1(R9), R11
+	ANDQ  R11, R9
+	JNZ   refreshPlanesAVX2_plain_bit
+
+refreshPlanesAVX2_plain_nextplane:
+	ADDQ $0x40, DX
+	ADDQ $0x08, AX
+	DECQ CX
+	JNZ  refreshPlanesAVX2_plain_plane
+	JMP  refreshPlanesAVX2_tiles
+
+refreshPlanesAVX2_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshPlanesAVX2_psqt_plane:
+	MOVQ    (AX), R10
+	POPCNTQ R10, R11
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX2_many
+	TESTQ   R10, R10
+	JZ      refreshPlanesAVX2_psqt_nextplane
+
+refreshPlanesAVX2_psqt_bit:
+	BSFQ   R10, R12
+	XORQ   BX, R12
+	ADDQ   DX, R12
+	MOVQ   R12, R11
+	SHLQ   $0x05, R11
+	VPADDD (R9)(R11*1), Y0, Y0
+	IMULQ  SI, R12
+	MOVQ   R12, (SP)(DI*8)
+	INCQ   DI
+	LEAQ   -1(R10), R11
+	ANDQ   R11, R10
+	JNZ    refreshPlanesAVX2_psqt_bit
+
+refreshPlanesAVX2_psqt_nextplane:
+	ADDQ    $0x40, DX
+	ADDQ    $0x08, AX
+	DECQ    CX
+	JNZ     refreshPlanesAVX2_psqt_plane
+	MOVQ    pdst+64(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshPlanesAVX2_tiles:
+	MOVQ dst+0(FP), AX
+	MOVQ bias+8(FP), CX
+	MOVQ weights+16(FP), DX
+
+refreshPlanesAVX2_tile8x32:
+	CMPQ    SI, $0x00000100
+	JB      refreshPlanesAVX2_next8x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	XORQ    BX, BX
+	TESTQ   DI, DI
+	JZ      refreshPlanesAVX2_tile8x32_store
+	PCALIGN $0x20
+
+refreshPlanesAVX2_tile8x32_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	VPADDW 32(DX)(R8*1), Y1, Y1
+	VPADDW 64(DX)(R8*1), Y2, Y2
+	VPADDW 96(DX)(R8*1), Y3, Y3
+	VPADDW 128(DX)(R8*1), Y4, Y4
+	VPADDW 160(DX)(R8*1), Y5, Y5
+	VPADDW 192(DX)(R8*1), Y6, Y6
+	VPADDW 224(DX)(R8*1), Y7, Y7
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX2_tile8x32_rows
+
+refreshPlanesAVX2_tile8x32_store:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU Y4, 128(AX)
+	VMOVDQU Y5, 160(AX)
+	VMOVDQU Y6, 192(AX)
+	VMOVDQU Y7, 224(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	SUBQ    $0x00000100, SI
+	JMP     refreshPlanesAVX2_tile8x32
+
+refreshPlanesAVX2_next8x32:
+	CMPQ    SI, $0x00000080
+	JB      refreshPlanesAVX2_next4x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	XORQ    BX, BX
+	TESTQ   DI, DI
+	JZ      refreshPlanesAVX2_tile4x32_store
+	PCALIGN $0x20
+
+refreshPlanesAVX2_tile4x32_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	VPADDW 32(DX)(R8*1), Y1, Y1
+	VPADDW 64(DX)(R8*1), Y2, Y2
+	VPADDW 96(DX)(R8*1), Y3, Y3
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX2_tile4x32_rows
+
+refreshPlanesAVX2_tile4x32_store:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000080, SI
+
+refreshPlanesAVX2_next4x32:
+	CMPQ    SI, $0x00000040
+	JB      refreshPlanesAVX2_next2x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	XORQ    BX, BX
+	TESTQ   DI, DI
+	JZ      refreshPlanesAVX2_tile2x32_store
+	PCALIGN $0x20
+
+refreshPlanesAVX2_tile2x32_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	VPADDW 32(DX)(R8*1), Y1, Y1
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX2_tile2x32_rows
+
+refreshPlanesAVX2_tile2x32_store:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000040, SI
+
+refreshPlanesAVX2_next2x32:
+	CMPQ    SI, $0x00000020
+	JB      refreshPlanesAVX2_next1x32
+	VMOVDQU (CX), Y0
+	XORQ    BX, BX
+	TESTQ   DI, DI
+	JZ      refreshPlanesAVX2_tile1x32_store
+	PCALIGN $0x20
+
+refreshPlanesAVX2_tile1x32_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX2_tile1x32_rows
+
+refreshPlanesAVX2_tile1x32_store:
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000020, SI
+
+refreshPlanesAVX2_next1x32:
+	VZEROUPPER
+	MOVQ DI, ret+80(FP)
+	RET
+
+refreshPlanesAVX2_many:
+	VZEROUPPER
+	MOVQ $-1, AX
+	MOVQ AX, ret+80(FP)
+	RET
+
+// func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
+// Requires: AVX, AVX2
+TEXT ·refreshListedAVX2(SB), NOSPLIT, $512-80
+	MOVQ  rows+24(FP), AX
+	MOVQ  nrows+32(FP), CX
+	MOVQ  nvalid+40(FP), DX
+	MOVQ  n+48(FP), BX
+	SHLQ  $0x01, BX
+	XORQ  SI, SI
+	TESTQ CX, CX
+	JZ    refreshListedAVX2_tiles
+	MOVQ  pw+64(FP), DI
+	TESTQ DI, DI
+	JNZ   refreshListedAVX2_psqt
+
+refreshListedAVX2_plain_row:
+	MOVQ  (AX)(SI*8), DI
+	CMPQ  DI, DX
+	JAE   refreshListedAVX2_bad
+	IMULQ BX, DI
+	MOVQ  DI, (SP)(SI*8)
+	INCQ  SI
+	CMPQ  SI, CX
+	JB    refreshListedAVX2_plain_row
+	JMP   refreshListedAVX2_tiles
+
+refreshListedAVX2_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshListedAVX2_psqt_row:
+	MOVQ    (AX)(SI*8), R8
+	CMPQ    R8, DX
+	JAE     refreshListedAVX2_bad
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	VPADDD  (DI)(R9*1), Y0, Y0
+	IMULQ   BX, R8
+	MOVQ    R8, (SP)(SI*8)
+	INCQ    SI
+	CMPQ    SI, CX
+	JB      refreshListedAVX2_psqt_row
+	MOVQ    pdst+56(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshListedAVX2_tiles:
+	MOVQ dst+0(FP), AX
+	MOVQ bias+8(FP), CX
+	MOVQ weights+16(FP), DX
+
+refreshListedAVX2_tile8x32:
+	CMPQ    BX, $0x00000100
+	JB      refreshListedAVX2_next8x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	XORQ    DI, DI
+	TESTQ   SI, SI
+	JZ      refreshListedAVX2_tile8x32_store
+	PCALIGN $0x20
+
+refreshListedAVX2_tile8x32_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	VPADDW 32(DX)(R8*1), Y1, Y1
+	VPADDW 64(DX)(R8*1), Y2, Y2
+	VPADDW 96(DX)(R8*1), Y3, Y3
+	VPADDW 128(DX)(R8*1), Y4, Y4
+	VPADDW 160(DX)(R8*1), Y5, Y5
+	VPADDW 192(DX)(R8*1), Y6, Y6
+	VPADDW 224(DX)(R8*1), Y7, Y7
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX2_tile8x32_rows
+
+refreshListedAVX2_tile8x32_store:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU Y4, 128(AX)
+	VMOVDQU Y5, 160(AX)
+	VMOVDQU Y6, 192(AX)
+	VMOVDQU Y7, 224(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	SUBQ    $0x00000100, BX
+	JMP     refreshListedAVX2_tile8x32
+
+refreshListedAVX2_next8x32:
+	CMPQ    BX, $0x00000080
+	JB      refreshListedAVX2_next4x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	XORQ    DI, DI
+	TESTQ   SI, SI
+	JZ      refreshListedAVX2_tile4x32_store
+	PCALIGN $0x20
+
+refreshListedAVX2_tile4x32_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	VPADDW 32(DX)(R8*1), Y1, Y1
+	VPADDW 64(DX)(R8*1), Y2, Y2
+	VPADDW 96(DX)(R8*1), Y3, Y3
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX2_tile4x32_rows
+
+refreshListedAVX2_tile4x32_store:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000080, BX
+
+refreshListedAVX2_next4x32:
+	CMPQ    BX, $0x00000040
+	JB      refreshListedAVX2_next2x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	XORQ    DI, DI
+	TESTQ   SI, SI
+	JZ      refreshListedAVX2_tile2x32_store
+	PCALIGN $0x20
+
+refreshListedAVX2_tile2x32_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	VPADDW 32(DX)(R8*1), Y1, Y1
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX2_tile2x32_rows
+
+refreshListedAVX2_tile2x32_store:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	SUBQ    $0x00000040, BX
+
+refreshListedAVX2_next2x32:
+	CMPQ    BX, $0x00000020
+	JB      refreshListedAVX2_next1x32
+	VMOVDQU (CX), Y0
+	XORQ    DI, DI
+	TESTQ   SI, SI
+	JZ      refreshListedAVX2_tile1x32_store
+	PCALIGN $0x20
+
+refreshListedAVX2_tile1x32_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX2_tile1x32_rows
+
+refreshListedAVX2_tile1x32_store:
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000020, BX
+
+refreshListedAVX2_next1x32:
+	VZEROUPPER
+	MOVQ SI, ret+72(FP)
+	RET
+
+refreshListedAVX2_bad:
+	VZEROUPPER
+	MOVQ $-1, AX
+	MOVQ AX, ret+72(FP)
+	RET
+
+// func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·refreshPlanesAVX512(SB), NOSPLIT, $512-88
+	MOVQ  planes+24(FP), AX
+	MOVQ  nplanes+32(FP), CX
+	MOVQ  base+40(FP), DX
+	MOVQ  mask+48(FP), BX
+	MOVQ  n+56(FP), SI
+	SHLQ  $0x01, SI
+	XORQ  DI, DI
+	XORQ  R8, R8
+	MOVQ  pw+72(FP), R9
+	TESTQ R9, R9
+	JNZ   refreshPlanesAVX512_psqt
+
+refreshPlanesAVX512_plain_plane:
+	MOVQ    (AX), R9
+	POPCNTQ R9, R11
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX512_many
+	TESTQ   R9, R9
+	JZ      refreshPlanesAVX512_plain_nextplane
+
+refreshPlanesAVX512_plain_bit:
+	BSFQ  R9, R10
+	XORQ  BX, R10
+	ADDQ  DX, R10
+	IMULQ SI, R10
+	MOVQ  R10, (SP)(DI*8)
+	INCQ  DI
+	LEAQ  -1(R9), R11
+	ANDQ  R11, R9
+	JNZ   refreshPlanesAVX512_plain_bit
+
+refreshPlanesAVX512_plain_nextplane:
+	ADDQ $0x40, DX
+	ADDQ $0x08, AX
+	DECQ CX
+	JNZ  refreshPlanesAVX512_plain_plane
+	JMP  refreshPlanesAVX512_tiles
+
+refreshPlanesAVX512_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshPlanesAVX512_psqt_plane:
+	MOVQ    (AX), R10
+	POPCNTQ R10, R11
+	ADDQ    R11, R8
+	CMPQ    R8, $0x40
+	JA      refreshPlanesAVX512_many
+	TESTQ   R10, R10
+	JZ      refreshPlanesAVX512_psqt_nextplane
+
+refreshPlanesAVX512_psqt_bit:
+	BSFQ   R10, R12
+	XORQ   BX, R12
+	ADDQ   DX, R12
+	MOVQ   R12, R11
+	SHLQ   $0x05, R11
+	VPADDD (R9)(R11*1), Y0, Y0
+	IMULQ  SI, R12
+	MOVQ   R12, (SP)(DI*8)
+	INCQ   DI
+	LEAQ   -1(R10), R11
+	ANDQ   R11, R10
+	JNZ    refreshPlanesAVX512_psqt_bit
+
+refreshPlanesAVX512_psqt_nextplane:
+	ADDQ    $0x40, DX
+	ADDQ    $0x08, AX
+	DECQ    CX
+	JNZ     refreshPlanesAVX512_psqt_plane
+	MOVQ    pdst+64(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshPlanesAVX512_tiles:
+	MOVQ dst+0(FP), AX
+	MOVQ bias+8(FP), CX
+	MOVQ weights+16(FP), DX
+
+refreshPlanesAVX512_tile16x64:
+	CMPQ      SI, $0x00000400
+	JB        refreshPlanesAVX512_next16x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	VMOVDQU64 512(CX), Z8
+	VMOVDQU64 576(CX), Z9
+	VMOVDQU64 640(CX), Z10
+	VMOVDQU64 704(CX), Z11
+	VMOVDQU64 768(CX), Z12
+	VMOVDQU64 832(CX), Z13
+	VMOVDQU64 896(CX), Z14
+	VMOVDQU64 960(CX), Z15
+	XORQ      BX, BX
+	TESTQ     DI, DI
+	JZ        refreshPlanesAVX512_tile16x64_store
+	PCALIGN   $0x20
+
+refreshPlanesAVX512_tile16x64_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	VPADDW 128(DX)(R8*1), Z2, Z2
+	VPADDW 192(DX)(R8*1), Z3, Z3
+	VPADDW 256(DX)(R8*1), Z4, Z4
+	VPADDW 320(DX)(R8*1), Z5, Z5
+	VPADDW 384(DX)(R8*1), Z6, Z6
+	VPADDW 448(DX)(R8*1), Z7, Z7
+	VPADDW 512(DX)(R8*1), Z8, Z8
+	VPADDW 576(DX)(R8*1), Z9, Z9
+	VPADDW 640(DX)(R8*1), Z10, Z10
+	VPADDW 704(DX)(R8*1), Z11, Z11
+	VPADDW 768(DX)(R8*1), Z12, Z12
+	VPADDW 832(DX)(R8*1), Z13, Z13
+	VPADDW 896(DX)(R8*1), Z14, Z14
+	VPADDW 960(DX)(R8*1), Z15, Z15
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX512_tile16x64_rows
+
+refreshPlanesAVX512_tile16x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	VMOVDQU64 Z8, 512(AX)
+	VMOVDQU64 Z9, 576(AX)
+	VMOVDQU64 Z10, 640(AX)
+	VMOVDQU64 Z11, 704(AX)
+	VMOVDQU64 Z12, 768(AX)
+	VMOVDQU64 Z13, 832(AX)
+	VMOVDQU64 Z14, 896(AX)
+	VMOVDQU64 Z15, 960(AX)
+	ADDQ      $0x00000400, AX
+	ADDQ      $0x00000400, CX
+	ADDQ      $0x00000400, DX
+	SUBQ      $0x00000400, SI
+	JMP       refreshPlanesAVX512_tile16x64
+
+refreshPlanesAVX512_next16x64:
+	CMPQ      SI, $0x00000200
+	JB        refreshPlanesAVX512_next8x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	XORQ      BX, BX
+	TESTQ     DI, DI
+	JZ        refreshPlanesAVX512_tile8x64_store
+	PCALIGN   $0x20
+
+refreshPlanesAVX512_tile8x64_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	VPADDW 128(DX)(R8*1), Z2, Z2
+	VPADDW 192(DX)(R8*1), Z3, Z3
+	VPADDW 256(DX)(R8*1), Z4, Z4
+	VPADDW 320(DX)(R8*1), Z5, Z5
+	VPADDW 384(DX)(R8*1), Z6, Z6
+	VPADDW 448(DX)(R8*1), Z7, Z7
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX512_tile8x64_rows
+
+refreshPlanesAVX512_tile8x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	SUBQ      $0x00000200, SI
+
+refreshPlanesAVX512_next8x64:
+	CMPQ      SI, $0x00000100
+	JB        refreshPlanesAVX512_next4x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	XORQ      BX, BX
+	TESTQ     DI, DI
+	JZ        refreshPlanesAVX512_tile4x64_store
+	PCALIGN   $0x20
+
+refreshPlanesAVX512_tile4x64_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	VPADDW 128(DX)(R8*1), Z2, Z2
+	VPADDW 192(DX)(R8*1), Z3, Z3
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX512_tile4x64_rows
+
+refreshPlanesAVX512_tile4x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000100, SI
+
+refreshPlanesAVX512_next4x64:
+	CMPQ      SI, $0x00000080
+	JB        refreshPlanesAVX512_next2x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	XORQ      BX, BX
+	TESTQ     DI, DI
+	JZ        refreshPlanesAVX512_tile2x64_store
+	PCALIGN   $0x20
+
+refreshPlanesAVX512_tile2x64_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX512_tile2x64_rows
+
+refreshPlanesAVX512_tile2x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000080, SI
+
+refreshPlanesAVX512_next2x64:
+	CMPQ      SI, $0x00000040
+	JB        refreshPlanesAVX512_next1x64
+	VMOVDQU64 (CX), Z0
+	XORQ      BX, BX
+	TESTQ     DI, DI
+	JZ        refreshPlanesAVX512_tile1x64_store
+	PCALIGN   $0x20
+
+refreshPlanesAVX512_tile1x64_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX512_tile1x64_rows
+
+refreshPlanesAVX512_tile1x64_store:
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000040, SI
+
+refreshPlanesAVX512_next1x64:
+	CMPQ      SI, $0x00000020
+	JB        refreshPlanesAVX512_next1x32
+	VMOVDQU64 (CX), Y0
+	XORQ      BX, BX
+	TESTQ     DI, DI
+	JZ        refreshPlanesAVX512_tile1x32_store
+	PCALIGN   $0x20
+
+refreshPlanesAVX512_tile1x32_rows:
+	MOVQ   (SP)(BX*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	INCQ   BX
+	CMPQ   BX, DI
+	JB     refreshPlanesAVX512_tile1x32_rows
+
+refreshPlanesAVX512_tile1x32_store:
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000020, SI
+
+refreshPlanesAVX512_next1x32:
+	VZEROUPPER
+	MOVQ DI, ret+80(FP)
+	RET
+
+refreshPlanesAVX512_many:
+	VZEROUPPER
+	MOVQ $-1, AX
+	MOVQ AX, ret+80(FP)
+	RET
+
+// func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·refreshListedAVX512(SB), NOSPLIT, $512-80
+	MOVQ  rows+24(FP), AX
+	MOVQ  nrows+32(FP), CX
+	MOVQ  nvalid+40(FP), DX
+	MOVQ  n+48(FP), BX
+	SHLQ  $0x01, BX
+	XORQ  SI, SI
+	TESTQ CX, CX
+	JZ    refreshListedAVX512_tiles
+	MOVQ  pw+64(FP), DI
+	TESTQ DI, DI
+	JNZ   refreshListedAVX512_psqt
+
+refreshListedAVX512_plain_row:
+	MOVQ  (AX)(SI*8), DI
+	CMPQ  DI, DX
+	JAE   refreshListedAVX512_bad
+	IMULQ BX, DI
+	MOVQ  DI, (SP)(SI*8)
+	INCQ  SI
+	CMPQ  SI, CX
+	JB    refreshListedAVX512_plain_row
+	JMP   refreshListedAVX512_tiles
+
+refreshListedAVX512_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshListedAVX512_psqt_row:
+	MOVQ    (AX)(SI*8), R8
+	CMPQ    R8, DX
+	JAE     refreshListedAVX512_bad
+	MOVQ    R8, R9
+	SHLQ    $0x05, R9
+	VPADDD  (DI)(R9*1), Y0, Y0
+	IMULQ   BX, R8
+	MOVQ    R8, (SP)(SI*8)
+	INCQ    SI
+	CMPQ    SI, CX
+	JB      refreshListedAVX512_psqt_row
+	MOVQ    pdst+56(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshListedAVX512_tiles:
+	MOVQ dst+0(FP), AX
+	MOVQ bias+8(FP), CX
+	MOVQ weights+16(FP), DX
+
+refreshListedAVX512_tile16x64:
+	CMPQ      BX, $0x00000400
+	JB        refreshListedAVX512_next16x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	VMOVDQU64 512(CX), Z8
+	VMOVDQU64 576(CX), Z9
+	VMOVDQU64 640(CX), Z10
+	VMOVDQU64 704(CX), Z11
+	VMOVDQU64 768(CX), Z12
+	VMOVDQU64 832(CX), Z13
+	VMOVDQU64 896(CX), Z14
+	VMOVDQU64 960(CX), Z15
+	XORQ      DI, DI
+	TESTQ     SI, SI
+	JZ        refreshListedAVX512_tile16x64_store
+	PCALIGN   $0x20
+
+refreshListedAVX512_tile16x64_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	VPADDW 128(DX)(R8*1), Z2, Z2
+	VPADDW 192(DX)(R8*1), Z3, Z3
+	VPADDW 256(DX)(R8*1), Z4, Z4
+	VPADDW 320(DX)(R8*1), Z5, Z5
+	VPADDW 384(DX)(R8*1), Z6, Z6
+	VPADDW 448(DX)(R8*1), Z7, Z7
+	VPADDW 512(DX)(R8*1), Z8, Z8
+	VPADDW 576(DX)(R8*1), Z9, Z9
+	VPADDW 640(DX)(R8*1), Z10, Z10
+	VPADDW 704(DX)(R8*1), Z11, Z11
+	VPADDW 768(DX)(R8*1), Z12, Z12
+	VPADDW 832(DX)(R8*1), Z13, Z13
+	VPADDW 896(DX)(R8*1), Z14, Z14
+	VPADDW 960(DX)(R8*1), Z15, Z15
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX512_tile16x64_rows
+
+refreshListedAVX512_tile16x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	VMOVDQU64 Z8, 512(AX)
+	VMOVDQU64 Z9, 576(AX)
+	VMOVDQU64 Z10, 640(AX)
+	VMOVDQU64 Z11, 704(AX)
+	VMOVDQU64 Z12, 768(AX)
+	VMOVDQU64 Z13, 832(AX)
+	VMOVDQU64 Z14, 896(AX)
+	VMOVDQU64 Z15, 960(AX)
+	ADDQ      $0x00000400, AX
+	ADDQ      $0x00000400, CX
+	ADDQ      $0x00000400, DX
+	SUBQ      $0x00000400, BX
+	JMP       refreshListedAVX512_tile16x64
+
+refreshListedAVX512_next16x64:
+	CMPQ      BX, $0x00000200
+	JB        refreshListedAVX512_next8x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	XORQ      DI, DI
+	TESTQ     SI, SI
+	JZ        refreshListedAVX512_tile8x64_store
+	PCALIGN   $0x20
+
+refreshListedAVX512_tile8x64_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	VPADDW 128(DX)(R8*1), Z2, Z2
+	VPADDW 192(DX)(R8*1), Z3, Z3
+	VPADDW 256(DX)(R8*1), Z4, Z4
+	VPADDW 320(DX)(R8*1), Z5, Z5
+	VPADDW 384(DX)(R8*1), Z6, Z6
+	VPADDW 448(DX)(R8*1), Z7, Z7
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX512_tile8x64_rows
+
+refreshListedAVX512_tile8x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	SUBQ      $0x00000200, BX
+
+refreshListedAVX512_next8x64:
+	CMPQ      BX, $0x00000100
+	JB        refreshListedAVX512_next4x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	XORQ      DI, DI
+	TESTQ     SI, SI
+	JZ        refreshListedAVX512_tile4x64_store
+	PCALIGN   $0x20
+
+refreshListedAVX512_tile4x64_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	VPADDW 128(DX)(R8*1), Z2, Z2
+	VPADDW 192(DX)(R8*1), Z3, Z3
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX512_tile4x64_rows
+
+refreshListedAVX512_tile4x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000100, BX
+
+refreshListedAVX512_next4x64:
+	CMPQ      BX, $0x00000080
+	JB        refreshListedAVX512_next2x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	XORQ      DI, DI
+	TESTQ     SI, SI
+	JZ        refreshListedAVX512_tile2x64_store
+	PCALIGN   $0x20
+
+refreshListedAVX512_tile2x64_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	VPADDW 64(DX)(R8*1), Z1, Z1
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX512_tile2x64_rows
+
+refreshListedAVX512_tile2x64_store:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000080, BX
+
+refreshListedAVX512_next2x64:
+	CMPQ      BX, $0x00000040
+	JB        refreshListedAVX512_next1x64
+	VMOVDQU64 (CX), Z0
+	XORQ      DI, DI
+	TESTQ     SI, SI
+	JZ        refreshListedAVX512_tile1x64_store
+	PCALIGN   $0x20
+
+refreshListedAVX512_tile1x64_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Z0, Z0
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX512_tile1x64_rows
+
+refreshListedAVX512_tile1x64_store:
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000040, BX
+
+refreshListedAVX512_next1x64:
+	CMPQ      BX, $0x00000020
+	JB        refreshListedAVX512_next1x32
+	VMOVDQU64 (CX), Y0
+	XORQ      DI, DI
+	TESTQ     SI, SI
+	JZ        refreshListedAVX512_tile1x32_store
+	PCALIGN   $0x20
+
+refreshListedAVX512_tile1x32_rows:
+	MOVQ   (SP)(DI*8), R8
+	VPADDW (DX)(R8*1), Y0, Y0
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     refreshListedAVX512_tile1x32_rows
+
+refreshListedAVX512_tile1x32_store:
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000020, BX
+
+refreshListedAVX512_next1x32:
+	VZEROUPPER
+	MOVQ SI, ret+72(FP)
+	RET
+
+refreshListedAVX512_bad:
+	VZEROUPPER
+	MOVQ $-1, AX
+	MOVQ AX, ret+72(FP)
+	RET
+
 // func addI8AVX2(dst *int16, src *int16, add *int8, n int)
 // Requires: AVX, AVX2
 TEXT ·addI8AVX2(SB), NOSPLIT, $0-32

@@ -337,6 +337,40 @@ func reluAffineReLUDot32PairsAVX512(x *int32, shift0 uint, wt *int8, bias *int32
 //go:noescape
 func affineVNNI16(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
 
+// refreshPlanesAVX2 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
+// for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
+// Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and
+// every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing
+// written) for more than 64.
+//
+//go:noescape
+func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+
+// refreshListedAVX2 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,
+// when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a
+// positive multiple of 16. It returns −1, writing nothing, when a row index is not below
+// nvalid (unsigned).
+//
+//go:noescape
+func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
+
+// refreshPlanesAVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
+// for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
+// Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and
+// every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing
+// written) for more than 64.
+//
+//go:noescape
+func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+
+// refreshListedAVX512 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,
+// when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a
+// positive multiple of 16. It returns −1, writing nothing, when a row index is not below
+// nvalid (unsigned).
+//
+//go:noescape
+func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
+
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //
 //go:noescape

@@ -90,6 +90,7 @@ func main() {
 	sparseKernels()
 	tailKernels()
 	affineVNNI16()
+	refreshPlanesKernels()
 	for _, s := range []isa{avx2, avx512} {
 		accumulateI8(s, "addI8", true, false)
 		accumulateI8(s, "subI8", false, true)

@@ -1,0 +1,62 @@
+package featureset
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
+)
+
+// TestActivePlanes: the features ActivePlanes describes are Active's (as a set) for
+// HalfKP and HalfKAv2_hm on sampled positions and along random games, both perspectives;
+// ok is false exactly for the other sets and for positions without exactly one king of
+// persp (where planes stay untouched).
+func TestActivePlanes(t *testing.T) {
+	positions := append([]board.Position{board.StartPosition()}, epdSample(t, 300)...)
+	sets := make([]*Set, len(psqSpecs))
+	for i, s := range psqSpecs {
+		sets[i] = MustParse(s)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
+		pos := positions[rapid.IntRange(0, len(positions)-1).Draw(t, "pos")]
+		for range rapid.IntRange(0, 20).Draw(t, "plies") {
+			moves := pos.AppendLegalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			pos, _ = pos.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
+		}
+		persp := board.Color(rapid.IntRange(0, 1).Draw(t, "persp"))
+		var planes [11]uint64
+		for i := range planes {
+			planes[i] = 0xDEAD
+		}
+		np, base, mask, ok := s.ActivePlanes(&pos, persp, &planes)
+		wantOK := s.psq != nil && s.psq.planes && pos.Pieces(persp, board.King).Count() == 1
+		if ok != wantOK {
+			t.Fatalf("%s %v %s: ok %v, want %v", s, persp, pos.FEN(), ok, wantOK)
+		}
+		if !ok {
+			for _, v := range planes {
+				if v != 0xDEAD {
+					t.Fatalf("%s: planes written without ok", s)
+				}
+			}
+			return
+		}
+		var got []int
+		for k, b := range planes[:np] {
+			for sq := range 64 {
+				if b>>sq&1 == 1 {
+					got = append(got, base+64*k+(sq^mask))
+				}
+			}
+		}
+		slices.Sort(got)
+		if want := s.Active(&pos, persp, nil); !slices.Equal(got, want) {
+			t.Fatalf("%s %v %s: planes give %v, Active %v", s, persp, pos.FEN(), got, want)
+		}
+	})
+}

@@ -1,0 +1,276 @@
+package simd
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestRefreshPlanesMatchesGo: RefreshPlanes at every level gives the Go kernel's dst and
+// PSQT sums bit for bit, writes nothing outside them, and equals Refresh over the rows the
+// planes name (plus the PSQT rows summed in Go): random widths (multiples of 16 and
+// others), planes (sparse, dense, more than 64 bits in all), masks, bases and 0, 8 or 3
+// PSQT buckets.
+func TestRefreshPlanesMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			if n == 0 {
+				n = 16
+			}
+			np := rapid.IntRange(0, 11).Draw(t, "planes")
+			extra := rapid.IntRange(0, 64).Draw(t, "extraRows")
+			nrows := 64*np + extra
+			base := rapid.IntRange(0, extra).Draw(t, "base")
+			mask := rapid.IntRange(0, 63).Draw(t, "mask")
+			planes := make([]uint64, np)
+			for k := range planes {
+				switch rapid.IntRange(0, 2).Draw(t, "planeKind") {
+				case 0:
+					planes[k] = f.r.Uint64() & f.r.Uint64() & f.r.Uint64() // ≈ 8 bits
+				case 1:
+					planes[k] = f.r.Uint64()
+				}
+			}
+			nb := []int{0, 8, 3}[rapid.IntRange(0, 2).Draw(t, "buckets")]
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nrows*n, f.i16)
+			psqt, _ := buffer(t, "psqt", nrows*nb, f.i32)
+			dst, whole := buffer(t, "dst", n, f.i16)
+			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+
+			want := slices.Clone(whole)
+			pwant := slices.Clone(pwhole)
+			off, poff := len(whole)-guard-n, len(pwhole)-guard-nb
+			if np > 0 {
+				if c := refreshPlanesGeneric(want[off:off+n], bias, weights, planes, base, mask, pwant[poff:poff+nb], psqt); c != len(rowsOf(planes)) {
+					t.Fatalf("Go kernel counted %d rows", c)
+				}
+			} else {
+				copy(want[off:off+n], bias)
+				clear(pwant[poff : poff+nb])
+			}
+			// The rows as an index list, through Refresh and a Go PSQT sum.
+			var rows []int
+			for k, b := range planes {
+				for s := 0; s < 64; s++ {
+					if b>>s&1 == 1 {
+						rows = append(rows, base+64*k+(s^mask))
+					}
+				}
+			}
+			ref := make([]int16, n)
+			refreshGeneric(ref, bias, weights, rows)
+			checkSame(t, "Go kernel vs Refresh", want[off:off+n], ref)
+			pref := make([]int32, nb)
+			for _, r := range rows {
+				for b := range pref {
+					pref[b] += psqt[r*nb+b]
+				}
+			}
+			checkSame(t, "Go kernel PSQT", pwant[poff:poff+nb], pref)
+
+			if c := RefreshPlanes(dst, bias, weights, planes, base, mask, pd, psqt); c != len(rows) {
+				t.Fatalf("RefreshPlanes returned %d for %d rows", c, len(rows))
+			}
+			checkSame(t, "dst buffer", whole, want)
+			checkSame(t, "pdst buffer", pwhole, pwant)
+		})
+	})
+}
+
+// rowsOf lists the set bits of planes (one per row).
+func rowsOf(planes []uint64) []int {
+	var r []int
+	for k, b := range planes {
+		for s := 0; s < 64; s++ {
+			if b>>s&1 == 1 {
+				r = append(r, 64*k+s)
+			}
+		}
+	}
+	return r
+}
+
+// TestRefreshPlanesRejectsBadRange: rows beyond the matrix (or the PSQT table), a
+// negative base, a mask outside [0, 64) or an empty accumulator panic before anything is
+// written.
+func TestRefreshPlanesRejectsBadRange(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		w := make([]int16, 16*128) // 128 rows
+		cases := []struct {
+			name        string
+			n           int
+			planes      []uint64
+			base, mask  int
+			nb, psqtLen int
+		}{
+			{"past the end", 16, []uint64{1, 1}, 1, 0, 0, 0},
+			{"three planes", 16, []uint64{1, 1, 1}, 0, 0, 0, 0},
+			{"negative base", 16, []uint64{1}, -1, 0, 0, 0},
+			{"huge base", 16, []uint64{1}, int(^uint(0) >> 1), 0, 0, 0},
+			{"mask", 16, []uint64{1}, 0, 64, 0, 0},
+			{"negative mask", 16, []uint64{1}, 0, -1, 0, 0},
+			{"short psqt", 16, []uint64{1, 1}, 0, 0, 8, 8*128 - 1},
+			{"empty", 0, []uint64{1}, 0, 0, 0, 0},
+		}
+		for _, c := range cases {
+			dst := make([]int16, c.n)
+			for i := range dst {
+				dst[i] = 7
+			}
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", c.name)
+					}
+					for _, v := range dst {
+						if v != 7 {
+							t.Errorf("%s: dst written", c.name)
+							break
+						}
+					}
+				}()
+				RefreshPlanes(dst, make([]int16, 16), w, c.planes, c.base, c.mask, make([]int32, c.nb), make([]int32, c.psqtLen))
+			}()
+		}
+	})
+}
+
+// TestRefreshListLengths: Refresh at every level equals the Go kernel for row lists on
+// both sides of the 64 rows its checked-list kernel takes (longer lists keep the wrapper's
+// check and the original kernel), and a bad row anywhere in a list panics — at the vector
+// levels with the destination untouched (the Go kernel checks as it goes).
+func TestRefreshListLengths(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := 16 * rapid.IntRange(1, 40).Draw(t, "n16")
+			nfeat := rapid.IntRange(1, 200).Draw(t, "features")
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nfeat*n, f.i16)
+			rows := rapid.SliceOfN(rapid.IntRange(0, nfeat-1), 55, 140).Draw(t, "rows")
+			dst, whole := buffer(t, "dst", n, f.i16)
+			want := slices.Clone(whole)
+			off := len(whole) - guard - n
+			refreshGeneric(want[off:off+n], bias, weights, rows)
+			if rapid.Bool().Draw(t, "bad") {
+				rows[rapid.IntRange(0, len(rows)-1).Draw(t, "at")] = []int{-1, nfeat, 1 << 62}[rapid.IntRange(0, 2).Draw(t, "which")]
+				before := slices.Clone(whole)
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Fatalf("no panic for a bad row in %d rows", len(rows))
+						}
+					}()
+					Refresh(dst, bias, weights, rows)
+				}()
+				if Level() >= AVX2 {
+					checkSame(t, "dst buffer after a bad row", whole, before)
+				}
+				return
+			}
+			Refresh(dst, bias, weights, rows)
+			checkSame(t, "dst buffer", whole, want)
+		})
+	})
+}
+
+// TestRefreshPSQTMatchesGo: RefreshPSQT at every level equals Refresh plus a Go sum of
+// the rows' PSQT weights, for 0 to 100 rows, 8, 3 or no buckets, any width; a row beyond
+// the weights or the PSQT table panics (at the vector levels with nothing written).
+func TestRefreshPSQTMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			if n == 0 {
+				n = 16
+			}
+			nfeat := rapid.IntRange(1, 120).Draw(t, "features")
+			nb := []int{8, 3, 0}[rapid.IntRange(0, 2).Draw(t, "buckets")]
+			psqtRows := nfeat - rapid.IntRange(0, 1).Draw(t, "psqtShort")
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nfeat*n, f.i16)
+			psqt, _ := buffer(t, "psqt", psqtRows*nb, f.i32)
+			rows := rapid.SliceOfN(rapid.IntRange(0, max(0, psqtRows-1)), 0, 100).Draw(t, "rows")
+			if psqtRows == 0 {
+				rows = nil
+			}
+			dst, whole := buffer(t, "dst", n, f.i16)
+			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+			if rapid.Bool().Draw(t, "bad") {
+				rows = append(rows, []int{-1, nfeat, psqtRows, 1 << 62}[rapid.IntRange(0, 3).Draw(t, "which")])
+				if nb == 0 && rows[len(rows)-1] == psqtRows && psqtRows < nfeat {
+					rows = rows[:len(rows)-1] // a valid row when there is no PSQT table to exceed
+				} else {
+					before, pbefore := slices.Clone(whole), slices.Clone(pwhole)
+					func() {
+						defer func() {
+							if recover() == nil {
+								t.Fatalf("no panic for row %d", rows[len(rows)-1])
+							}
+						}()
+						RefreshPSQT(dst, bias, weights, rows, pd, psqt)
+					}()
+					if Level() >= AVX2 && nb == 8 && n%16 == 0 && len(rows) <= 64 {
+						checkSame(t, "dst after a bad row", whole, before)
+						checkSame(t, "pdst after a bad row", pwhole, pbefore)
+					}
+					return
+				}
+			}
+			want, pwant := slices.Clone(whole), slices.Clone(pwhole)
+			off, poff := len(whole)-guard-n, len(pwhole)-guard-nb
+			refreshGeneric(want[off:off+n], bias, weights, rows)
+			clear(pwant[poff : poff+nb])
+			for _, r := range rows {
+				for b := 0; b < nb; b++ {
+					pwant[poff+b] += psqt[r*nb+b]
+				}
+			}
+			RefreshPSQT(dst, bias, weights, rows, pd, psqt)
+			checkSame(t, "dst buffer", whole, want)
+			checkSame(t, "pdst buffer", pwhole, pwant)
+		})
+	})
+}
+
+// BenchmarkRefreshPlanes: a HalfKAv2_hm-shaped refresh (704 rows, 11 planes, 30 pieces)
+// through RefreshPlanes with and without 8 PSQT buckets, and the same rows as an index
+// list through Refresh and RefreshPSQT; hot rows (the kernels' own cost).
+func BenchmarkRefreshPlanes(b *testing.B) {
+	const features = 704
+	r := rand.New(rand.NewPCG(9, 9))
+	var planes [11]uint64
+	var rows []int
+	for len(rows) < 30 {
+		k, s := r.IntN(11), r.IntN(64)
+		if planes[k]>>s&1 == 0 {
+			planes[k] |= 1 << s
+			rows = append(rows, 64*k+s)
+		}
+	}
+	psqt := randInt32(features*8, -1000, 1000)
+	pd := make([]int32, 8)
+	for _, n := range benchWidths {
+		dst, bias := AlignedInt16(n), randInt16(n, -100, 100)
+		weights := randInt16(features*n, -100, 100)
+		b.Run(fmt.Sprintf("planes/%d", n), func(b *testing.B) {
+			loop(b, func() { RefreshPlanes(dst, bias, weights, planes[:], 0, 0, nil, nil) })
+		})
+		b.Run(fmt.Sprintf("planes+psqt/%d", n), func(b *testing.B) {
+			loop(b, func() { RefreshPlanes(dst, bias, weights, planes[:], 0, 0, pd, psqt) })
+		})
+		b.Run(fmt.Sprintf("list/%d", n), func(b *testing.B) {
+			loop(b, func() { Refresh(dst, bias, weights, rows) })
+		})
+		b.Run(fmt.Sprintf("list+psqt/%d", n), func(b *testing.B) {
+			loop(b, func() { RefreshPSQT(dst, bias, weights, rows, pd, psqt) })
+		})
+	}
+}
