@@ -184,7 +184,7 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		if e.root || set.RequiresRefresh(&e.dirty, persp) {
 			if s.table != nil { // optional refresh table (refresh_table.go)
 				s.table.Refresh(e.acc, &e.pos, persp)
-			} else {
+			} else if _, ok := e.acc.refreshPlanes(&e.pos, persp); !ok {
 				s.active = set.Active(&e.pos, persp, s.active[:0])
 				e.acc.Refresh(persp, s.active)
 			}

@@ -232,11 +232,21 @@ func (e *Evaluator) Accumulator() *Accumulator { return e.acc }
 // Refresh recomputes both perspectives of the evaluator's accumulator for pos (HalfKP and
 // HalfKAv2_hm straight from the piece bitboards, Accumulator.refreshPlanes).
 func (e *Evaluator) Refresh(pos *board.Position) {
-	for p := board.White; p <= board.Black; p++ {
-		if _, ok := e.acc.refreshPlanes(pos, p); !ok {
-			e.active = e.net.ft.set.Active(pos, p, e.active[:0])
-			e.acc.Refresh(p, e.active)
-		}
+	e.RefreshPerspective(e.acc, pos, board.White)
+	e.RefreshPerspective(e.acc, pos, board.Black)
+}
+
+// RefreshPerspective recomputes perspective persp of acc (an accumulator of e's network)
+// for pos: the refresh after the perspective's own king moved, Stockfish's
+// update_accumulator with append_active_indices. HalfKP and HalfKAv2_hm with int16 rows
+// take their rows straight from pos's piece bitboards (no feature list,
+// simd.RefreshPlanes); every other feature set goes through Set.Active into the
+// evaluator's scratch list and Accumulator.Refresh. The result is the same either way.
+// It allocates nothing once the scratch list has grown to the set's MaxActive.
+func (e *Evaluator) RefreshPerspective(acc *Accumulator, pos *board.Position, persp board.Color) {
+	if _, ok := acc.refreshPlanes(pos, persp); !ok {
+		e.active = e.net.ft.set.Active(pos, persp, e.active[:0])
+		acc.Refresh(persp, e.active)
 	}
 }
 

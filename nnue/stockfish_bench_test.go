@@ -23,8 +23,8 @@ import (
 //	quiet        a quiet non-king move: Set.Diff + fused UpdateFrom for both
 //	             perspectives from the parent's accumulator + forward pass (rows/move:
 //	             feature rows added + removed over both perspectives)
-//	king         an own-king move: refresh of the mover's perspective, update of the
-//	             other + forward pass
+//	king         an own-king move: refresh of the mover's perspective
+//	             (Evaluator.RefreshPerspective), update of the other + forward pass
 //	king-table   the same through a RefreshTable warmed on a nearby position (the
 //	             position two plies earlier, king on the same square)
 //	forward      the forward pass alone on a computed accumulator
@@ -255,7 +255,7 @@ func BenchmarkStockfish(b *testing.B) {
 					acc := n.ft.NewAccumulator()
 					fs := n.ft.set
 					tab := n.NewRefreshTable()
-					var added, removed, active []int
+					var added, removed []int
 					var hotMv []sfBenchMove
 					var c sfClock
 					hot := n.ft.NewAccumulator()
@@ -264,8 +264,7 @@ func BenchmarkStockfish(b *testing.B) {
 						if withTable {
 							tab.Refresh(acc, &mv.after, mover)
 						} else {
-							active = fs.Active(&mv.after, mover, active[:0])
-							acc.Refresh(mover, active)
+							ev.RefreshPerspective(acc, &mv.after, mover)
 						}
 						added, removed = fs.Diff(parent, &mv.after, &mv.dirty, mover.Other(), added[:0], removed[:0])
 						acc.UpdateFrom(root, mover.Other(), added, removed)
