@@ -46,17 +46,24 @@ func namedProduct(name string, a, b Block) Block {
 	return p
 }
 
-// Name returns the product's own name ("ka") or "A*B", parenthesising sums.
+// Name returns the product's own name ("ka") or "A*B", parenthesising sums and an unnamed
+// product on the right ("ksq*(all*h)"): the parser groups "A*B*C" as (A*B)*C, so without
+// the parentheses A*(B*C) would read back as a different (if index-equivalent) block.
 func (p *productBlock) Name() string {
 	if p.name != "" {
 		return p.name
 	}
-	return factorName(p.a) + "*" + factorName(p.b)
+	return factorName(p.a, false) + "*" + factorName(p.b, true)
 }
 
-func factorName(b Block) string {
-	if _, ok := b.(*sumBlock); ok {
+func factorName(b Block, right bool) string {
+	switch x := b.(type) {
+	case *sumBlock:
 		return "(" + b.Name() + ")"
+	case *productBlock:
+		if right && x.name == "" {
+			return "(" + b.Name() + ")"
+		}
 	}
 	return b.Name()
 }

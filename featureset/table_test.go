@@ -155,3 +155,25 @@ func TestNilDirty(t *testing.T) {
 		}
 	}
 }
+
+// A product nested on the right keeps its parentheses in the name, so the name parses back
+// to the same block (found by FuzzParse: "ksq*(all*h)" printed as "ksq*all*h", which the
+// parser groups as (ksq*all)*h).
+func TestProductNameRoundTrip(t *testing.T) {
+	for spec, want := range map[string]string{
+		"ksq*(all*h)": "ksq*(all*h)", "(ksq*all)*h": "ksq*all*h", "ksq*all*h": "ksq*all*h",
+		"h*(v+d1)": "h*(v+d1)", "ksq*(h*(v*d1))": "ksq*(h*(v*d1))",
+	} {
+		s, err := Parse(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if s.String() != want {
+			t.Errorf("%s: String %q, want %q", spec, s.String(), want)
+		}
+		s2, err := Parse(s.String())
+		if err != nil || !s.Equal(s2) {
+			t.Errorf("%s → %s: does not parse back to the same block (%v)", spec, s.String(), err)
+		}
+	}
+}
