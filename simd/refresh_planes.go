@@ -44,7 +44,15 @@ func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, 
 		default:
 			return refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
 		}
-		if c := refreshPlanesVec(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw); c >= 0 {
+		// The kernel is called from here rather than through a wrapper: one Go frame less
+		// on the king-move path (wide is false where there is no assembly).
+		c := 0
+		if wide {
+			c = refreshPlanesAVX512(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw)
+		} else {
+			c = refreshPlanesAVX2(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw)
+		}
+		if c >= 0 {
 			return c
 		}
 	}

@@ -2,9 +2,16 @@
 
 package simd
 
-// refreshPlanesVec: no vector kernel on this platform or with purego (never called: the
-// level is Generic).
-func refreshPlanesVec(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
+// wide is false without assembly (no AVX-512 kernels).
+const wide = false
+
+// refreshPlanesAVX2 and refreshPlanesAVX512: no vector kernel on this platform or with
+// purego (never called: the level is Generic).
+func refreshPlanesAVX2(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
+	return -1
+}
+
+func refreshPlanesAVX512(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
 	return -1
 }
 
