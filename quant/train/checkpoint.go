@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 )
@@ -146,7 +147,8 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 // and features inputs, in the order of net.tensors(); -1 marks a size that overflows.
 func tensorSizes(cfg Config, features int) []int {
 	mul := func(a, b int) int {
-		if a < 0 || b < 0 || (a > 0 && b > (1<<40)/a) {
+		limit := min(int64(1)<<40, int64(math.MaxInt)) // 2⁴⁰ values, or int's range on 32-bit platforms
+		if a < 0 || b < 0 || (a > 0 && int64(b) > limit/int64(a)) {
 			return -1
 		}
 		return a * b
