@@ -422,9 +422,21 @@ func updateI8AVX512(dst *int16, src *int16, weights *int8, add *int, nadd int, s
 //go:noescape
 func updateRowsAVX2(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
 
+// addSubPairAVX2 sets dst0[i] = src0[i] + add0[i] − sub0[i] and dst1[i] = src1[i] + add1[i] − sub1[i]
+// for i < n, n a multiple of 16 (int16, wrapping).
+//
+//go:noescape
+func addSubPairAVX2(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+
 // updateRowsAVX512 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i]
 // for i < n (k < nadd, nsub); n is a multiple of 16 and every row index must be valid
 // (the caller checks); dst may equal src.
 //
 //go:noescape
 func updateRowsAVX512(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
+
+// addSubPairAVX512 sets dst0[i] = src0[i] + add0[i] − sub0[i] and dst1[i] = src1[i] + add1[i] − sub1[i]
+// for i < n, n a multiple of 16 (int16, wrapping).
+//
+//go:noescape
+func addSubPairAVX512(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)

@@ -99,6 +99,7 @@ func main() {
 	}
 	for _, s := range []isa{avx2, avx512} {
 		updateRows(s)
+		addSubPair(s)
 	}
 
 	Generate()
