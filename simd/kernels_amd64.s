@@ -5743,6 +5743,56 @@ sparseAccVNNI32_done:
 	VZEROUPPER
 	RET
 
+// func clippedReLU16NNZShufAVX2(dst *uint8, src *int16, n int, idx *uint16, first int, masks *uint8) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·clippedReLU16NNZShufAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         first+32(FP), SI
+	MOVQ         masks+40(FP), DI
+	VPXOR        Y0, Y0, Y0
+	LEAQ         nnzTable<>+0(SB), R8
+	XORQ         R9, R9
+	VMOVD        SI, X1
+	VPBROADCASTW X1, X1
+	MOVL         $0x00080008, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	SUBQ         $0x00000020, DX
+	JB           clippedReLU16NNZShufAVX2_loop1_end
+	PCALIGN      $0x20
+
+clippedReLU16NNZShufAVX2_loop1:
+	VMOVDQU   (CX), Y3
+	VMOVDQU   32(CX), Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPMAXSB   Y0, Y3, Y3
+	VPSHUFB   (DI), Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPCMPEQD  Y3, Y0, Y3
+	VMOVMSKPS Y3, SI
+	XORL      $0x000000ff, SI
+	MOVQ      SI, R10
+	SHLQ      $0x04, R10
+	VPADDW    (R8)(R10*1), X1, X3
+	VMOVDQU   X3, (BX)(R9*2)
+	POPCNTL   SI, SI
+	ADDQ      SI, R9
+	VPADDW    X2, X1, X1
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000020, DX
+	JAE       clippedReLU16NNZShufAVX2_loop1
+
+clippedReLU16NNZShufAVX2_loop1_end:
+	ADDQ $0x00000020, DX
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
 // func affineReLUDot32AVX2(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
 // Requires: AVX, AVX2, SSE2
 TEXT ·affineReLUDot32AVX2(SB), NOSPLIT, $0-44

@@ -268,6 +268,14 @@ func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx 
 //go:noescape
 func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
+// clippedReLU16NNZShufAVX2 sets the bytes of dst[0:n] to clamp(src[i], 0, 127), each 32-byte block's bytes in
+// the order its mask gives (dst[32b+j] = packed[32b + 16·(j/16) + masks[32b+j]], packed being
+// VPACKSSWB's in-lane order), n a positive multiple of 32, writes first + c for every non-zero
+// 4-byte chunk c of dst[0:n] to idx in increasing order and returns their count.
+//
+//go:noescape
+func clippedReLU16NNZShufAVX2(dst *uint8, src *int16, n int, idx *uint16, first int, masks *uint8) int
+
 // affineReLUDot32AVX2 returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
 // i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.
 //
