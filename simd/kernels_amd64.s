@@ -5752,6 +5752,7 @@ TEXT ·clippedReLU16NNZShufAVX2(SB), NOSPLIT, $0-56
 	MOVQ         idx+24(FP), BX
 	MOVQ         first+32(FP), SI
 	MOVQ         masks+40(FP), DI
+	SUBQ         AX, DI
 	VPXOR        Y0, Y0, Y0
 	LEAQ         nnzTable<>+0(SB), R8
 	XORQ         R9, R9
@@ -5769,7 +5770,7 @@ clippedReLU16NNZShufAVX2_loop1:
 	VMOVDQU   32(CX), Y4
 	VPACKSSWB Y4, Y3, Y3
 	VPMAXSB   Y0, Y3, Y3
-	VPSHUFB   (DI), Y3, Y3
+	VPSHUFB   (AX)(DI*1), Y3, Y3
 	VMOVDQU   Y3, (AX)
 	VPCMPEQD  Y3, Y0, Y3
 	VMOVMSKPS Y3, SI
@@ -5783,7 +5784,6 @@ clippedReLU16NNZShufAVX2_loop1:
 	VPADDW    X2, X1, X1
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000020, DI
 	SUBQ      $0x00000020, DX
 	JAE       clippedReLU16NNZShufAVX2_loop1
 

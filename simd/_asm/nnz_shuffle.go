@@ -9,7 +9,7 @@ import (
 // idx *uint16, first int, masks *uint8) int: clippedReLU16NNZAVX2 with the bytes of every
 // 32-byte block of dst put in a load-time order: in place of the VPERMQ that restores the
 // natural order after VPACKSSWB, one VPSHUFB with the block's 32-byte mask (masks advances
-// with dst), which can move any byte of a 128-bit lane of the packed register to any
+// with dst, addressed relative to it), which can move any byte of a 128-bit lane of the packed register to any
 // position of that lane. A HalfKP stack orders each lane's sixteen neurons so that often
 // active ones share 4-byte chunks (fewer non-zero chunks for fc_0's sparse kernel; its
 // input columns permuted to match, simd.ReLUStack). The chunk listing is unchanged.
@@ -22,6 +22,7 @@ func clippedReLU16NNZShuf(tbl Mem) {
 		"VPACKSSWB's in-lane order), n a positive multiple of 32, writes first + c for every non-zero",
 		"4-byte chunk c of dst[0:n] to idx in increasing order and returns their count.")
 	dst, pa, n, idx, first, mk := ld("dst"), ld("src"), ld("n"), ld("idx"), ld("first"), ld("masks")
+	SUBQ(dst, mk) // masks − dst: the block's mask at [dst + mk], no pointer of its own to advance
 	zero := YMM()
 	VPXOR(zero, zero, zero)
 	t := GP64()
@@ -41,7 +42,7 @@ func clippedReLU16NNZShuf(tbl Mem) {
 		VMOVDQU(Mem{Base: pa, Disp: 32}, b)
 		VPACKSSWB(b, a, a)
 		VPMAXSB(zero, a, a)
-		VPSHUFB(Mem{Base: mk}, a, a)
+		VPSHUFB(Mem{Base: dst, Index: mk, Scale: 1}, a, a)
 		VMOVDQU(a, Mem{Base: dst})
 		y := YMM()
 		VPCMPEQD(a, zero, y)
@@ -60,7 +61,6 @@ func clippedReLU16NNZShuf(tbl Mem) {
 	}, func(int) {
 		ADDQ(U32(32), dst)
 		ADDQ(U32(64), pa)
-		ADDQ(U32(32), mk)
 	})
 	VZEROUPPER()
 	Store(cnt, ReturnIndex(0))
