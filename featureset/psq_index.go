@@ -501,3 +501,42 @@ func (p *PieceSquare) kingBlockBase(m, ksq board.Square) int {
 	}
 	return base
 }
+
+// QuietPair returns, for a move of one piece that is no king from one square to another
+// (every quiet non-king move: dirty.N == 1), both perspectives' changes at once: feature
+// add0 in and sub0 out of White's view, add1 in and sub1 out of Black's, in the position
+// after the move. ok is false — and the indices meaningless — for every other move (a
+// capture, castling, a promotion, a king move, a piece that is no feature of a view, an
+// invalid dirty piece or square, not exactly one king of a colour where the index depends
+// on it); then take Diff per perspective. Where ok is true, Diff(before, after, dirty,
+// persp) returns exactly [add_persp] and [sub_persp] (TestQuietPairMatchesDiff). One call
+// with two table rows in place of two Diff calls: the quiet update of both perspectives
+// (nnue.Accumulator.UpdateQuiet; doc/benchmarks.md, issue 14 round 6).
+func (s *Set) QuietPair(after *board.Position, dirty *board.DirtyPieces) (add0, sub0, add1, sub1 int, ok bool) {
+	p := s.psq
+	if p == nil || dirty == nil || dirty.N != 1 {
+		return 0, 0, 0, 0, false
+	}
+	d := dirty.Pieces[0]
+	pc := d.Piece
+	// NoSquare is −1: one unsigned test rejects it and every other invalid square.
+	if uint(pc-1) >= 12 || pc == p.kings[0] || pc == p.kings[1] || uint8(d.From)|uint8(d.To) >= 64 {
+		return 0, 0, 0, 0, false
+	}
+	k0, k1 := 0, 0
+	if p.kingDep {
+		w, b := uint64(after.Pieces(board.White, board.King)), uint64(after.Pieces(board.Black, board.King))
+		if w == 0 || w&(w-1) != 0 || b == 0 || b&(b-1) != 0 {
+			return 0, 0, 0, 0, false
+		}
+		k0, k1 = bits.TrailingZeros64(w), bits.TrailingZeros64(b)
+	}
+	v0, v1 := &p.quiet[0][k0&63], &p.quiet[1][k1&63]
+	r0, r1 := &v0.tab[pc], &v1.tab[pc]
+	a0, s0 := r0[d.To&63], r0[d.From&63]
+	a1, s1 := r1[d.To&63], r1[d.From&63]
+	if a0|s0|a1|s1 < 0 {
+		return 0, 0, 0, 0, false
+	}
+	return v0.base + int(a0), v0.base + int(s0), v1.base + int(a1), v1.base + int(s1), true
+}

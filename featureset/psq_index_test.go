@@ -232,3 +232,75 @@ func TestDiffQuiet(t *testing.T) {
 		}
 	})
 }
+
+// TestQuietPairMatchesDiff: where Set.QuietPair reports ok, Diff of each perspective is
+// exactly its one index in and one out; it reports ok for every legal one-piece non-king
+// move of HalfKP (no piece-square feature missing) and never for other moves; on synthetic
+// dirty pieces (bad pieces, squares, counts, kings) it never reports ok where Diff
+// disagrees.
+func TestQuietPairMatchesDiff(t *testing.T) {
+	starts := append([]board.Position{board.StartPosition()}, epdSample(t, 200)...)
+	sets := make([]*Set, len(psqSpecs))
+	for i, s := range psqSpecs {
+		sets[i] = MustParse(s)
+	}
+	halfKP := MustParse("halfkp")
+	oks := 0
+	rapid.Check(t, func(t *rapid.T) {
+		s := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
+		if rapid.IntRange(0, 3).Draw(t, "halfkp") == 0 {
+			s = halfKP
+		}
+		before := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "pos")]
+		after := before
+		var dirty board.DirtyPieces
+		legal := rapid.Bool().Draw(t, "legal")
+		if legal {
+			moves := before.AppendLegalMoves(nil)
+			if len(moves) == 0 {
+				return
+			}
+			after, dirty = before.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
+		} else {
+			after = starts[rapid.IntRange(0, len(starts)-1).Draw(t, "after")]
+			dirty.N = rapid.IntRange(-1, 3).Draw(t, "n")
+			for i := range dirty.Pieces {
+				dirty.Pieces[i] = board.DirtyPiece{
+					Piece: board.Piece(rapid.IntRange(0, 14).Draw(t, "piece")),
+					From:  board.Square(rapid.IntRange(-2, 66).Draw(t, "from")),
+					To:    board.Square(rapid.IntRange(-2, 66).Draw(t, "to")),
+				}
+			}
+		}
+		a0, s0, a1, s1, ok := s.QuietPair(&after, &dirty)
+		oneMove := dirty.N == 1 && dirty.Pieces[0].From != board.NoSquare && dirty.Pieces[0].To != board.NoSquare &&
+			dirty.Pieces[0].Piece.Role() != board.King
+		if legal && s == halfKP && ok != oneMove {
+			t.Fatalf("HalfKP %+v: ok %v, want %v", dirty, ok, oneMove)
+		}
+		if !ok {
+			return
+		}
+		oks++
+		for p, want := range [2][2]int{{a0, s0}, {a1, s1}} {
+			ga, gr := s.Diff(&before, &after, &dirty, board.Color(p), nil, nil)
+			if !slices.Equal(ga, []int{want[0]}) || !slices.Equal(gr, []int{want[1]}) {
+				t.Fatalf("%s %+v persp %d: QuietPair %v, Diff %v %v", s, dirty, p, want, ga, gr)
+			}
+		}
+	})
+	if oks == 0 {
+		t.Fatal("QuietPair never reported ok")
+	}
+	sp := board.StartPosition()
+	after, dirty := sp.Play(sp.AppendLegalMoves(nil)[0])
+	if _, _, _, _, ok := halfKP.QuietPair(&after, &dirty); !ok {
+		t.Fatalf("HalfKP: QuietPair not ok for %+v", dirty)
+	}
+	if MustParse("ph").PieceSquare() != nil {
+		t.Fatal("ph has a piece-square path")
+	}
+	if _, _, _, _, ok := MustParse("ph").QuietPair(&after, &dirty); ok {
+		t.Fatal("QuietPair ok for a set without the piece-square path")
+	}
+}

@@ -173,6 +173,38 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	a.updateFromGeneral(src, persp, added, removed)
 }
 
+// UpdateQuiet sets both perspectives of a to src's plus the change of a quiet move (copy-make,
+// src unchanged unless src == a): one piece other than a king moved from one square to
+// another (dirty from board.Position.Play; after the position after the move), one feature
+// in and one out in each perspective, found by featureset.Set.QuietPair and applied by
+// one simd.FeatureRows.AddSubPair call for both perspectives (plus, for Stockfish's 8
+// PSQT buckets, the two PSQT rows in Go) — the same values as Set.Diff and UpdateFrom per
+// perspective, in one call each instead of two pairs (issue 14 round 6). It reports false
+// and changes nothing for any other move, a transformer with int8 rows or another PSQT
+// layout, or a feature set without the piece-square path; the caller then takes Set.Diff and
+// UpdateFrom per perspective (refreshing where Set.RequiresRefresh says so).
+func (a *Accumulator) UpdateQuiet(src *Accumulator, after *board.Position, dirty *board.DirtyPieces) bool {
+	if a.quiet == quietNone {
+		return false
+	}
+	a0, s0, a1, s1, ok := a.ft.set.QuietPair(after, dirty)
+	if !ok {
+		return false
+	}
+	a.rows.AddSubPair(&a.v, &src.v, a0, s0, a1, s1)
+	if a.quiet == quietPSQT8 {
+		pw := a.ft.psqt
+		for p, f := range [2][2]int{{a0, s0}, {a1, s1}} {
+			d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
+			ra, rr := (*[8]int32)(pw[f[0]*8:]), (*[8]int32)(pw[f[1]*8:])
+			for i := range d {
+				d[i] = s[i] + ra[i] - rr[i]
+			}
+		}
+	}
+	return true
+}
+
 // updateFromGeneral is UpdateFrom for any lists (the reference of its fast path). With
 // int16 rows only, the rows of both lists go through one simd.FeatureRows.Update call (one
 // pass over the accumulator, its bound check the only one; round 5 of issue 14); int8 rows

@@ -196,6 +196,13 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 	}
 	for j := i + 1; j <= top; j++ {
 		prev, e := &s.entries[j-1], &s.entries[j]
+		// A quiet move from a parent with both perspectives computed (the usual search
+		// node): both perspectives in one call (UpdateQuiet; issue 14 round 6).
+		if prev.computed[p^1] && !e.computed[p^1] && e.acc.UpdateQuiet(prev.acc, &e.pos, &e.dirty) {
+			e.computed[0], e.computed[1] = true, true
+			s.Updates += 2
+			continue
+		}
 		s.added, s.removed = set.Diff(&prev.pos, &e.pos, &e.dirty, persp, s.added[:0], s.removed[:0])
 		e.acc.UpdateFrom(prev.acc, persp, s.added, s.removed)
 		e.computed[p] = true

@@ -135,7 +135,7 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 				a.prepare()
 			}
 		}
-		n.fused = append(n.fused, fuseStack(st))
+		n.fused = append(n.fused, fuseStack(st, ft))
 	}
 	return n, nil
 }

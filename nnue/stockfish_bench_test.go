@@ -20,9 +20,10 @@ import (
 // CPU time of the benchmark's (locked) thread over the same sections:
 //
 //	refresh      full refresh of both perspectives + forward pass (Evaluator.Evaluate)
-//	quiet        a quiet non-king move: Set.Diff + fused UpdateFrom for both
-//	             perspectives from the parent's accumulator + forward pass (rows/move:
-//	             feature rows added + removed over both perspectives)
+//	quiet        a quiet non-king move: Accumulator.UpdateQuiet (Set.QuietPair + one
+//	             fused update of both perspectives from the parent's accumulator;
+//	             Set.Diff + UpdateFrom per perspective where it reports false) + forward
+//	             pass (rows/move: feature rows added + removed over both perspectives)
 //	king         an own-king move: refresh of the mover's perspective
 //	             (Evaluator.RefreshPerspective), update of the other + forward pass
 //	king-table   the same through a RefreshTable warmed on a nearby position (the
@@ -231,10 +232,14 @@ func BenchmarkStockfish(b *testing.B) {
 					c.start()
 					for k := range hotMv {
 						mv := &hotMv[k] // a pointer: a range copy escaped (192 B, 1 alloc per move)
-						for p := board.White; p <= board.Black; p++ {
-							added, removed = fs.Diff(parent, &mv.after, &mv.dirty, p, added[:0], removed[:0])
-							acc.UpdateFrom(hot, p, added, removed)
-							rows += len(added) + len(removed)
+						if acc.UpdateQuiet(hot, &mv.after, &mv.dirty) {
+							rows += 4
+						} else {
+							for p := board.White; p <= board.Black; p++ {
+								added, removed = fs.Diff(parent, &mv.after, &mv.dirty, p, added[:0], removed[:0])
+								acc.UpdateFrom(hot, p, added, removed)
+								rows += len(added) + len(removed)
+							}
 						}
 						sfSink += ev.Forward(acc, &mv.after).Value
 					}

@@ -1,6 +1,10 @@
 package simd
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // ReLUStack is a prepared HalfKP layer stack (Stockfish 12/13 nnue_architecture.h, the
 // "HalfKP 256x2-32-32-1" net): the ClippedReLU of both perspectives' accumulators (m int16
@@ -32,6 +36,88 @@ type ReLUStack struct {
 	pb0, pb1             *int32
 
 	group1 int // SparseGroup(wt1, 32, 32): ≥ 2 selects the tail kernel with int16 pairs
+
+	// Set by WithActivity (nil otherwise), used at AVX2: fc_0's input in a load-time order.
+	// ord[j] is the input (0 ≤ ord[j] < 2m) at position j of the reordered ClippedReLU
+	// output, masks the clippedReLU16NNZShufAVX2 masks producing it, wtS fc_0 chunk-major
+	// with its columns in that order, groupS = SparseGroup(wtS, 2m, 32).
+	ord    []int32
+	masks  []uint8
+	wtS    []int8
+	groupS int
+	pwtS   *int8
+}
+
+// WithActivity returns a copy of s whose AVX2 path (the sparse fc_0 below AVX-512) takes
+// fc_0's 2m inputs in an order that puts often non-zero ones into the same 4-byte chunks, so
+// that fewer chunks are non-zero and fc_0's sparse kernel multiplies fewer (issue 14 round
+// 6; Stockfish 17 permutes its L1 neurons for the same reason). score has 2m entries (input
+// j < m from the side to move's accumulator, m + j from the other's), larger meaning more
+// often non-zero; only their order matters. Within each 128-bit lane of the packed
+// ClippedReLU (inputs 32b + {0..7, 16..23} and 32b + {8..15, 24..31} of every 32-input
+// block b: the lanes of VPACKSSWB, which one VPSHUFB per block can reorder in place of the
+// VPERMQ it needs anyway) the sixteen inputs are sorted by score, descending (ties by
+// position), and taken four to a chunk; fc_0's columns are permuted to match (a copy), so
+// Forward's result is bit for bit the same at every level; only the bytes Forward leaves
+// in dst are in that order at AVX2. It returns an error if len(score) ≠ 2m.
+func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
+	m2 := 2 * s.m
+	if len(score) != m2 {
+		return nil, fmt.Errorf("simd: ReLUStack.WithActivity: %d scores, want %d", len(score), m2)
+	}
+	c := *s
+	c.ord = make([]int32, m2)
+	c.masks = AlignedUint8(m2)
+	for b := 0; b < m2; b += 32 {
+		for lane := 0; lane < 2; lane++ {
+			var p [16]int // packed byte positions of the lane, sorted by score below
+			in := func(q int) int { return b + 8*lane + q%8 + 16*(q/8) }
+			for q := range p {
+				p[q] = q
+			}
+			slices.SortStableFunc(p[:], func(x, y int) int { return cmp.Compare(score[in(y)], score[in(x)]) })
+			for k, q := range p {
+				c.masks[b+16*lane+k] = uint8(q)
+				c.ord[b+16*lane+k] = int32(in(q))
+			}
+		}
+	}
+	// Within each chunk, pair its four inputs (bytes 0-1, 2-3: the int16 lanes of
+	// VPMADDUBSW) so that the largest same-sign weight-pair sum over the outputs is least,
+	// which keeps SparseGroup's bound (three chunks summed in int16) where it can be kept.
+	pairCost := func(x, y int32) int32 {
+		var c int32
+		for o := 0; o < 32; o++ {
+			a, b := int32(s.w0[o*m2+int(x)]), int32(s.w0[o*m2+int(y)])
+			c = max(c, max(a, 0)+max(b, 0), -(min(a, 0) + min(b, 0)))
+		}
+		return c
+	}
+	for j := 0; j < m2; j += 4 {
+		q, mk := c.ord[j:j+4], c.masks[j:j+4]
+		best, bi := int32(1<<30), 0
+		for i, pr := range [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}} {
+			if cost := max(pairCost(q[pr[0]], q[pr[1]]), pairCost(q[pr[2]], q[pr[3]])); cost < best {
+				best, bi = cost, i
+			}
+		}
+		pr := [3][4]int{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}[bi]
+		oq, om := [4]int32(q), [4]uint8(mk)
+		for k, from := range pr {
+			q[k], mk[k] = oq[from], om[from]
+		}
+	}
+	w0p := make([]int8, len(s.w0))
+	for o := 0; o < 32; o++ {
+		row, rowp := s.w0[o*m2:(o+1)*m2], w0p[o*m2:(o+1)*m2]
+		for j, src := range c.ord {
+			rowp[j] = row[src]
+		}
+	}
+	c.wtS = SparseWeights(w0p, m2, 32)
+	c.groupS = SparseGroup(c.wtS, m2, 32)
+	c.pwtS = &c.wtS[0]
+	return &c, nil
 }
 
 // NewReLUStack prepares the stack for accumulators of m int16 per perspective (m a

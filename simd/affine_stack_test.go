@@ -10,7 +10,8 @@ import (
 // ReLUStack.Forward equals the layers it replaces (Go kernels: ClippedReLU16 ×2, Affine,
 // ClippedReLU32, Affine, ClippedReLUDot32 + bias) at every level, with fc_0 weights small
 // and large enough for every SparseGroup (1, 2, 3), any share of zero inputs and the
-// stack's Go path; dst holds the ClippedReLU afterwards.
+// stack's Go path, with and without WithActivity's input order; dst holds the ClippedReLU
+// afterwards (at AVX2 in that order).
 func TestReLUStackMatchesLayers(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
@@ -50,6 +51,12 @@ func TestReLUStackMatchesLayers(t *testing.T) {
 			if w1max == 40 && s.group1 < 2 {
 				t.Fatalf("fc_1 weights ≤ 40: group %d", s.group1)
 			}
+			if rapid.Bool().Draw(t, "ordered") { // WithActivity: fc_0's input reordered at AVX2
+				score, _ := buffer(t, "score", 2*m, func() int32 { return int32(f.r.IntN(8)) })
+				if s, err = s.WithActivity(score); err != nil {
+					t.Fatal(err)
+				}
+			}
 			s.generic = rapid.Bool().Draw(t, "go path")
 
 			wantDst := make([]uint8, 2*m)
@@ -66,6 +73,13 @@ func TestReLUStackMatchesLayers(t *testing.T) {
 			idx := make([]uint16, m/2)
 			if got := s.Forward(a, b, dst, idx); got != want {
 				t.Fatalf("Forward %d, layers %d (group %d)", got, want, s.group)
+			}
+			if s.ord != nil && level == AVX2 && !s.generic {
+				perm := make([]uint8, 2*m)
+				for j, src := range s.ord {
+					perm[j] = wantDst[src]
+				}
+				wantDst = perm
 			}
 			if !slices.Equal(dst, wantDst) {
 				t.Fatalf("dst is not the ClippedReLU of a and b")

@@ -100,3 +100,10 @@ func (m *FeatureRows) updateGeneric(dst, src []int16, added, removed []int) {
 		}
 	}
 }
+
+// checkPair panics (badArgs, badRow) unless both perspectives' AddSub arguments of
+// AddSubPair are valid.
+func (m *FeatureRows) checkPair(dst, src *[2][]int16, add0, sub0, add1, sub1 int) {
+	m.badArgs(dst[0], src[0], add0, sub0)
+	m.badArgs(dst[1], src[1], add1, sub1)
+}

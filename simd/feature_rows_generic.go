@@ -28,3 +28,14 @@ func (m *FeatureRows) Update(dst, src []int16, added, removed []int) {
 	m.checkLists(dst, src, added, removed)
 	m.updateGeneric(dst, src, added, removed)
 }
+
+// AddSubPair is AddSub for both perspectives of an accumulator at once (a quiet move:
+// one feature in and one out in each): dst[0] = src[0] + W[add0] − W[sub0] and dst[1] =
+// src[1] + W[add1] − W[sub1], bit for bit two AddSub calls. Every slice must be Width()
+// long; dst[p] may alias src[p]. It panics, before writing anything, if a length differs or
+// a row index is not in [0, Rows()).
+func (m *FeatureRows) AddSubPair(dst, src *[2][]int16, add0, sub0, add1, sub1 int) {
+	m.checkPair(dst, src, add0, sub0, add1, sub1)
+	m.AddSub(dst[0], src[0], add0, sub0)
+	m.AddSub(dst[1], src[1], add1, sub1)
+}

@@ -5743,6 +5743,56 @@ sparseAccVNNI32_done:
 	VZEROUPPER
 	RET
 
+// func clippedReLU16NNZShufAVX2(dst *uint8, src *int16, n int, idx *uint16, first int, masks *uint8) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·clippedReLU16NNZShufAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         first+32(FP), SI
+	MOVQ         masks+40(FP), DI
+	SUBQ         AX, DI
+	VPXOR        Y0, Y0, Y0
+	LEAQ         nnzTable<>+0(SB), R8
+	XORQ         R9, R9
+	VMOVD        SI, X1
+	VPBROADCASTW X1, X1
+	MOVL         $0x00080008, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, X2
+	SUBQ         $0x00000020, DX
+	JB           clippedReLU16NNZShufAVX2_loop1_end
+	PCALIGN      $0x20
+
+clippedReLU16NNZShufAVX2_loop1:
+	VMOVDQU   (CX), Y3
+	VMOVDQU   32(CX), Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPMAXSB   Y0, Y3, Y3
+	VPSHUFB   (AX)(DI*1), Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VPCMPEQD  Y3, Y0, Y3
+	VMOVMSKPS Y3, SI
+	XORL      $0x000000ff, SI
+	MOVQ      SI, R10
+	SHLQ      $0x04, R10
+	VPADDW    (R8)(R10*1), X1, X3
+	VMOVDQU   X3, (BX)(R9*2)
+	POPCNTL   SI, SI
+	ADDQ      SI, R9
+	VPADDW    X2, X1, X1
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	SUBQ      $0x00000020, DX
+	JAE       clippedReLU16NNZShufAVX2_loop1
+
+clippedReLU16NNZShufAVX2_loop1_end:
+	ADDQ $0x00000020, DX
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
 // func affineReLUDot32AVX2(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
 // Requires: AVX, AVX2, SSE2
 TEXT ·affineReLUDot32AVX2(SB), NOSPLIT, $0-44
@@ -9360,6 +9410,91 @@ updateRowsAVX2_next1x32:
 	VZEROUPPER
 	RET
 
+// func addSubPairAVX2(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+// Requires: AVX, AVX2
+TEXT ·addSubPairAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst0+0(FP), AX
+	MOVQ    src0+8(FP), CX
+	MOVQ    add0+16(FP), DX
+	MOVQ    sub0+24(FP), BX
+	MOVQ    dst1+32(FP), SI
+	MOVQ    src1+40(FP), DI
+	MOVQ    add1+48(FP), R8
+	MOVQ    sub1+56(FP), R9
+	MOVQ    n+64(FP), R10
+	SHLQ    $0x01, R10
+	ADDQ    R10, AX
+	ADDQ    R10, CX
+	ADDQ    R10, DX
+	ADDQ    R10, BX
+	ADDQ    R10, SI
+	ADDQ    R10, DI
+	ADDQ    R10, R8
+	ADDQ    R10, R9
+	NEGQ    R10
+	ADDQ    $0x00000080, R10
+	JG      addSubPairAVX2_loopU_end
+	PCALIGN $0x20
+
+addSubPairAVX2_loopU:
+	VMOVDQU -128(CX)(R10*1), Y0
+	VMOVDQU -96(CX)(R10*1), Y1
+	VMOVDQU -64(CX)(R10*1), Y2
+	VMOVDQU -32(CX)(R10*1), Y3
+	VPADDW  -128(DX)(R10*1), Y0, Y0
+	VPSUBW  -128(BX)(R10*1), Y0, Y0
+	VMOVDQU Y0, -128(AX)(R10*1)
+	VPADDW  -96(DX)(R10*1), Y1, Y1
+	VPSUBW  -96(BX)(R10*1), Y1, Y1
+	VMOVDQU Y1, -96(AX)(R10*1)
+	VPADDW  -64(DX)(R10*1), Y2, Y2
+	VPSUBW  -64(BX)(R10*1), Y2, Y2
+	VMOVDQU Y2, -64(AX)(R10*1)
+	VPADDW  -32(DX)(R10*1), Y3, Y3
+	VPSUBW  -32(BX)(R10*1), Y3, Y3
+	VMOVDQU Y3, -32(AX)(R10*1)
+	VMOVDQU -128(DI)(R10*1), Y0
+	VMOVDQU -96(DI)(R10*1), Y1
+	VMOVDQU -64(DI)(R10*1), Y2
+	VMOVDQU -32(DI)(R10*1), Y3
+	VPADDW  -128(R8)(R10*1), Y0, Y0
+	VPSUBW  -128(R9)(R10*1), Y0, Y0
+	VMOVDQU Y0, -128(SI)(R10*1)
+	VPADDW  -96(R8)(R10*1), Y1, Y1
+	VPSUBW  -96(R9)(R10*1), Y1, Y1
+	VMOVDQU Y1, -96(SI)(R10*1)
+	VPADDW  -64(R8)(R10*1), Y2, Y2
+	VPSUBW  -64(R9)(R10*1), Y2, Y2
+	VMOVDQU Y2, -64(SI)(R10*1)
+	VPADDW  -32(R8)(R10*1), Y3, Y3
+	VPSUBW  -32(R9)(R10*1), Y3, Y3
+	VMOVDQU Y3, -32(SI)(R10*1)
+	ADDQ    $0x00000080, R10
+	JLE     addSubPairAVX2_loopU
+
+addSubPairAVX2_loopU_end:
+	SUBQ    $0x00000080, R10
+	ADDQ    $0x00000020, R10
+	JG      addSubPairAVX2_loop1_end
+	PCALIGN $0x20
+
+addSubPairAVX2_loop1:
+	VMOVDQU -32(CX)(R10*1), Y0
+	VPADDW  -32(DX)(R10*1), Y0, Y0
+	VPSUBW  -32(BX)(R10*1), Y0, Y0
+	VMOVDQU Y0, -32(AX)(R10*1)
+	VMOVDQU -32(DI)(R10*1), Y0
+	VPADDW  -32(R8)(R10*1), Y0, Y0
+	VPSUBW  -32(R9)(R10*1), Y0, Y0
+	VMOVDQU Y0, -32(SI)(R10*1)
+	ADDQ    $0x00000020, R10
+	JLE     addSubPairAVX2_loop1
+
+addSubPairAVX2_loop1_end:
+	SUBQ $0x00000020, R10
+	VZEROUPPER
+	RET
+
 // func updateRowsAVX512(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·updateRowsAVX512(SB), NOSPLIT, $0-64
@@ -9707,5 +9842,102 @@ updateRowsAVX512_tile1x32_sub_end:
 	SUBQ      $0x00000020, R9
 
 updateRowsAVX512_next1x32:
+	VZEROUPPER
+	RET
+
+// func addSubPairAVX512(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·addSubPairAVX512(SB), NOSPLIT, $0-72
+	MOVQ    dst0+0(FP), AX
+	MOVQ    src0+8(FP), CX
+	MOVQ    add0+16(FP), DX
+	MOVQ    sub0+24(FP), BX
+	MOVQ    dst1+32(FP), SI
+	MOVQ    src1+40(FP), DI
+	MOVQ    add1+48(FP), R8
+	MOVQ    sub1+56(FP), R9
+	MOVQ    n+64(FP), R10
+	SHLQ    $0x01, R10
+	ADDQ    R10, AX
+	ADDQ    R10, CX
+	ADDQ    R10, DX
+	ADDQ    R10, BX
+	ADDQ    R10, SI
+	ADDQ    R10, DI
+	ADDQ    R10, R8
+	ADDQ    R10, R9
+	NEGQ    R10
+	ADDQ    $0x00000100, R10
+	JG      addSubPairAVX512_loopU_end
+	PCALIGN $0x20
+
+addSubPairAVX512_loopU:
+	VMOVDQU64 -256(CX)(R10*1), Z0
+	VMOVDQU64 -192(CX)(R10*1), Z1
+	VMOVDQU64 -128(CX)(R10*1), Z2
+	VMOVDQU64 -64(CX)(R10*1), Z3
+	VPADDW    -256(DX)(R10*1), Z0, Z0
+	VPSUBW    -256(BX)(R10*1), Z0, Z0
+	VMOVDQU64 Z0, -256(AX)(R10*1)
+	VPADDW    -192(DX)(R10*1), Z1, Z1
+	VPSUBW    -192(BX)(R10*1), Z1, Z1
+	VMOVDQU64 Z1, -192(AX)(R10*1)
+	VPADDW    -128(DX)(R10*1), Z2, Z2
+	VPSUBW    -128(BX)(R10*1), Z2, Z2
+	VMOVDQU64 Z2, -128(AX)(R10*1)
+	VPADDW    -64(DX)(R10*1), Z3, Z3
+	VPSUBW    -64(BX)(R10*1), Z3, Z3
+	VMOVDQU64 Z3, -64(AX)(R10*1)
+	VMOVDQU64 -256(DI)(R10*1), Z0
+	VMOVDQU64 -192(DI)(R10*1), Z1
+	VMOVDQU64 -128(DI)(R10*1), Z2
+	VMOVDQU64 -64(DI)(R10*1), Z3
+	VPADDW    -256(R8)(R10*1), Z0, Z0
+	VPSUBW    -256(R9)(R10*1), Z0, Z0
+	VMOVDQU64 Z0, -256(SI)(R10*1)
+	VPADDW    -192(R8)(R10*1), Z1, Z1
+	VPSUBW    -192(R9)(R10*1), Z1, Z1
+	VMOVDQU64 Z1, -192(SI)(R10*1)
+	VPADDW    -128(R8)(R10*1), Z2, Z2
+	VPSUBW    -128(R9)(R10*1), Z2, Z2
+	VMOVDQU64 Z2, -128(SI)(R10*1)
+	VPADDW    -64(R8)(R10*1), Z3, Z3
+	VPSUBW    -64(R9)(R10*1), Z3, Z3
+	VMOVDQU64 Z3, -64(SI)(R10*1)
+	ADDQ      $0x00000100, R10
+	JLE       addSubPairAVX512_loopU
+
+addSubPairAVX512_loopU_end:
+	SUBQ    $0x00000100, R10
+	ADDQ    $0x00000040, R10
+	JG      addSubPairAVX512_loop1_end
+	PCALIGN $0x20
+
+addSubPairAVX512_loop1:
+	VMOVDQU64 -64(CX)(R10*1), Z0
+	VPADDW    -64(DX)(R10*1), Z0, Z0
+	VPSUBW    -64(BX)(R10*1), Z0, Z0
+	VMOVDQU64 Z0, -64(AX)(R10*1)
+	VMOVDQU64 -64(DI)(R10*1), Z0
+	VPADDW    -64(R8)(R10*1), Z0, Z0
+	VPSUBW    -64(R9)(R10*1), Z0, Z0
+	VMOVDQU64 Z0, -64(SI)(R10*1)
+	ADDQ      $0x00000040, R10
+	JLE       addSubPairAVX512_loop1
+
+addSubPairAVX512_loop1_end:
+	SUBQ      $0x00000040, R10
+	TESTQ     R10, R10
+	JZ        addSubPairAVX512_done
+	VMOVDQU64 (CX)(R10*1), Y0
+	VPADDW    (DX)(R10*1), Y0, Y0
+	VPSUBW    (BX)(R10*1), Y0, Y0
+	VMOVDQU64 Y0, (AX)(R10*1)
+	VMOVDQU64 (DI)(R10*1), Y0
+	VPADDW    (R8)(R10*1), Y0, Y0
+	VPSUBW    (R9)(R10*1), Y0, Y0
+	VMOVDQU64 Y0, (SI)(R10*1)
+
+addSubPairAVX512_done:
 	VZEROUPPER
 	RET

@@ -268,6 +268,14 @@ func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx 
 //go:noescape
 func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
+// clippedReLU16NNZShufAVX2 sets the bytes of dst[0:n] to clamp(src[i], 0, 127), each 32-byte block's bytes in
+// the order its mask gives (dst[32b+j] = packed[32b + 16·(j/16) + masks[32b+j]], packed being
+// VPACKSSWB's in-lane order), n a positive multiple of 32, writes first + c for every non-zero
+// 4-byte chunk c of dst[0:n] to idx in increasing order and returns their count.
+//
+//go:noescape
+func clippedReLU16NNZShufAVX2(dst *uint8, src *int16, n int, idx *uint16, first int, masks *uint8) int
+
 // affineReLUDot32AVX2 returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
 // i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.
 //
@@ -422,9 +430,21 @@ func updateI8AVX512(dst *int16, src *int16, weights *int8, add *int, nadd int, s
 //go:noescape
 func updateRowsAVX2(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
 
+// addSubPairAVX2 sets dst0[i] = src0[i] + add0[i] − sub0[i] and dst1[i] = src1[i] + add1[i] − sub1[i]
+// for i < n, n a multiple of 16 (int16, wrapping).
+//
+//go:noescape
+func addSubPairAVX2(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+
 // updateRowsAVX512 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i]
 // for i < n (k < nadd, nsub); n is a multiple of 16 and every row index must be valid
 // (the caller checks); dst may equal src.
 //
 //go:noescape
 func updateRowsAVX512(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
+
+// addSubPairAVX512 sets dst0[i] = src0[i] + add0[i] − sub0[i] and dst1[i] = src1[i] + add1[i] − sub1[i]
+// for i < n, n a multiple of 16 (int16, wrapping).
+//
+//go:noescape
+func addSubPairAVX512(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)

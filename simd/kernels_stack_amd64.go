@@ -5,7 +5,8 @@ package simd
 // Forward returns the stack's output (fc_2's int32, bias included) for the accumulators
 // a (side to move) and b (the other perspective), each of at least Width() int16. dst
 // (≥ 2·Width() bytes) and idx (≥ Width()/2 entries) are scratch: dst receives the
-// ClippedReLU of a and b (fc_0's input), idx's contents are unspecified. Shorter operands
+// ClippedReLU of a and b (fc_0's input; at AVX2 in the order of WithActivity where it
+// was set), idx's contents are unspecified. Shorter operands
 // panic before any arithmetic.
 //
 // After the operand checks it calls the assembly of the level directly (Generic, or a
@@ -42,15 +43,28 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		}
 		return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 	}
-	k = clippedReLU16NNZAVX2(pd, pa, m, pi, 0)
-	k += clippedReLU16NNZAVX2(&dst[m], pb, m, &idx[k], m/4)
-	switch {
-	case s.group >= 3:
-		sparseAccTriplesAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-	case s.group == 2:
-		sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-	default:
-		sparseAccAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	if s.masks != nil { // WithActivity: fc_0's input in the load-time order
+		k = clippedReLU16NNZShufAVX2(pd, pa, m, pi, 0, &s.masks[0])
+		k += clippedReLU16NNZShufAVX2(&dst[m], pb, m, &idx[k], m/4, &s.masks[m])
+		switch {
+		case s.groupS >= 3:
+			sparseAccTriplesAVX232(&o[0], s.pb0, pd, s.pwtS, pi, k)
+		case s.groupS == 2:
+			sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwtS, pi, k)
+		default:
+			sparseAccAVX232(&o[0], s.pb0, pd, s.pwtS, pi, k)
+		}
+	} else {
+		k = clippedReLU16NNZAVX2(pd, pa, m, pi, 0)
+		k += clippedReLU16NNZAVX2(&dst[m], pb, m, &idx[k], m/4)
+		switch {
+		case s.group >= 3:
+			sparseAccTriplesAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		case s.group == 2:
+			sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		default:
+			sparseAccAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		}
 	}
 	if s.group1 >= 2 {
 		return s.b2 + reluAffineReLUDot32PairsAVX2(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)

@@ -88,6 +88,7 @@ func main() {
 	affineAVX512(false)
 	affineAVX512(true)
 	sparseKernels()
+	clippedReLU16NNZShuf(Mem{Symbol: NewStaticSymbol("nnzTable"), Base: reg.StaticBase})
 	tailKernels()
 	affineVNNI16()
 	refreshPlanesKernels()
@@ -99,6 +100,7 @@ func main() {
 	}
 	for _, s := range []isa{avx2, avx512} {
 		updateRows(s)
+		addSubPair(s)
 	}
 
 	Generate()
