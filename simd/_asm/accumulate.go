@@ -134,22 +134,7 @@ func refresh(s isa) {
 	rowBytes := GP64()
 	MOVQ(n, rowBytes)
 
-	for i, st := range tileSteps(s.wide) {
-		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
-		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
-		tile := st.regs * st.width
-		Label(lbl)
-		CMPQ(n, U32(tile))
-		JB(LabelRef(next))
-		vec, mov := s.vec, s.mov
-		if st.width == 32 {
-			vec = YMM
-		}
-		acc := make([]reg.VecVirtual, st.regs)
-		for r := range acc {
-			acc[r] = vec()
-			mov(Mem{Base: bias, Disp: r * st.width}, acc[r])
-		}
+	tileLoop(s, fn, tileSteps(s.wide), n, dst, bias, w, 1, func(lbl string, acc []reg.VecVirtual, st tileStep, _ func() reg.VecVirtual) {
 		rp := GP64()
 		cnt := GP64()
 		MOVQ(rows, rp)
@@ -170,20 +155,48 @@ func refresh(s isa) {
 		DECQ(cnt)
 		JMP(LabelRef(rowLoop))
 		Label(rowDone)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// tileLoop emits the tile skeleton every accumulator kernel shares: for each step of steps
+// (the largest tile loops, each smaller one runs at most once) while n, the int16 bytes
+// left, holds a whole tile, load the tile's st.regs vectors from src, let body add or
+// subtract its rows into them (vec makes a scratch register of the tile's width), store
+// them to dst and advance dst and src by the tile and w by the tile's bytes ÷ wDiv (2 for
+// int8 rows). The caller emits VZEROUPPER and the return after it.
+func tileLoop(s isa, fn string, steps []tileStep, n, dst, src, w reg.GPVirtual, wDiv int,
+	body func(lbl string, acc []reg.VecVirtual, st tileStep, vec func() reg.VecVirtual)) {
+	for i, st := range steps {
+		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
+		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
+		tile := st.regs * st.width
+		Label(lbl)
+		CMPQ(n, U32(tile))
+		JB(LabelRef(next))
+		vec := s.vec
+		if st.width == 32 {
+			vec = YMM
+		}
+		acc := make([]reg.VecVirtual, st.regs)
 		for r := range acc {
-			mov(acc[r], Mem{Base: dst, Disp: r * st.width})
+			acc[r] = vec()
+			s.mov(Mem{Base: src, Disp: r * st.width}, acc[r])
+		}
+		body(lbl, acc, st, vec)
+		for r := range acc {
+			s.mov(acc[r], Mem{Base: dst, Disp: r * st.width})
 		}
 		ADDQ(U32(tile), dst)
-		ADDQ(U32(tile), bias)
-		ADDQ(U32(tile), w)
+		ADDQ(U32(tile), src)
+		ADDQ(U32(tile/wDiv), w)
 		SUBQ(U32(tile), n)
 		if i == 0 {
-			JMP(LabelRef(lbl)) // the largest tile loops; each smaller one runs at most once
+			JMP(LabelRef(lbl))
 		}
 		Label(next)
 	}
-	VZEROUPPER()
-	RET()
 }
 
 // tileStep is one tile size of the accumulator kernels' tail-free loops: regs vector

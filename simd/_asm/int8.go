@@ -120,22 +120,7 @@ func updateI8(s isa) {
 	MOVQ(n, rowBytes) // int8 row length in bytes
 	SHLQ(U8(1), n)    // int16 bytes left
 
-	for i, st := range tileSteps(s.wide) {
-		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
-		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
-		tile := st.regs * st.width
-		Label(lbl)
-		CMPQ(n, U32(tile))
-		JB(LabelRef(next))
-		vec := s.vec
-		if st.width == 32 {
-			vec = YMM
-		}
-		acc := make([]reg.VecVirtual, st.regs)
-		for r := range acc {
-			acc[r] = vec()
-			s.mov(Mem{Base: src, Disp: r * st.width}, acc[r])
-		}
+	tileLoop(s, fn, tileSteps(s.wide), n, dst, src, w, 2, func(lbl string, acc []reg.VecVirtual, st tileStep, vec func() reg.VecVirtual) {
 		tmp := vec()
 		for _, kind := range []string{"add", "sub"} {
 			rp := GP64()
@@ -164,18 +149,7 @@ func updateI8(s isa) {
 			JMP(LabelRef(rowLoop))
 			Label(rowDone)
 		}
-		for r := range acc {
-			s.mov(acc[r], Mem{Base: dst, Disp: r * st.width})
-		}
-		ADDQ(U32(tile), dst)
-		ADDQ(U32(tile), src)
-		ADDQ(U32(tile/2), w)
-		SUBQ(U32(tile), n)
-		if i == 0 {
-			JMP(LabelRef(lbl)) // the largest tile loops; each smaller one runs at most once
-		}
-		Label(next)
-	}
+	})
 	VZEROUPPER()
 	RET()
 }

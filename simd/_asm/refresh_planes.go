@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -118,22 +116,7 @@ func refreshTiles(s isa, fn string, offs Mem, cnt, n reg.GPVirtual) {
 	dst := ld("dst")
 	bias := ld("bias")
 	w := ld("weights")
-	for i, st := range tileSteps(s.wide) {
-		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
-		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
-		tile := st.regs * st.width
-		Label(lbl)
-		CMPQ(n, U32(tile))
-		JB(LabelRef(next))
-		vec, mov := s.vec, s.mov
-		if st.width == 32 {
-			vec = YMM
-		}
-		acc := make([]reg.VecVirtual, st.regs)
-		for r := range acc {
-			acc[r] = vec()
-			mov(Mem{Base: bias, Disp: r * st.width}, acc[r])
-		}
+	tileLoop(s, fn, tileSteps(s.wide), n, dst, bias, w, 1, func(lbl string, acc []reg.VecVirtual, st tileStep, _ func() reg.VecVirtual) {
 		k := GP64()
 		XORQ(k, k)
 		TESTQ(cnt, cnt)
@@ -149,18 +132,7 @@ func refreshTiles(s isa, fn string, offs Mem, cnt, n reg.GPVirtual) {
 		CMPQ(k, cnt)
 		JB(LabelRef(lbl + "_rows"))
 		Label(lbl + "_store")
-		for r := range acc {
-			mov(acc[r], Mem{Base: dst, Disp: r * st.width})
-		}
-		ADDQ(U32(tile), dst)
-		ADDQ(U32(tile), bias)
-		ADDQ(U32(tile), w)
-		SUBQ(U32(tile), n)
-		if i == 0 {
-			JMP(LabelRef(lbl)) // the largest tile loops; each smaller one runs at most once
-		}
-		Label(next)
-	}
+	})
 	VZEROUPPER()
 	Store(cnt, ReturnIndex(0))
 	RET()

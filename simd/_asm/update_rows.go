@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -37,22 +35,7 @@ func updateRows(s isa) {
 	rowBytes := GP64()
 	MOVQ(n, rowBytes)
 
-	for i, st := range updateTileSteps(s.wide) {
-		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
-		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
-		tile := st.regs * st.width
-		Label(lbl)
-		CMPQ(n, U32(tile))
-		JB(LabelRef(next))
-		vec, mov := s.vec, s.mov
-		if st.width == 32 {
-			vec = YMM
-		}
-		acc := make([]reg.VecVirtual, st.regs)
-		for r := range acc {
-			acc[r] = vec()
-			mov(Mem{Base: src, Disp: r * st.width}, acc[r])
-		}
+	tileLoop(s, fn, updateTileSteps(s.wide), n, dst, src, w, 1, func(lbl string, acc []reg.VecVirtual, st tileStep, _ func() reg.VecVirtual) {
 		rows := func(tag string, list, count reg.GPVirtual, op func(a, b, c Op)) {
 			rp := GP64()
 			cnt := GP64()
@@ -76,18 +59,7 @@ func updateRows(s isa) {
 		}
 		rows("add", add, nadd, func(a, b, c Op) { VPADDW(a, b, c) })
 		rows("sub", sub, nsub, func(a, b, c Op) { VPSUBW(a, b, c) })
-		for r := range acc {
-			mov(acc[r], Mem{Base: dst, Disp: r * st.width})
-		}
-		ADDQ(U32(tile), dst)
-		ADDQ(U32(tile), src)
-		ADDQ(U32(tile), w)
-		SUBQ(U32(tile), n)
-		if i == 0 {
-			JMP(LabelRef(lbl)) // the largest tile loops; each smaller one runs at most once
-		}
-		Label(next)
-	}
+	})
 	VZEROUPPER()
 	RET()
 }
