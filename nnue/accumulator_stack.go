@@ -30,7 +30,6 @@ type AccumulatorStack struct {
 	n       int // entries in use; the top is entries[n-1]
 	added   []int
 	removed []int
-	active  []int
 	table   *RefreshTable // nil: plain refreshes (see UseRefreshTable)
 
 	// Statistics since creation: perspective updates and refreshes performed.
@@ -49,8 +48,9 @@ type stackEntry struct {
 // allocated on first use; call Reserve to allocate them up front.
 func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	k := max(n.ft.set.MaxActive(), 64)
-	return &AccumulatorStack{net: n, ev: n.NewEvaluator(),
-		added: make([]int, 0, k), removed: make([]int, 0, k), active: make([]int, 0, k)}
+	ev := n.NewEvaluator()
+	ev.active = make([]int, 0, k) // RefreshPerspective's list: no allocation in a search
+	return &AccumulatorStack{net: n, ev: ev, added: make([]int, 0, k), removed: make([]int, 0, k)}
 }
 
 // Reserve allocates entries so that the stack holds plies+1 entries (the root and plies
@@ -184,9 +184,8 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		if e.root || set.RequiresRefresh(&e.dirty, persp) {
 			if s.table != nil { // optional refresh table (refresh_table.go)
 				s.table.Refresh(e.acc, &e.pos, persp)
-			} else if _, ok := e.acc.refreshPlanes(&e.pos, persp); !ok {
-				s.active = set.Active(&e.pos, persp, s.active[:0])
-				e.acc.Refresh(persp, s.active)
+			} else {
+				s.ev.RefreshPerspective(e.acc, &e.pos, persp)
 			}
 			e.computed[p] = true
 			s.Refreshes++
