@@ -1,6 +1,10 @@
 package simd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nnuekit/nnuekit/internal/block"
+)
 
 // PairwiseStack is a prepared SFNNv5 layer stack (Stockfish 15.1 and 16
 // nnue_architecture.h with 16 fc_0 outputs): the PairwiseMul of each perspective's
@@ -38,6 +42,10 @@ type PairwiseStack struct {
 // and the shifts of the SqrClippedReLU (sqrShift < 64) and of the ClippedReLUs after fc_0
 // and fc_1 (shift0, shift1 < 32). The weights are copied. It returns an error for any
 // other shape.
+//
+// The copies share one block that starts on a 4 KiB page, in the order Forward reads
+// them (fc_0, its biases, fc_1, its biases, fc_2), so that an evaluation touches as few
+// pages as their size allows.
 func NewPairwiseStack(m int, w0 []int8, b0 []int32, sqrShift, shift0 uint, w1 []int8, b1 []int32, shift1 uint, w2 []int8, b2 int32) (*PairwiseStack, error) {
 	switch {
 	case m <= 0 || m%64 != 0 || m > 1<<15:
@@ -56,10 +64,15 @@ func NewPairwiseStack(m int, w0 []int8, b0 []int32, sqrShift, shift0 uint, w1 []
 		copy(r[32*j:32*j+15], w1[32*j:32*j+15])
 		copy(r[32*j+16:32*j+31], w1[32*j+15:32*j+30])
 	}
-	s := &PairwiseStack{m: m, wt0: SparseWeights(w0, m, 16),
-		b0: append(AlignedInt32(16)[:0], b0...), wt1: SparseWeights(r, 32, 32),
-		b1: append(AlignedInt32(32)[:0], b1...), w2: append([]int8(nil), w2...), b2: b2,
-		sqrShift: sqrShift, sh0: shift0, sh1: shift1}
+	// One block (block.Block) in the order Forward reads it: wt0, b0, wt1, b1, w2.
+	blk := block.New(block.Len(16*m) + block.Len(4*16) + block.Len(32*32) + block.Len(4*32) + block.Len(32))
+	s := &PairwiseStack{m: m, b2: b2, sqrShift: sqrShift, sh0: shift0, sh1: shift1}
+	s.wt0, s.b0, s.wt1, s.b1, s.w2 = blk.Int8s(16*m), blk.Int32s(16), blk.Int8s(32*32), blk.Int32s(32), blk.Int8s(32)
+	sparseWeightsInto(s.wt0, w0, m, 16)
+	copy(s.b0, b0)
+	sparseWeightsInto(s.wt1, r, 32, 32)
+	copy(s.b1, b1)
+	copy(s.w2, w2)
 	s.group = SparseGroup(s.wt0, m, 16)
 	s.group1 = SparseGroup(s.wt1, 32, 32)
 	s.pwt0, s.pwt1, s.pw2 = &s.wt0[0], &s.wt1[0], &s.w2[0]

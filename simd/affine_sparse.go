@@ -158,13 +158,19 @@ func SparseWeights(weights []int8, nin, nout int) []int8 {
 		panic("simd: SparseWeights: bad dimensions")
 	}
 	wt := AlignedInt8(nin * nout)
+	sparseWeightsInto(wt, weights, nin, nout)
+	return wt
+}
+
+// sparseWeightsInto is SparseWeights writing into wt (nin·nout bytes, checked by the
+// caller), for the prepared stacks that carve wt out of one block (block.Block).
+func sparseWeightsInto(wt, weights []int8, nin, nout int) {
 	for j := 0; j < nout; j++ {
 		row := weights[j*nin : j*nin+nin]
 		for c := 0; c < nin/4; c++ {
 			copy(wt[(c*nout+j)*4:(c*nout+j)*4+4], row[4*c:4*c+4])
 		}
 	}
-	return wt
 }
 
 // SparseGroup returns how many chunks' VPMADDUBSW results (1, 2 or 3) may be added in

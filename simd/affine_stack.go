@@ -4,7 +4,15 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/nnuekit/nnuekit/internal/block"
 )
+
+// A prepared stack keeps its arrays (weights, biases, masks) in one block.Block, in the
+// order Forward reads them, starting on a 4 KiB page: one evaluation then touches as few
+// distinct pages as the arrays' sizes allow. On a machine whose TLB is flushed often
+// (issue 14 round 7: every clock system call under page-table isolation) each distinct page
+// costs a page walk, and separate allocations put every small array on a page of its own.
 
 // ReLUStack is a prepared HalfKP layer stack (Stockfish 12/13 nnue_architecture.h, the
 // "HalfKP 256x2-32-32-1" net): the ClippedReLU of both perspectives' accumulators (m int16
@@ -66,8 +74,20 @@ func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
 		return nil, fmt.Errorf("simd: ReLUStack.WithActivity: %d scores, want %d", len(score), m2)
 	}
 	c := *s
+	// One block in the order the AVX2 path reads it (wtS, b0, wt1, b1, w2, masks), then
+	// the other levels' fc_0 copies (w0 dense at VNNI, wt0 sparse at AVX-512).
+	blk := block.New(3*block.Len(32*m2) + reluStackSmall + block.Len(m2))
+	c.wtS = blk.Int8s(32 * m2) // filled below
+	c.b0, c.wt1, c.b1, c.w2 = blk.Int32s(32), blk.Int8s(32*32), blk.Int32s(32), blk.Int8s(32)
+	copy(c.b0, s.b0)
+	copy(c.wt1, s.wt1)
+	copy(c.b1, s.b1)
+	copy(c.w2, s.w2)
+	c.masks = blk.Uint8s(m2)
+	c.w0, c.wt0 = blk.Int8s(32*m2), blk.Int8s(32*m2)
+	copy(c.w0, s.w0)
+	copy(c.wt0, s.wt0)
 	c.ord = make([]int32, m2)
-	c.masks = AlignedUint8(m2)
 	for b := 0; b < m2; b += 32 {
 		for lane := 0; lane < 2; lane++ {
 			var p [16]int // packed byte positions of the lane, sorted by score below
@@ -114,18 +134,29 @@ func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
 			rowp[j] = row[src]
 		}
 	}
-	c.wtS = SparseWeights(w0p, m2, 32)
+	sparseWeightsInto(c.wtS, w0p, m2, 32)
 	c.groupS = SparseGroup(c.wtS, m2, 32)
+	c.setPointers()
 	c.pwtS = &c.wtS[0]
 	return &c, nil
+}
+
+// reluStackSmall is the block room of a ReLUStack's biases and fc_1/fc_2 weights.
+var reluStackSmall = block.Len(4*32) + block.Len(32*32) + block.Len(4*32) + block.Len(32)
+
+// setPointers takes the first elements of the arrays once for the assembly.
+func (s *ReLUStack) setPointers() {
+	s.pw0, s.pwt0, s.pwt1, s.pw2 = &s.w0[0], &s.wt0[0], &s.wt1[0], &s.w2[0]
+	s.pb0, s.pb1 = &s.b0[0], &s.b1[0]
 }
 
 // NewReLUStack prepares the stack for accumulators of m int16 per perspective (m a
 // positive multiple of 32, at most 32,768): fc_0's weights w0 row-major [32][2m] with 32
 // biases b0, fc_1's w1 row-major [32][32] with 32 biases b1, fc_2's 32 weights w2 and
 // bias b2, the ClippedReLU shifts shift0 (after fc_0) and shift1 (after fc_1), each < 32.
-// The slices are copied (chunk-major for the sparse kernels) or referenced (w0): they must
-// not change afterwards. It returns an error for any other shape.
+// The slices are copied (chunk-major for the sparse kernels), all into one block that
+// starts on a 4 KiB page in the order Forward reads them. It returns an error for any
+// other shape.
 func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int32, shift1 uint, w2 []int8, b2 int32) (*ReLUStack, error) {
 	switch {
 	case m <= 0 || m%32 != 0 || m > 1<<15:
@@ -137,14 +168,22 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 	case shift0 > 31 || shift1 > 31:
 		return nil, fmt.Errorf("simd: ReLUStack shifts %d, %d, want < 32", shift0, shift1)
 	}
-	s := &ReLUStack{m: m, w0: w0, wt0: SparseWeights(w0, 2*m, 32),
-		b0: append(AlignedInt32(32)[:0], b0...), wt1: SparseWeights(w1, 32, 32),
-		b1: append(AlignedInt32(32)[:0], b1...), w2: append([]int8(nil), w2...), b2: b2,
-		sh0: shift0, sh1: shift1}
-	s.group = SparseGroup(s.wt0, 2*m, 32)
+	m2 := 2 * m
+	// One block in the order the sparse paths read it (wt0, b0, wt1, b1, w2), then fc_0
+	// row-major for the dense kernel at VNNI.
+	blk := block.New(2*block.Len(32*m2) + reluStackSmall)
+	s := &ReLUStack{m: m, b2: b2, sh0: shift0, sh1: shift1}
+	s.wt0, s.b0, s.wt1, s.b1, s.w2 = blk.Int8s(32*m2), blk.Int32s(32), blk.Int8s(32*32), blk.Int32s(32), blk.Int8s(32)
+	s.w0 = blk.Int8s(32 * m2)
+	sparseWeightsInto(s.wt0, w0, m2, 32)
+	copy(s.b0, b0)
+	sparseWeightsInto(s.wt1, w1, 32, 32)
+	copy(s.b1, b1)
+	copy(s.w2, w2)
+	copy(s.w0, w0)
+	s.group = SparseGroup(s.wt0, m2, 32)
 	s.group1 = SparseGroup(s.wt1, 32, 32)
-	s.pw0, s.pwt0, s.pwt1, s.pw2 = &s.w0[0], &s.wt0[0], &s.wt1[0], &s.w2[0]
-	s.pb0, s.pb1 = &s.b0[0], &s.b1[0]
+	s.setPointers()
 	return s, nil
 }
 

@@ -19,6 +19,7 @@ type FeatureRows struct {
 	w    []int16
 	n    int
 	rows uint
+	psqt []int32 // PSQT8 rows (8 int32 per row, WithPSQT8) or nil
 }
 
 // NewFeatureRows returns weights viewed as rows of n int16: len(weights)/n rows (a
@@ -30,6 +31,22 @@ func NewFeatureRows(weights []int16, n int) (FeatureRows, error) {
 	r := len(weights) / n
 	return FeatureRows{w: weights[: r*n : r*n], n: n, rows: uint(r)}, nil
 }
+
+// WithPSQT8 returns m with PSQT weights attached for UpdatePair and AddSubPSQT, which then
+// also update the PSQT accumulators (the other methods ignore them): psqt holds 8 int32
+// per row, row f's at psqt[8f : 8f+8] (Stockfish 15.1's psqtWeights, feature-major, 8
+// buckets; nnue_feature_transformer.h). It returns an error unless len(psqt) == 8·Rows().
+// m itself is unchanged; the result aliases psqt.
+func (m FeatureRows) WithPSQT8(psqt []int32) (FeatureRows, error) {
+	if uint(len(psqt)) != 8*m.rows {
+		return FeatureRows{}, fmt.Errorf("simd: FeatureRows PSQT length %d, want 8 × %d rows", len(psqt), m.rows)
+	}
+	m.psqt = psqt[:len(psqt):len(psqt)]
+	return m, nil
+}
+
+// HasPSQT8 reports whether m has PSQT rows attached (WithPSQT8).
+func (m *FeatureRows) HasPSQT8() bool { return m.psqt != nil }
 
 // Width returns the row width n (int16 per row: the accumulator width of one perspective).
 func (m *FeatureRows) Width() int { return m.n }
@@ -99,6 +116,54 @@ func (m *FeatureRows) updateGeneric(dst, src []int16, added, removed []int) {
 			dst[i] -= row[i]
 		}
 	}
+}
+
+// checkUpdatePair panics (badArgs, badRow, badPSQT) unless UpdatePair's arguments are
+// valid.
+func (m *FeatureRows) checkUpdatePair(dst, src *[2][]int16, pdst, psrc *[2][]int32, add0, sub0, add1, sub1 int) {
+	m.checkPair(dst, src, add0, sub0, add1, sub1)
+	if m.psqt != nil {
+		for p := range 2 {
+			if len(pdst[p]) != 8 || len(psrc[p]) != 8 {
+				panic(fmt.Sprintf("simd: FeatureRows.UpdatePair PSQT lengths pdst[%d] %d, psrc[%d] %d, want 8", p, len(pdst[p]), p, len(psrc[p])))
+			}
+		}
+	}
+}
+
+// badPSQT panics naming AddSubPSQT's PSQT slice lengths.
+func (m *FeatureRows) badPSQT(pdst, psrc []int32) {
+	panic(fmt.Sprintf("simd: FeatureRows.AddSubPSQT PSQT lengths pdst %d, psrc %d, want 8", len(pdst), len(psrc)))
+}
+
+// addSubPSQTGeneric is AddSubPSQT in Go after the checks.
+func (m *FeatureRows) addSubPSQTGeneric(dst, src []int16, pdst, psrc []int32, add, sub int) {
+	n := m.n
+	if pw := m.psqt; pw != nil {
+		d, s := (*[8]int32)(pdst), (*[8]int32)(psrc)
+		ra, rr := (*[8]int32)(pw[add*8:]), (*[8]int32)(pw[sub*8:])
+		for i := range d {
+			d[i] = s[i] + ra[i] - rr[i]
+		}
+	}
+	addSubGeneric(dst, src, m.w[add*n:][:n], m.w[sub*n:][:n])
+}
+
+// updatePairGeneric is UpdatePair in Go after the checks: two AddSub and, with PSQT
+// rows, the two PSQT sums (int32, wrapping).
+func (m *FeatureRows) updatePairGeneric(dst, src *[2][]int16, pdst, psrc *[2][]int32, add0, sub0, add1, sub1 int) {
+	n := m.n
+	if pw := m.psqt; pw != nil {
+		for p, f := range [2][2]int{{add0, sub0}, {add1, sub1}} {
+			d, s := (*[8]int32)(pdst[p]), (*[8]int32)(psrc[p])
+			ra, rr := (*[8]int32)(pw[f[0]*8:]), (*[8]int32)(pw[f[1]*8:])
+			for i := range d {
+				d[i] = s[i] + ra[i] - rr[i]
+			}
+		}
+	}
+	addSubGeneric(dst[0], src[0], m.w[add0*n:][:n], m.w[sub0*n:][:n])
+	addSubGeneric(dst[1], src[1], m.w[add1*n:][:n], m.w[sub1*n:][:n])
 }
 
 // checkPair panics (badArgs, badRow) unless both perspectives' AddSub arguments of

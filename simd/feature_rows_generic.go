@@ -39,3 +39,36 @@ func (m *FeatureRows) AddSubPair(dst, src *[2][]int16, add0, sub0, add1, sub1 in
 	m.AddSub(dst[0], src[0], add0, sub0)
 	m.AddSub(dst[1], src[1], add1, sub1)
 }
+
+// UpdatePair is a quiet move's whole update of both perspectives of an accumulator in one
+// call: dst[p] = src[p] + W[add_p] − W[sub_p] for p = 0, 1 (AddSubPair), and, if m has PSQT
+// rows (WithPSQT8), pdst[p][b] = psrc[p][b] + P[add_p][b] − P[sub_p][b] for the 8 buckets
+// b, P[f] being PSQT row f (int32, wrapping); without PSQT rows pdst and psrc are not
+// used and may be nil. dst[p] and src[p] must be Width() long, pdst[p] and psrc[p] 8 long
+// (with PSQT); each destination may alias its source. It panics, before writing anything,
+// if a length differs or a row index is not in [0, Rows()). Bit for bit two AddSub calls
+// plus the PSQT sums (Stockfish 15.1 nnue_feature_transformer.h update_accumulator for a
+// one-in one-out change).
+func (m *FeatureRows) UpdatePair(dst, src *[2][]int16, pdst, psrc *[2][]int32, add0, sub0, add1, sub1 int) {
+	m.checkUpdatePair(dst, src, pdst, psrc, add0, sub0, add1, sub1)
+	m.updatePairGeneric(dst, src, pdst, psrc, add0, sub0, add1, sub1)
+}
+
+// AddSubPSQT is AddSub plus, if m has PSQT rows (WithPSQT8), the PSQT sums of the same
+// two features: dst[i] = src[i] + W[add][i] − W[sub][i] for i < Width() (int16, wrapping)
+// and pdst[b] = psrc[b] + P[add][b] − P[sub][b] for the 8 buckets b, P[f] being PSQT row
+// f (int32, wrapping); without PSQT rows pdst and psrc are not used and may be nil.
+// len(dst) and len(src) must equal Width(), len(pdst) and len(psrc) 8 (with PSQT); each
+// destination may alias its source. It panics, before writing anything, if a length
+// differs or a row index is not in [0, Rows()). The update of one perspective for one
+// feature in and one out (Stockfish 15.1 nnue_feature_transformer.h update_accumulator).
+func (m *FeatureRows) AddSubPSQT(dst, src []int16, pdst, psrc []int32, add, sub int) {
+	n := m.n
+	if uint(add) >= m.rows || uint(sub) >= m.rows || len(dst) != n || len(src) != n {
+		m.badArgs(dst, src, add, sub)
+	}
+	if m.psqt != nil && (len(pdst) != 8 || len(psrc) != 8) {
+		m.badPSQT(pdst, psrc)
+	}
+	m.addSubPSQTGeneric(dst, src, pdst, psrc, add, sub)
+}

@@ -2,6 +2,7 @@ package simd
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -73,8 +74,8 @@ func TestFeatureRowsRejects(t *testing.T) {
 		}{
 			{dst, dst, 3, 0, "row 3 out of range [0, 3)"},
 			{dst, dst, 0, -1, "row -1 out of range [0, 3)"},
-			{dst, dst, 1 << 40, 0, "out of range [0, 3)"},
-			{dst, dst, 0, -1 << 62, "out of range [0, 3)"},
+			{dst, dst, wideIndex, 0, "out of range [0, 3)"},
+			{dst, dst, 0, hugeNegIndex, "out of range [0, 3)"},
 			{dst[:16], dst, 0, 1, "lengths dst 16, src 32, want the width 32"},
 			{dst, make([]int16, 48), 0, 1, "lengths dst 32, src 48"},
 		} {
@@ -178,7 +179,7 @@ func TestFeatureRowsUpdateRejects(t *testing.T) {
 		}{
 			{dst, []int{0, 3}, nil, "row 3 out of range [0, 3)"},
 			{dst, []int{1}, []int{2, -1}, "row -1 out of range [0, 3)"},
-			{dst, nil, []int{1 << 40}, "out of range [0, 3)"},
+			{dst, nil, []int{wideIndex}, "out of range [0, 3)"},
 			{dst[:31], nil, nil, "lengths dst 31, src 32"},
 		} {
 			func() {
@@ -197,3 +198,12 @@ func TestFeatureRowsUpdateRejects(t *testing.T) {
 		}
 	})
 }
+
+// Out-of-range indices for the bound-check tests, valid constants on 32- and 64-bit
+// targets: wideIndex is 1<<40 on 64-bit (its low 32 bits are 0, so a check that truncated
+// to int32 would pass it), hugePosIndex and hugeNegIndex are ±2^62 there.
+const (
+	wideIndex    = 1 << (bits.UintSize - 24)
+	hugePosIndex = 1 << (bits.UintSize - 2)
+	hugeNegIndex = -1 << (bits.UintSize - 2)
+)

@@ -7194,6 +7194,276 @@ refreshPlanesAVX2_many:
 	MOVQ AX, ret+80(FP)
 	RET
 
+// func refreshBoardsAVX2(k *uint64, dst *int16, pdst *int32, boards *uint64, base int, mask int) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·refreshBoardsAVX2(SB), NOSPLIT, $512-56
+	MOVQ  k+0(FP), AX
+	MOVQ  boards+24(FP), CX
+	LEAQ  40(AX), DX
+	MOVQ  32(AX), BX
+	MOVQ  base+32(FP), SI
+	MOVQ  mask+40(FP), DI
+	MOVQ  24(AX), R8
+	SHLQ  $0x01, R8
+	XORQ  R9, R9
+	XORQ  R10, R10
+	MOVQ  16(AX), AX
+	TESTQ AX, AX
+	JNZ   refreshBoardsAVX2_psqt
+
+refreshBoardsAVX2_plain_role:
+	MOVQ    16(CX)(R10*4), AX
+	ANDQ    (CX), AX
+	POPCNTQ AX, R13
+	JZ      refreshBoardsAVX2_plain_side0_next
+	LEAQ    (R9)(R13*1), R13
+	CMPQ    R13, $0x40
+	JA      refreshBoardsAVX2_many
+	MOVQ    (DX)(R10*8), R14
+	ADDQ    SI, R14
+
+refreshBoardsAVX2_plain_side0_bit:
+	BSFQ  AX, R11
+	XORQ  DI, R11
+	ADDQ  R14, R11
+	IMULQ R8, R11
+	MOVQ  R11, (SP)(R9*8)
+	INCQ  R9
+	LEAQ  -1(AX), R13
+	ANDQ  R13, AX
+	JNZ   refreshBoardsAVX2_plain_side0_bit
+
+refreshBoardsAVX2_plain_side0_next:
+	MOVQ    16(CX)(R10*4), AX
+	ANDQ    8(CX), AX
+	POPCNTQ AX, R13
+	JZ      refreshBoardsAVX2_plain_side1_next
+	LEAQ    (R9)(R13*1), R13
+	CMPQ    R13, $0x40
+	JA      refreshBoardsAVX2_many
+	MOVQ    8(DX)(R10*8), R14
+	ADDQ    SI, R14
+
+refreshBoardsAVX2_plain_side1_bit:
+	BSFQ  AX, R12
+	XORQ  DI, R12
+	ADDQ  R14, R12
+	IMULQ R8, R12
+	MOVQ  R12, (SP)(R9*8)
+	INCQ  R9
+	LEAQ  -1(AX), R13
+	ANDQ  R13, AX
+	JNZ   refreshBoardsAVX2_plain_side1_bit
+
+refreshBoardsAVX2_plain_side1_next:
+	ADDQ $0x02, R10
+	CMPQ R10, BX
+	JB   refreshBoardsAVX2_plain_role
+	JMP  refreshBoardsAVX2_tiles
+
+refreshBoardsAVX2_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshBoardsAVX2_psqt_role:
+	MOVQ    16(CX)(R10*4), R11
+	ANDQ    (CX), R11
+	POPCNTQ R11, R12
+	JZ      refreshBoardsAVX2_psqt_side0_next
+	LEAQ    (R9)(R12*1), R12
+	CMPQ    R12, $0x40
+	JA      refreshBoardsAVX2_many
+	MOVQ    (DX)(R10*8), R13
+	ADDQ    SI, R13
+
+refreshBoardsAVX2_psqt_side0_bit:
+	BSFQ   R11, R14
+	XORQ   DI, R14
+	ADDQ   R13, R14
+	MOVQ   R14, R12
+	SHLQ   $0x05, R12
+	VPADDD (AX)(R12*1), Y0, Y0
+	IMULQ  R8, R14
+	MOVQ   R14, (SP)(R9*8)
+	INCQ   R9
+	LEAQ   -1(R11), R12
+	ANDQ   R12, R11
+	JNZ    refreshBoardsAVX2_psqt_side0_bit
+
+refreshBoardsAVX2_psqt_side0_next:
+	MOVQ    16(CX)(R10*4), R11
+	ANDQ    8(CX), R11
+	POPCNTQ R11, R12
+	JZ      refreshBoardsAVX2_psqt_side1_next
+	LEAQ    (R9)(R12*1), R12
+	CMPQ    R12, $0x40
+	JA      refreshBoardsAVX2_many
+	MOVQ    8(DX)(R10*8), R13
+	ADDQ    SI, R13
+
+refreshBoardsAVX2_psqt_side1_bit:
+	BSFQ   R11, R15
+	XORQ   DI, R15
+	ADDQ   R13, R15
+	MOVQ   R15, R12
+	SHLQ   $0x05, R12
+	VPADDD (AX)(R12*1), Y0, Y0
+	IMULQ  R8, R15
+	MOVQ   R15, (SP)(R9*8)
+	INCQ   R9
+	LEAQ   -1(R11), R12
+	ANDQ   R12, R11
+	JNZ    refreshBoardsAVX2_psqt_side1_bit
+
+refreshBoardsAVX2_psqt_side1_next:
+	ADDQ    $0x02, R10
+	CMPQ    R10, BX
+	JB      refreshBoardsAVX2_psqt_role
+	MOVQ    pdst+16(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshBoardsAVX2_tiles:
+	MOVQ k+0(FP), AX
+	MOVQ (AX), CX
+	MOVQ 8(AX), AX
+	MOVQ dst+8(FP), DX
+
+refreshBoardsAVX2_tile8x32:
+	CMPQ    R8, $0x00000100
+	JB      refreshBoardsAVX2_next8x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	XORQ    BX, BX
+	TESTQ   R9, R9
+	JZ      refreshBoardsAVX2_tile8x32_store
+	PCALIGN $0x20
+
+refreshBoardsAVX2_tile8x32_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Y0, Y0
+	VPADDW 32(AX)(SI*1), Y1, Y1
+	VPADDW 64(AX)(SI*1), Y2, Y2
+	VPADDW 96(AX)(SI*1), Y3, Y3
+	VPADDW 128(AX)(SI*1), Y4, Y4
+	VPADDW 160(AX)(SI*1), Y5, Y5
+	VPADDW 192(AX)(SI*1), Y6, Y6
+	VPADDW 224(AX)(SI*1), Y7, Y7
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX2_tile8x32_rows
+
+refreshBoardsAVX2_tile8x32_store:
+	VMOVDQU Y0, (DX)
+	VMOVDQU Y1, 32(DX)
+	VMOVDQU Y2, 64(DX)
+	VMOVDQU Y3, 96(DX)
+	VMOVDQU Y4, 128(DX)
+	VMOVDQU Y5, 160(DX)
+	VMOVDQU Y6, 192(DX)
+	VMOVDQU Y7, 224(DX)
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, AX
+	SUBQ    $0x00000100, R8
+	JMP     refreshBoardsAVX2_tile8x32
+
+refreshBoardsAVX2_next8x32:
+	CMPQ    R8, $0x00000080
+	JB      refreshBoardsAVX2_next4x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	XORQ    BX, BX
+	TESTQ   R9, R9
+	JZ      refreshBoardsAVX2_tile4x32_store
+	PCALIGN $0x20
+
+refreshBoardsAVX2_tile4x32_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Y0, Y0
+	VPADDW 32(AX)(SI*1), Y1, Y1
+	VPADDW 64(AX)(SI*1), Y2, Y2
+	VPADDW 96(AX)(SI*1), Y3, Y3
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX2_tile4x32_rows
+
+refreshBoardsAVX2_tile4x32_store:
+	VMOVDQU Y0, (DX)
+	VMOVDQU Y1, 32(DX)
+	VMOVDQU Y2, 64(DX)
+	VMOVDQU Y3, 96(DX)
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, AX
+	SUBQ    $0x00000080, R8
+
+refreshBoardsAVX2_next4x32:
+	CMPQ    R8, $0x00000040
+	JB      refreshBoardsAVX2_next2x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	XORQ    BX, BX
+	TESTQ   R9, R9
+	JZ      refreshBoardsAVX2_tile2x32_store
+	PCALIGN $0x20
+
+refreshBoardsAVX2_tile2x32_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Y0, Y0
+	VPADDW 32(AX)(SI*1), Y1, Y1
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX2_tile2x32_rows
+
+refreshBoardsAVX2_tile2x32_store:
+	VMOVDQU Y0, (DX)
+	VMOVDQU Y1, 32(DX)
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, AX
+	SUBQ    $0x00000040, R8
+
+refreshBoardsAVX2_next2x32:
+	CMPQ    R8, $0x00000020
+	JB      refreshBoardsAVX2_next1x32
+	VMOVDQU (CX), Y0
+	XORQ    BX, BX
+	TESTQ   R9, R9
+	JZ      refreshBoardsAVX2_tile1x32_store
+	PCALIGN $0x20
+
+refreshBoardsAVX2_tile1x32_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Y0, Y0
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX2_tile1x32_rows
+
+refreshBoardsAVX2_tile1x32_store:
+	VMOVDQU Y0, (DX)
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, AX
+	SUBQ    $0x00000020, R8
+
+refreshBoardsAVX2_next1x32:
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
+refreshBoardsAVX2_many:
+	VZEROUPPER
+	MOVQ $-1, AX
+	MOVQ AX, ret+48(FP)
+	RET
+
 // func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 // Requires: AVX, AVX2
 TEXT ·refreshListedAVX2(SB), NOSPLIT, $512-80
@@ -7687,6 +7957,367 @@ refreshPlanesAVX512_many:
 	VZEROUPPER
 	MOVQ $-1, AX
 	MOVQ AX, ret+80(FP)
+	RET
+
+// func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, base int, mask int) int
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+TEXT ·refreshBoardsAVX512(SB), NOSPLIT, $512-56
+	MOVQ  k+0(FP), AX
+	MOVQ  boards+24(FP), CX
+	LEAQ  40(AX), DX
+	MOVQ  32(AX), BX
+	MOVQ  base+32(FP), SI
+	MOVQ  mask+40(FP), DI
+	MOVQ  24(AX), R8
+	SHLQ  $0x01, R8
+	XORQ  R9, R9
+	XORQ  R10, R10
+	MOVQ  16(AX), AX
+	TESTQ AX, AX
+	JNZ   refreshBoardsAVX512_psqt
+
+refreshBoardsAVX512_plain_role:
+	MOVQ    16(CX)(R10*4), AX
+	ANDQ    (CX), AX
+	POPCNTQ AX, R13
+	JZ      refreshBoardsAVX512_plain_side0_next
+	LEAQ    (R9)(R13*1), R13
+	CMPQ    R13, $0x40
+	JA      refreshBoardsAVX512_many
+	MOVQ    (DX)(R10*8), R14
+	ADDQ    SI, R14
+
+refreshBoardsAVX512_plain_side0_bit:
+	BSFQ  AX, R11
+	XORQ  DI, R11
+	ADDQ  R14, R11
+	IMULQ R8, R11
+	MOVQ  R11, (SP)(R9*8)
+	INCQ  R9
+	LEAQ  -1(AX), R13
+	ANDQ  R13, AX
+	JNZ   refreshBoardsAVX512_plain_side0_bit
+
+refreshBoardsAVX512_plain_side0_next:
+	MOVQ    16(CX)(R10*4), AX
+	ANDQ    8(CX), AX
+	POPCNTQ AX, R13
+	JZ      refreshBoardsAVX512_plain_side1_next
+	LEAQ    (R9)(R13*1), R13
+	CMPQ    R13, $0x40
+	JA      refreshBoardsAVX512_many
+	MOVQ    8(DX)(R10*8), R14
+	ADDQ    SI, R14
+
+refreshBoardsAVX512_plain_side1_bit:
+	BSFQ  AX, R12
+	XORQ  DI, R12
+	ADDQ  R14, R12
+	IMULQ R8, R12
+	MOVQ  R12, (SP)(R9*8)
+	INCQ  R9
+	LEAQ  -1(AX), R13
+	ANDQ  R13, AX
+	JNZ   refreshBoardsAVX512_plain_side1_bit
+
+refreshBoardsAVX512_plain_side1_next:
+	ADDQ $0x02, R10
+	CMPQ R10, BX
+	JB   refreshBoardsAVX512_plain_role
+	JMP  refreshBoardsAVX512_tiles
+
+refreshBoardsAVX512_psqt:
+	VPXOR Y0, Y0, Y0
+
+refreshBoardsAVX512_psqt_role:
+	MOVQ    16(CX)(R10*4), R11
+	ANDQ    (CX), R11
+	POPCNTQ R11, R12
+	JZ      refreshBoardsAVX512_psqt_side0_next
+	LEAQ    (R9)(R12*1), R12
+	CMPQ    R12, $0x40
+	JA      refreshBoardsAVX512_many
+	MOVQ    (DX)(R10*8), R13
+	ADDQ    SI, R13
+
+refreshBoardsAVX512_psqt_side0_bit:
+	BSFQ   R11, R14
+	XORQ   DI, R14
+	ADDQ   R13, R14
+	MOVQ   R14, R12
+	SHLQ   $0x05, R12
+	VPADDD (AX)(R12*1), Y0, Y0
+	IMULQ  R8, R14
+	MOVQ   R14, (SP)(R9*8)
+	INCQ   R9
+	LEAQ   -1(R11), R12
+	ANDQ   R12, R11
+	JNZ    refreshBoardsAVX512_psqt_side0_bit
+
+refreshBoardsAVX512_psqt_side0_next:
+	MOVQ    16(CX)(R10*4), R11
+	ANDQ    8(CX), R11
+	POPCNTQ R11, R12
+	JZ      refreshBoardsAVX512_psqt_side1_next
+	LEAQ    (R9)(R12*1), R12
+	CMPQ    R12, $0x40
+	JA      refreshBoardsAVX512_many
+	MOVQ    8(DX)(R10*8), R13
+	ADDQ    SI, R13
+
+refreshBoardsAVX512_psqt_side1_bit:
+	BSFQ   R11, R15
+	XORQ   DI, R15
+	ADDQ   R13, R15
+	MOVQ   R15, R12
+	SHLQ   $0x05, R12
+	VPADDD (AX)(R12*1), Y0, Y0
+	IMULQ  R8, R15
+	MOVQ   R15, (SP)(R9*8)
+	INCQ   R9
+	LEAQ   -1(R11), R12
+	ANDQ   R12, R11
+	JNZ    refreshBoardsAVX512_psqt_side1_bit
+
+refreshBoardsAVX512_psqt_side1_next:
+	ADDQ    $0x02, R10
+	CMPQ    R10, BX
+	JB      refreshBoardsAVX512_psqt_role
+	MOVQ    pdst+16(FP), AX
+	VMOVDQU Y0, (AX)
+
+refreshBoardsAVX512_tiles:
+	MOVQ k+0(FP), AX
+	MOVQ (AX), CX
+	MOVQ 8(AX), AX
+	MOVQ dst+8(FP), DX
+
+refreshBoardsAVX512_tile16x64:
+	CMPQ      R8, $0x00000400
+	JB        refreshBoardsAVX512_next16x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	VMOVDQU64 512(CX), Z8
+	VMOVDQU64 576(CX), Z9
+	VMOVDQU64 640(CX), Z10
+	VMOVDQU64 704(CX), Z11
+	VMOVDQU64 768(CX), Z12
+	VMOVDQU64 832(CX), Z13
+	VMOVDQU64 896(CX), Z14
+	VMOVDQU64 960(CX), Z15
+	XORQ      BX, BX
+	TESTQ     R9, R9
+	JZ        refreshBoardsAVX512_tile16x64_store
+	PCALIGN   $0x20
+
+refreshBoardsAVX512_tile16x64_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Z0, Z0
+	VPADDW 64(AX)(SI*1), Z1, Z1
+	VPADDW 128(AX)(SI*1), Z2, Z2
+	VPADDW 192(AX)(SI*1), Z3, Z3
+	VPADDW 256(AX)(SI*1), Z4, Z4
+	VPADDW 320(AX)(SI*1), Z5, Z5
+	VPADDW 384(AX)(SI*1), Z6, Z6
+	VPADDW 448(AX)(SI*1), Z7, Z7
+	VPADDW 512(AX)(SI*1), Z8, Z8
+	VPADDW 576(AX)(SI*1), Z9, Z9
+	VPADDW 640(AX)(SI*1), Z10, Z10
+	VPADDW 704(AX)(SI*1), Z11, Z11
+	VPADDW 768(AX)(SI*1), Z12, Z12
+	VPADDW 832(AX)(SI*1), Z13, Z13
+	VPADDW 896(AX)(SI*1), Z14, Z14
+	VPADDW 960(AX)(SI*1), Z15, Z15
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX512_tile16x64_rows
+
+refreshBoardsAVX512_tile16x64_store:
+	VMOVDQU64 Z0, (DX)
+	VMOVDQU64 Z1, 64(DX)
+	VMOVDQU64 Z2, 128(DX)
+	VMOVDQU64 Z3, 192(DX)
+	VMOVDQU64 Z4, 256(DX)
+	VMOVDQU64 Z5, 320(DX)
+	VMOVDQU64 Z6, 384(DX)
+	VMOVDQU64 Z7, 448(DX)
+	VMOVDQU64 Z8, 512(DX)
+	VMOVDQU64 Z9, 576(DX)
+	VMOVDQU64 Z10, 640(DX)
+	VMOVDQU64 Z11, 704(DX)
+	VMOVDQU64 Z12, 768(DX)
+	VMOVDQU64 Z13, 832(DX)
+	VMOVDQU64 Z14, 896(DX)
+	VMOVDQU64 Z15, 960(DX)
+	ADDQ      $0x00000400, DX
+	ADDQ      $0x00000400, CX
+	ADDQ      $0x00000400, AX
+	SUBQ      $0x00000400, R8
+	JMP       refreshBoardsAVX512_tile16x64
+
+refreshBoardsAVX512_next16x64:
+	CMPQ      R8, $0x00000200
+	JB        refreshBoardsAVX512_next8x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	XORQ      BX, BX
+	TESTQ     R9, R9
+	JZ        refreshBoardsAVX512_tile8x64_store
+	PCALIGN   $0x20
+
+refreshBoardsAVX512_tile8x64_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Z0, Z0
+	VPADDW 64(AX)(SI*1), Z1, Z1
+	VPADDW 128(AX)(SI*1), Z2, Z2
+	VPADDW 192(AX)(SI*1), Z3, Z3
+	VPADDW 256(AX)(SI*1), Z4, Z4
+	VPADDW 320(AX)(SI*1), Z5, Z5
+	VPADDW 384(AX)(SI*1), Z6, Z6
+	VPADDW 448(AX)(SI*1), Z7, Z7
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX512_tile8x64_rows
+
+refreshBoardsAVX512_tile8x64_store:
+	VMOVDQU64 Z0, (DX)
+	VMOVDQU64 Z1, 64(DX)
+	VMOVDQU64 Z2, 128(DX)
+	VMOVDQU64 Z3, 192(DX)
+	VMOVDQU64 Z4, 256(DX)
+	VMOVDQU64 Z5, 320(DX)
+	VMOVDQU64 Z6, 384(DX)
+	VMOVDQU64 Z7, 448(DX)
+	ADDQ      $0x00000200, DX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, AX
+	SUBQ      $0x00000200, R8
+
+refreshBoardsAVX512_next8x64:
+	CMPQ      R8, $0x00000100
+	JB        refreshBoardsAVX512_next4x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	XORQ      BX, BX
+	TESTQ     R9, R9
+	JZ        refreshBoardsAVX512_tile4x64_store
+	PCALIGN   $0x20
+
+refreshBoardsAVX512_tile4x64_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Z0, Z0
+	VPADDW 64(AX)(SI*1), Z1, Z1
+	VPADDW 128(AX)(SI*1), Z2, Z2
+	VPADDW 192(AX)(SI*1), Z3, Z3
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX512_tile4x64_rows
+
+refreshBoardsAVX512_tile4x64_store:
+	VMOVDQU64 Z0, (DX)
+	VMOVDQU64 Z1, 64(DX)
+	VMOVDQU64 Z2, 128(DX)
+	VMOVDQU64 Z3, 192(DX)
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, AX
+	SUBQ      $0x00000100, R8
+
+refreshBoardsAVX512_next4x64:
+	CMPQ      R8, $0x00000080
+	JB        refreshBoardsAVX512_next2x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	XORQ      BX, BX
+	TESTQ     R9, R9
+	JZ        refreshBoardsAVX512_tile2x64_store
+	PCALIGN   $0x20
+
+refreshBoardsAVX512_tile2x64_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Z0, Z0
+	VPADDW 64(AX)(SI*1), Z1, Z1
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX512_tile2x64_rows
+
+refreshBoardsAVX512_tile2x64_store:
+	VMOVDQU64 Z0, (DX)
+	VMOVDQU64 Z1, 64(DX)
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000080, R8
+
+refreshBoardsAVX512_next2x64:
+	CMPQ      R8, $0x00000040
+	JB        refreshBoardsAVX512_next1x64
+	VMOVDQU64 (CX), Z0
+	XORQ      BX, BX
+	TESTQ     R9, R9
+	JZ        refreshBoardsAVX512_tile1x64_store
+	PCALIGN   $0x20
+
+refreshBoardsAVX512_tile1x64_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Z0, Z0
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX512_tile1x64_rows
+
+refreshBoardsAVX512_tile1x64_store:
+	VMOVDQU64 Z0, (DX)
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, AX
+	SUBQ      $0x00000040, R8
+
+refreshBoardsAVX512_next1x64:
+	CMPQ      R8, $0x00000020
+	JB        refreshBoardsAVX512_next1x32
+	VMOVDQU64 (CX), Y0
+	XORQ      BX, BX
+	TESTQ     R9, R9
+	JZ        refreshBoardsAVX512_tile1x32_store
+	PCALIGN   $0x20
+
+refreshBoardsAVX512_tile1x32_rows:
+	MOVQ   (SP)(BX*8), SI
+	VPADDW (AX)(SI*1), Y0, Y0
+	INCQ   BX
+	CMPQ   BX, R9
+	JB     refreshBoardsAVX512_tile1x32_rows
+
+refreshBoardsAVX512_tile1x32_store:
+	VMOVDQU64 Y0, (DX)
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, R8
+
+refreshBoardsAVX512_next1x32:
+	VZEROUPPER
+	MOVQ R9, ret+48(FP)
+	RET
+
+refreshBoardsAVX512_many:
+	VZEROUPPER
+	MOVQ $-1, AX
+	MOVQ AX, ret+48(FP)
 	RET
 
 // func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
@@ -9410,88 +10041,211 @@ updateRowsAVX2_next1x32:
 	VZEROUPPER
 	RET
 
-// func addSubPairAVX2(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+// func updatePairAVX2(dst *[2][]int16, src *[2][]int16, w *int16, pdst *[2][]int32, psrc *[2][]int32, pw *int32, add0 int, sub0 int, add1 int, sub1 int, n int)
 // Requires: AVX, AVX2
-TEXT ·addSubPairAVX2(SB), NOSPLIT, $0-72
-	MOVQ    dst0+0(FP), AX
-	MOVQ    src0+8(FP), CX
-	MOVQ    add0+16(FP), DX
-	MOVQ    sub0+24(FP), BX
-	MOVQ    dst1+32(FP), SI
-	MOVQ    src1+40(FP), DI
-	MOVQ    add1+48(FP), R8
-	MOVQ    sub1+56(FP), R9
-	MOVQ    n+64(FP), R10
-	SHLQ    $0x01, R10
-	ADDQ    R10, AX
-	ADDQ    R10, CX
-	ADDQ    R10, DX
-	ADDQ    R10, BX
-	ADDQ    R10, SI
-	ADDQ    R10, DI
-	ADDQ    R10, R8
-	ADDQ    R10, R9
-	NEGQ    R10
-	ADDQ    $0x00000080, R10
-	JG      addSubPairAVX2_loopU_end
+TEXT ·updatePairAVX2(SB), NOSPLIT, $0-88
+	MOVQ    pw+40(FP), AX
+	TESTQ   AX, AX
+	JZ      updatePairAVX2_rows
+	MOVQ    pdst+24(FP), CX
+	MOVQ    psrc+32(FP), DX
+	MOVQ    (DX), BX
+	VMOVDQU (BX), Y0
+	MOVQ    add0+48(FP), BX
+	MOVQ    sub0+56(FP), SI
+	SHLQ    $0x05, BX
+	SHLQ    $0x05, SI
+	VPADDD  (AX)(BX*1), Y0, Y0
+	VPSUBD  (AX)(SI*1), Y0, Y0
+	MOVQ    (CX), BX
+	VMOVDQU Y0, (BX)
+	MOVQ    24(DX), DX
+	VMOVDQU (DX), Y0
+	MOVQ    add1+64(FP), DX
+	MOVQ    sub1+72(FP), BX
+	SHLQ    $0x05, DX
+	SHLQ    $0x05, BX
+	VPADDD  (AX)(DX*1), Y0, Y0
+	VPSUBD  (AX)(BX*1), Y0, Y0
+	MOVQ    24(CX), DX
+	VMOVDQU Y0, (DX)
+
+updatePairAVX2_rows:
+	MOVQ    n+80(FP), AX
+	SHLQ    $0x01, AX
+	MOVQ    dst+0(FP), CX
+	MOVQ    src+8(FP), DX
+	MOVQ    (CX), BX
+	MOVQ    (DX), SI
+	MOVQ    24(CX), CX
+	MOVQ    24(DX), DX
+	MOVQ    w+16(FP), DI
+	MOVQ    add0+48(FP), R8
+	IMULQ   AX, R8
+	ADDQ    DI, R8
+	MOVQ    sub0+56(FP), R9
+	IMULQ   AX, R9
+	ADDQ    DI, R9
+	MOVQ    add1+64(FP), R10
+	IMULQ   AX, R10
+	ADDQ    DI, R10
+	MOVQ    sub1+72(FP), R11
+	IMULQ   AX, R11
+	ADDQ    DI, R11
+	ADDQ    AX, BX
+	ADDQ    AX, SI
+	ADDQ    AX, R8
+	ADDQ    AX, R9
+	ADDQ    AX, CX
+	ADDQ    AX, DX
+	ADDQ    AX, R10
+	ADDQ    AX, R11
+	NEGQ    AX
+	ADDQ    $0x00000080, AX
+	JG      updatePairAVX2_loopU_end
 	PCALIGN $0x20
 
-addSubPairAVX2_loopU:
-	VMOVDQU -128(CX)(R10*1), Y0
-	VMOVDQU -96(CX)(R10*1), Y1
-	VMOVDQU -64(CX)(R10*1), Y2
-	VMOVDQU -32(CX)(R10*1), Y3
-	VPADDW  -128(DX)(R10*1), Y0, Y0
-	VPSUBW  -128(BX)(R10*1), Y0, Y0
-	VMOVDQU Y0, -128(AX)(R10*1)
-	VPADDW  -96(DX)(R10*1), Y1, Y1
-	VPSUBW  -96(BX)(R10*1), Y1, Y1
-	VMOVDQU Y1, -96(AX)(R10*1)
-	VPADDW  -64(DX)(R10*1), Y2, Y2
-	VPSUBW  -64(BX)(R10*1), Y2, Y2
-	VMOVDQU Y2, -64(AX)(R10*1)
-	VPADDW  -32(DX)(R10*1), Y3, Y3
-	VPSUBW  -32(BX)(R10*1), Y3, Y3
-	VMOVDQU Y3, -32(AX)(R10*1)
-	VMOVDQU -128(DI)(R10*1), Y0
-	VMOVDQU -96(DI)(R10*1), Y1
-	VMOVDQU -64(DI)(R10*1), Y2
-	VMOVDQU -32(DI)(R10*1), Y3
-	VPADDW  -128(R8)(R10*1), Y0, Y0
-	VPSUBW  -128(R9)(R10*1), Y0, Y0
-	VMOVDQU Y0, -128(SI)(R10*1)
-	VPADDW  -96(R8)(R10*1), Y1, Y1
-	VPSUBW  -96(R9)(R10*1), Y1, Y1
-	VMOVDQU Y1, -96(SI)(R10*1)
-	VPADDW  -64(R8)(R10*1), Y2, Y2
-	VPSUBW  -64(R9)(R10*1), Y2, Y2
-	VMOVDQU Y2, -64(SI)(R10*1)
-	VPADDW  -32(R8)(R10*1), Y3, Y3
-	VPSUBW  -32(R9)(R10*1), Y3, Y3
-	VMOVDQU Y3, -32(SI)(R10*1)
-	ADDQ    $0x00000080, R10
-	JLE     addSubPairAVX2_loopU
+updatePairAVX2_loopU:
+	VMOVDQU -128(SI)(AX*1), Y0
+	VMOVDQU -96(SI)(AX*1), Y1
+	VMOVDQU -64(SI)(AX*1), Y2
+	VMOVDQU -32(SI)(AX*1), Y3
+	VPADDW  -128(R8)(AX*1), Y0, Y0
+	VPSUBW  -128(R9)(AX*1), Y0, Y0
+	VMOVDQU Y0, -128(BX)(AX*1)
+	VPADDW  -96(R8)(AX*1), Y1, Y1
+	VPSUBW  -96(R9)(AX*1), Y1, Y1
+	VMOVDQU Y1, -96(BX)(AX*1)
+	VPADDW  -64(R8)(AX*1), Y2, Y2
+	VPSUBW  -64(R9)(AX*1), Y2, Y2
+	VMOVDQU Y2, -64(BX)(AX*1)
+	VPADDW  -32(R8)(AX*1), Y3, Y3
+	VPSUBW  -32(R9)(AX*1), Y3, Y3
+	VMOVDQU Y3, -32(BX)(AX*1)
+	VMOVDQU -128(DX)(AX*1), Y0
+	VMOVDQU -96(DX)(AX*1), Y1
+	VMOVDQU -64(DX)(AX*1), Y2
+	VMOVDQU -32(DX)(AX*1), Y3
+	VPADDW  -128(R10)(AX*1), Y0, Y0
+	VPSUBW  -128(R11)(AX*1), Y0, Y0
+	VMOVDQU Y0, -128(CX)(AX*1)
+	VPADDW  -96(R10)(AX*1), Y1, Y1
+	VPSUBW  -96(R11)(AX*1), Y1, Y1
+	VMOVDQU Y1, -96(CX)(AX*1)
+	VPADDW  -64(R10)(AX*1), Y2, Y2
+	VPSUBW  -64(R11)(AX*1), Y2, Y2
+	VMOVDQU Y2, -64(CX)(AX*1)
+	VPADDW  -32(R10)(AX*1), Y3, Y3
+	VPSUBW  -32(R11)(AX*1), Y3, Y3
+	VMOVDQU Y3, -32(CX)(AX*1)
+	ADDQ    $0x00000080, AX
+	JLE     updatePairAVX2_loopU
 
-addSubPairAVX2_loopU_end:
-	SUBQ    $0x00000080, R10
-	ADDQ    $0x00000020, R10
-	JG      addSubPairAVX2_loop1_end
+updatePairAVX2_loopU_end:
+	SUBQ    $0x00000080, AX
+	ADDQ    $0x00000020, AX
+	JG      updatePairAVX2_loop1_end
 	PCALIGN $0x20
 
-addSubPairAVX2_loop1:
-	VMOVDQU -32(CX)(R10*1), Y0
-	VPADDW  -32(DX)(R10*1), Y0, Y0
-	VPSUBW  -32(BX)(R10*1), Y0, Y0
-	VMOVDQU Y0, -32(AX)(R10*1)
-	VMOVDQU -32(DI)(R10*1), Y0
-	VPADDW  -32(R8)(R10*1), Y0, Y0
-	VPSUBW  -32(R9)(R10*1), Y0, Y0
-	VMOVDQU Y0, -32(SI)(R10*1)
-	ADDQ    $0x00000020, R10
-	JLE     addSubPairAVX2_loop1
+updatePairAVX2_loop1:
+	VMOVDQU -32(SI)(AX*1), Y0
+	VPADDW  -32(R8)(AX*1), Y0, Y0
+	VPSUBW  -32(R9)(AX*1), Y0, Y0
+	VMOVDQU Y0, -32(BX)(AX*1)
+	VMOVDQU -32(DX)(AX*1), Y0
+	VPADDW  -32(R10)(AX*1), Y0, Y0
+	VPSUBW  -32(R11)(AX*1), Y0, Y0
+	VMOVDQU Y0, -32(CX)(AX*1)
+	ADDQ    $0x00000020, AX
+	JLE     updatePairAVX2_loop1
 
-addSubPairAVX2_loop1_end:
-	SUBQ $0x00000020, R10
+updatePairAVX2_loop1_end:
+	SUBQ $0x00000020, AX
+	VZEROUPPER
+	RET
+
+// func addSubPSQTAVX2(dst *int16, src *int16, add *int16, sub *int16, pdst *int32, psrc *int32, padd *int32, psub *int32, n int)
+// Requires: AVX, AVX2
+TEXT ·addSubPSQTAVX2(SB), NOSPLIT, $0-72
+	MOVQ    padd+48(FP), AX
+	TESTQ   AX, AX
+	JZ      addSubPSQTAVX2_rows
+	MOVQ    psrc+40(FP), CX
+	VMOVDQU (CX), Y0
+	VPADDD  (AX), Y0, Y0
+	MOVQ    psub+56(FP), AX
+	VPSUBD  (AX), Y0, Y0
+	MOVQ    pdst+32(FP), AX
+	VMOVDQU Y0, (AX)
+
+addSubPSQTAVX2_rows:
+	MOVQ    n+64(FP), AX
+	SHLQ    $0x01, AX
+	MOVQ    dst+0(FP), CX
+	MOVQ    src+8(FP), DX
+	MOVQ    add+16(FP), BX
+	MOVQ    sub+24(FP), SI
+	ADDQ    AX, CX
+	ADDQ    AX, DX
+	ADDQ    AX, BX
+	ADDQ    AX, SI
+	NEGQ    AX
+	ADDQ    $0x00000100, AX
+	JG      addSubPSQTAVX2_loopU_end
+	PCALIGN $0x20
+
+addSubPSQTAVX2_loopU:
+	VMOVDQU -256(DX)(AX*1), Y0
+	VMOVDQU -224(DX)(AX*1), Y1
+	VMOVDQU -192(DX)(AX*1), Y2
+	VMOVDQU -160(DX)(AX*1), Y3
+	VMOVDQU -128(DX)(AX*1), Y4
+	VMOVDQU -96(DX)(AX*1), Y5
+	VMOVDQU -64(DX)(AX*1), Y6
+	VMOVDQU -32(DX)(AX*1), Y7
+	VPADDW  -256(BX)(AX*1), Y0, Y0
+	VPSUBW  -256(SI)(AX*1), Y0, Y0
+	VMOVDQU Y0, -256(CX)(AX*1)
+	VPADDW  -224(BX)(AX*1), Y1, Y1
+	VPSUBW  -224(SI)(AX*1), Y1, Y1
+	VMOVDQU Y1, -224(CX)(AX*1)
+	VPADDW  -192(BX)(AX*1), Y2, Y2
+	VPSUBW  -192(SI)(AX*1), Y2, Y2
+	VMOVDQU Y2, -192(CX)(AX*1)
+	VPADDW  -160(BX)(AX*1), Y3, Y3
+	VPSUBW  -160(SI)(AX*1), Y3, Y3
+	VMOVDQU Y3, -160(CX)(AX*1)
+	VPADDW  -128(BX)(AX*1), Y4, Y4
+	VPSUBW  -128(SI)(AX*1), Y4, Y4
+	VMOVDQU Y4, -128(CX)(AX*1)
+	VPADDW  -96(BX)(AX*1), Y5, Y5
+	VPSUBW  -96(SI)(AX*1), Y5, Y5
+	VMOVDQU Y5, -96(CX)(AX*1)
+	VPADDW  -64(BX)(AX*1), Y6, Y6
+	VPSUBW  -64(SI)(AX*1), Y6, Y6
+	VMOVDQU Y6, -64(CX)(AX*1)
+	VPADDW  -32(BX)(AX*1), Y7, Y7
+	VPSUBW  -32(SI)(AX*1), Y7, Y7
+	VMOVDQU Y7, -32(CX)(AX*1)
+	ADDQ    $0x00000100, AX
+	JLE     addSubPSQTAVX2_loopU
+
+addSubPSQTAVX2_loopU_end:
+	SUBQ    $0x00000100, AX
+	ADDQ    $0x00000020, AX
+	JG      addSubPSQTAVX2_loop1_end
+	PCALIGN $0x20
+
+addSubPSQTAVX2_loop1:
+	VMOVDQU -32(DX)(AX*1), Y0
+	VPADDW  -32(BX)(AX*1), Y0, Y0
+	VPSUBW  -32(SI)(AX*1), Y0, Y0
+	VMOVDQU Y0, -32(CX)(AX*1)
+	ADDQ    $0x00000020, AX
+	JLE     addSubPSQTAVX2_loop1
+
+addSubPSQTAVX2_loop1_end:
+	SUBQ $0x00000020, AX
 	VZEROUPPER
 	RET
 
@@ -9845,99 +10599,230 @@ updateRowsAVX512_next1x32:
 	VZEROUPPER
 	RET
 
-// func addSubPairAVX512(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+// func updatePairAVX512(dst *[2][]int16, src *[2][]int16, w *int16, pdst *[2][]int32, psrc *[2][]int32, pw *int32, add0 int, sub0 int, add1 int, sub1 int, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
-TEXT ·addSubPairAVX512(SB), NOSPLIT, $0-72
-	MOVQ    dst0+0(FP), AX
-	MOVQ    src0+8(FP), CX
-	MOVQ    add0+16(FP), DX
-	MOVQ    sub0+24(FP), BX
-	MOVQ    dst1+32(FP), SI
-	MOVQ    src1+40(FP), DI
-	MOVQ    add1+48(FP), R8
-	MOVQ    sub1+56(FP), R9
-	MOVQ    n+64(FP), R10
-	SHLQ    $0x01, R10
-	ADDQ    R10, AX
-	ADDQ    R10, CX
-	ADDQ    R10, DX
-	ADDQ    R10, BX
-	ADDQ    R10, SI
-	ADDQ    R10, DI
-	ADDQ    R10, R8
-	ADDQ    R10, R9
-	NEGQ    R10
-	ADDQ    $0x00000100, R10
-	JG      addSubPairAVX512_loopU_end
+TEXT ·updatePairAVX512(SB), NOSPLIT, $0-88
+	MOVQ    pw+40(FP), AX
+	TESTQ   AX, AX
+	JZ      updatePairAVX512_rows
+	MOVQ    pdst+24(FP), CX
+	MOVQ    psrc+32(FP), DX
+	MOVQ    (DX), BX
+	VMOVDQU (BX), Y0
+	MOVQ    add0+48(FP), BX
+	MOVQ    sub0+56(FP), SI
+	SHLQ    $0x05, BX
+	SHLQ    $0x05, SI
+	VPADDD  (AX)(BX*1), Y0, Y0
+	VPSUBD  (AX)(SI*1), Y0, Y0
+	MOVQ    (CX), BX
+	VMOVDQU Y0, (BX)
+	MOVQ    24(DX), DX
+	VMOVDQU (DX), Y0
+	MOVQ    add1+64(FP), DX
+	MOVQ    sub1+72(FP), BX
+	SHLQ    $0x05, DX
+	SHLQ    $0x05, BX
+	VPADDD  (AX)(DX*1), Y0, Y0
+	VPSUBD  (AX)(BX*1), Y0, Y0
+	MOVQ    24(CX), DX
+	VMOVDQU Y0, (DX)
+
+updatePairAVX512_rows:
+	MOVQ    n+80(FP), AX
+	SHLQ    $0x01, AX
+	MOVQ    dst+0(FP), CX
+	MOVQ    src+8(FP), DX
+	MOVQ    (CX), BX
+	MOVQ    (DX), SI
+	MOVQ    24(CX), CX
+	MOVQ    24(DX), DX
+	MOVQ    w+16(FP), DI
+	MOVQ    add0+48(FP), R8
+	IMULQ   AX, R8
+	ADDQ    DI, R8
+	MOVQ    sub0+56(FP), R9
+	IMULQ   AX, R9
+	ADDQ    DI, R9
+	MOVQ    add1+64(FP), R10
+	IMULQ   AX, R10
+	ADDQ    DI, R10
+	MOVQ    sub1+72(FP), R11
+	IMULQ   AX, R11
+	ADDQ    DI, R11
+	ADDQ    AX, BX
+	ADDQ    AX, SI
+	ADDQ    AX, R8
+	ADDQ    AX, R9
+	ADDQ    AX, CX
+	ADDQ    AX, DX
+	ADDQ    AX, R10
+	ADDQ    AX, R11
+	NEGQ    AX
+	ADDQ    $0x00000100, AX
+	JG      updatePairAVX512_loopU_end
 	PCALIGN $0x20
 
-addSubPairAVX512_loopU:
-	VMOVDQU64 -256(CX)(R10*1), Z0
-	VMOVDQU64 -192(CX)(R10*1), Z1
-	VMOVDQU64 -128(CX)(R10*1), Z2
-	VMOVDQU64 -64(CX)(R10*1), Z3
-	VPADDW    -256(DX)(R10*1), Z0, Z0
-	VPSUBW    -256(BX)(R10*1), Z0, Z0
-	VMOVDQU64 Z0, -256(AX)(R10*1)
-	VPADDW    -192(DX)(R10*1), Z1, Z1
-	VPSUBW    -192(BX)(R10*1), Z1, Z1
-	VMOVDQU64 Z1, -192(AX)(R10*1)
-	VPADDW    -128(DX)(R10*1), Z2, Z2
-	VPSUBW    -128(BX)(R10*1), Z2, Z2
-	VMOVDQU64 Z2, -128(AX)(R10*1)
-	VPADDW    -64(DX)(R10*1), Z3, Z3
-	VPSUBW    -64(BX)(R10*1), Z3, Z3
-	VMOVDQU64 Z3, -64(AX)(R10*1)
-	VMOVDQU64 -256(DI)(R10*1), Z0
-	VMOVDQU64 -192(DI)(R10*1), Z1
-	VMOVDQU64 -128(DI)(R10*1), Z2
-	VMOVDQU64 -64(DI)(R10*1), Z3
-	VPADDW    -256(R8)(R10*1), Z0, Z0
-	VPSUBW    -256(R9)(R10*1), Z0, Z0
-	VMOVDQU64 Z0, -256(SI)(R10*1)
-	VPADDW    -192(R8)(R10*1), Z1, Z1
-	VPSUBW    -192(R9)(R10*1), Z1, Z1
-	VMOVDQU64 Z1, -192(SI)(R10*1)
-	VPADDW    -128(R8)(R10*1), Z2, Z2
-	VPSUBW    -128(R9)(R10*1), Z2, Z2
-	VMOVDQU64 Z2, -128(SI)(R10*1)
-	VPADDW    -64(R8)(R10*1), Z3, Z3
-	VPSUBW    -64(R9)(R10*1), Z3, Z3
-	VMOVDQU64 Z3, -64(SI)(R10*1)
-	ADDQ      $0x00000100, R10
-	JLE       addSubPairAVX512_loopU
+updatePairAVX512_loopU:
+	VMOVDQU64 -256(SI)(AX*1), Z0
+	VMOVDQU64 -192(SI)(AX*1), Z1
+	VMOVDQU64 -128(SI)(AX*1), Z2
+	VMOVDQU64 -64(SI)(AX*1), Z3
+	VPADDW    -256(R8)(AX*1), Z0, Z0
+	VPSUBW    -256(R9)(AX*1), Z0, Z0
+	VMOVDQU64 Z0, -256(BX)(AX*1)
+	VPADDW    -192(R8)(AX*1), Z1, Z1
+	VPSUBW    -192(R9)(AX*1), Z1, Z1
+	VMOVDQU64 Z1, -192(BX)(AX*1)
+	VPADDW    -128(R8)(AX*1), Z2, Z2
+	VPSUBW    -128(R9)(AX*1), Z2, Z2
+	VMOVDQU64 Z2, -128(BX)(AX*1)
+	VPADDW    -64(R8)(AX*1), Z3, Z3
+	VPSUBW    -64(R9)(AX*1), Z3, Z3
+	VMOVDQU64 Z3, -64(BX)(AX*1)
+	VMOVDQU64 -256(DX)(AX*1), Z0
+	VMOVDQU64 -192(DX)(AX*1), Z1
+	VMOVDQU64 -128(DX)(AX*1), Z2
+	VMOVDQU64 -64(DX)(AX*1), Z3
+	VPADDW    -256(R10)(AX*1), Z0, Z0
+	VPSUBW    -256(R11)(AX*1), Z0, Z0
+	VMOVDQU64 Z0, -256(CX)(AX*1)
+	VPADDW    -192(R10)(AX*1), Z1, Z1
+	VPSUBW    -192(R11)(AX*1), Z1, Z1
+	VMOVDQU64 Z1, -192(CX)(AX*1)
+	VPADDW    -128(R10)(AX*1), Z2, Z2
+	VPSUBW    -128(R11)(AX*1), Z2, Z2
+	VMOVDQU64 Z2, -128(CX)(AX*1)
+	VPADDW    -64(R10)(AX*1), Z3, Z3
+	VPSUBW    -64(R11)(AX*1), Z3, Z3
+	VMOVDQU64 Z3, -64(CX)(AX*1)
+	ADDQ      $0x00000100, AX
+	JLE       updatePairAVX512_loopU
 
-addSubPairAVX512_loopU_end:
-	SUBQ    $0x00000100, R10
-	ADDQ    $0x00000040, R10
-	JG      addSubPairAVX512_loop1_end
+updatePairAVX512_loopU_end:
+	SUBQ    $0x00000100, AX
+	ADDQ    $0x00000040, AX
+	JG      updatePairAVX512_loop1_end
 	PCALIGN $0x20
 
-addSubPairAVX512_loop1:
-	VMOVDQU64 -64(CX)(R10*1), Z0
-	VPADDW    -64(DX)(R10*1), Z0, Z0
-	VPSUBW    -64(BX)(R10*1), Z0, Z0
-	VMOVDQU64 Z0, -64(AX)(R10*1)
-	VMOVDQU64 -64(DI)(R10*1), Z0
-	VPADDW    -64(R8)(R10*1), Z0, Z0
-	VPSUBW    -64(R9)(R10*1), Z0, Z0
-	VMOVDQU64 Z0, -64(SI)(R10*1)
-	ADDQ      $0x00000040, R10
-	JLE       addSubPairAVX512_loop1
+updatePairAVX512_loop1:
+	VMOVDQU64 -64(SI)(AX*1), Z0
+	VPADDW    -64(R8)(AX*1), Z0, Z0
+	VPSUBW    -64(R9)(AX*1), Z0, Z0
+	VMOVDQU64 Z0, -64(BX)(AX*1)
+	VMOVDQU64 -64(DX)(AX*1), Z0
+	VPADDW    -64(R10)(AX*1), Z0, Z0
+	VPSUBW    -64(R11)(AX*1), Z0, Z0
+	VMOVDQU64 Z0, -64(CX)(AX*1)
+	ADDQ      $0x00000040, AX
+	JLE       updatePairAVX512_loop1
 
-addSubPairAVX512_loop1_end:
-	SUBQ      $0x00000040, R10
-	TESTQ     R10, R10
-	JZ        addSubPairAVX512_done
-	VMOVDQU64 (CX)(R10*1), Y0
-	VPADDW    (DX)(R10*1), Y0, Y0
-	VPSUBW    (BX)(R10*1), Y0, Y0
-	VMOVDQU64 Y0, (AX)(R10*1)
-	VMOVDQU64 (DI)(R10*1), Y0
-	VPADDW    (R8)(R10*1), Y0, Y0
-	VPSUBW    (R9)(R10*1), Y0, Y0
-	VMOVDQU64 Y0, (SI)(R10*1)
+updatePairAVX512_loop1_end:
+	SUBQ      $0x00000040, AX
+	TESTQ     AX, AX
+	JZ        updatePairAVX512_done
+	VMOVDQU64 (SI)(AX*1), Y0
+	VPADDW    (R8)(AX*1), Y0, Y0
+	VPSUBW    (R9)(AX*1), Y0, Y0
+	VMOVDQU64 Y0, (BX)(AX*1)
+	VMOVDQU64 (DX)(AX*1), Y0
+	VPADDW    (R10)(AX*1), Y0, Y0
+	VPSUBW    (R11)(AX*1), Y0, Y0
+	VMOVDQU64 Y0, (CX)(AX*1)
 
-addSubPairAVX512_done:
+updatePairAVX512_done:
+	VZEROUPPER
+	RET
+
+// func addSubPSQTAVX512(dst *int16, src *int16, add *int16, sub *int16, pdst *int32, psrc *int32, padd *int32, psub *int32, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·addSubPSQTAVX512(SB), NOSPLIT, $0-72
+	MOVQ    padd+48(FP), AX
+	TESTQ   AX, AX
+	JZ      addSubPSQTAVX512_rows
+	MOVQ    psrc+40(FP), CX
+	VMOVDQU (CX), Y0
+	VPADDD  (AX), Y0, Y0
+	MOVQ    psub+56(FP), AX
+	VPSUBD  (AX), Y0, Y0
+	MOVQ    pdst+32(FP), AX
+	VMOVDQU Y0, (AX)
+
+addSubPSQTAVX512_rows:
+	MOVQ    n+64(FP), AX
+	SHLQ    $0x01, AX
+	MOVQ    dst+0(FP), CX
+	MOVQ    src+8(FP), DX
+	MOVQ    add+16(FP), BX
+	MOVQ    sub+24(FP), SI
+	ADDQ    AX, CX
+	ADDQ    AX, DX
+	ADDQ    AX, BX
+	ADDQ    AX, SI
+	NEGQ    AX
+	ADDQ    $0x00000200, AX
+	JG      addSubPSQTAVX512_loopU_end
+	PCALIGN $0x20
+
+addSubPSQTAVX512_loopU:
+	VMOVDQU64 -512(DX)(AX*1), Z0
+	VMOVDQU64 -448(DX)(AX*1), Z1
+	VMOVDQU64 -384(DX)(AX*1), Z2
+	VMOVDQU64 -320(DX)(AX*1), Z3
+	VMOVDQU64 -256(DX)(AX*1), Z4
+	VMOVDQU64 -192(DX)(AX*1), Z5
+	VMOVDQU64 -128(DX)(AX*1), Z6
+	VMOVDQU64 -64(DX)(AX*1), Z7
+	VPADDW    -512(BX)(AX*1), Z0, Z0
+	VPSUBW    -512(SI)(AX*1), Z0, Z0
+	VMOVDQU64 Z0, -512(CX)(AX*1)
+	VPADDW    -448(BX)(AX*1), Z1, Z1
+	VPSUBW    -448(SI)(AX*1), Z1, Z1
+	VMOVDQU64 Z1, -448(CX)(AX*1)
+	VPADDW    -384(BX)(AX*1), Z2, Z2
+	VPSUBW    -384(SI)(AX*1), Z2, Z2
+	VMOVDQU64 Z2, -384(CX)(AX*1)
+	VPADDW    -320(BX)(AX*1), Z3, Z3
+	VPSUBW    -320(SI)(AX*1), Z3, Z3
+	VMOVDQU64 Z3, -320(CX)(AX*1)
+	VPADDW    -256(BX)(AX*1), Z4, Z4
+	VPSUBW    -256(SI)(AX*1), Z4, Z4
+	VMOVDQU64 Z4, -256(CX)(AX*1)
+	VPADDW    -192(BX)(AX*1), Z5, Z5
+	VPSUBW    -192(SI)(AX*1), Z5, Z5
+	VMOVDQU64 Z5, -192(CX)(AX*1)
+	VPADDW    -128(BX)(AX*1), Z6, Z6
+	VPSUBW    -128(SI)(AX*1), Z6, Z6
+	VMOVDQU64 Z6, -128(CX)(AX*1)
+	VPADDW    -64(BX)(AX*1), Z7, Z7
+	VPSUBW    -64(SI)(AX*1), Z7, Z7
+	VMOVDQU64 Z7, -64(CX)(AX*1)
+	ADDQ      $0x00000200, AX
+	JLE       addSubPSQTAVX512_loopU
+
+addSubPSQTAVX512_loopU_end:
+	SUBQ    $0x00000200, AX
+	ADDQ    $0x00000040, AX
+	JG      addSubPSQTAVX512_loop1_end
+	PCALIGN $0x20
+
+addSubPSQTAVX512_loop1:
+	VMOVDQU64 -64(DX)(AX*1), Z0
+	VPADDW    -64(BX)(AX*1), Z0, Z0
+	VPSUBW    -64(SI)(AX*1), Z0, Z0
+	VMOVDQU64 Z0, -64(CX)(AX*1)
+	ADDQ      $0x00000040, AX
+	JLE       addSubPSQTAVX512_loop1
+
+addSubPSQTAVX512_loop1_end:
+	SUBQ      $0x00000040, AX
+	TESTQ     AX, AX
+	JZ        addSubPSQTAVX512_done
+	VMOVDQU64 (DX)(AX*1), Y0
+	VPADDW    (BX)(AX*1), Y0, Y0
+	VPSUBW    (SI)(AX*1), Y0, Y0
+	VMOVDQU64 Y0, (CX)(AX*1)
+
+addSubPSQTAVX512_done:
 	VZEROUPPER
 	RET

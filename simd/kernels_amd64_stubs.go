@@ -354,6 +354,15 @@ func affineVNNI16(out *int32, in *uint8, weights *int8, bias *int32, nin int, no
 //go:noescape
 func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 
+// refreshBoardsAVX2 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + rows[j] + (s XOR mask)
+// for every set bit s of boards[2 + j/2] AND boards[j mod 2], j < nplanes, and, when the PSQT
+// rows pw are not nil, pdst[0:8] to Σ pw[8·r : 8·r+8] over the same rows; bias, weights, pw,
+// n, nplanes and rows are read from k, a *planeKernel. Every row must be valid (the caller
+// checks). It returns the number of rows, or −1 (nothing written) for more than 64.
+//
+//go:noescape
+func refreshBoardsAVX2(k *uint64, dst *int16, pdst *int32, boards *uint64, base int, mask int) int
+
 // refreshListedAVX2 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,
 // when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a
 // positive multiple of 16. It returns −1, writing nothing, when a row index is not below
@@ -370,6 +379,15 @@ func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows
 //
 //go:noescape
 func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
+
+// refreshBoardsAVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + rows[j] + (s XOR mask)
+// for every set bit s of boards[2 + j/2] AND boards[j mod 2], j < nplanes, and, when the PSQT
+// rows pw are not nil, pdst[0:8] to Σ pw[8·r : 8·r+8] over the same rows; bias, weights, pw,
+// n, nplanes and rows are read from k, a *planeKernel. Every row must be valid (the caller
+// checks). It returns the number of rows, or −1 (nothing written) for more than 64.
+//
+//go:noescape
+func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, base int, mask int) int
 
 // refreshListedAVX512 sets dst[i] = bias[i] + Σ_k weights[rows[k]·n + i] for i < n, k < nrows ≤ 64, and,
 // when pw is not nil, pdst[0:8] to Σ_k pw[8·rows[k] : 8·rows[k]+8]; it returns nrows. n is a
@@ -430,11 +448,20 @@ func updateI8AVX512(dst *int16, src *int16, weights *int8, add *int, nadd int, s
 //go:noescape
 func updateRowsAVX2(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
 
-// addSubPairAVX2 sets dst0[i] = src0[i] + add0[i] − sub0[i] and dst1[i] = src1[i] + add1[i] − sub1[i]
-// for i < n, n a multiple of 16 (int16, wrapping).
+// updatePairAVX2 sets (*dst)[p][i] = (*src)[p][i] + w[add_p·n + i] − w[sub_p·n + i] for i < n and p = 0, 1
+// (int16, wrapping), n a multiple of 16, and with pw non-nil (*pdst)[p][b] = (*psrc)[p][b] +
+// pw[8·add_p + b] − pw[8·sub_p + b] for b < 8 (int32, wrapping). The caller checks every
+// slice length and row index.
 //
 //go:noescape
-func addSubPairAVX2(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+func updatePairAVX2(dst *[2][]int16, src *[2][]int16, w *int16, pdst *[2][]int32, psrc *[2][]int32, pw *int32, add0 int, sub0 int, add1 int, sub1 int, n int)
+
+// addSubPSQTAVX2 sets dst[i] = src[i] + add[i] − sub[i] for i < n (int16, wrapping), n a multiple
+// of 16, and with padd non-nil first pdst[b] = psrc[b] + padd[b] − psub[b] for b < 8
+// (int32, wrapping).
+//
+//go:noescape
+func addSubPSQTAVX2(dst *int16, src *int16, add *int16, sub *int16, pdst *int32, psrc *int32, padd *int32, psub *int32, n int)
 
 // updateRowsAVX512 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i]
 // for i < n (k < nadd, nsub); n is a multiple of 16 and every row index must be valid
@@ -443,8 +470,17 @@ func addSubPairAVX2(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *in
 //go:noescape
 func updateRowsAVX512(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
 
-// addSubPairAVX512 sets dst0[i] = src0[i] + add0[i] − sub0[i] and dst1[i] = src1[i] + add1[i] − sub1[i]
-// for i < n, n a multiple of 16 (int16, wrapping).
+// updatePairAVX512 sets (*dst)[p][i] = (*src)[p][i] + w[add_p·n + i] − w[sub_p·n + i] for i < n and p = 0, 1
+// (int16, wrapping), n a multiple of 16, and with pw non-nil (*pdst)[p][b] = (*psrc)[p][b] +
+// pw[8·add_p + b] − pw[8·sub_p + b] for b < 8 (int32, wrapping). The caller checks every
+// slice length and row index.
 //
 //go:noescape
-func addSubPairAVX512(dst0 *int16, src0 *int16, add0 *int16, sub0 *int16, dst1 *int16, src1 *int16, add1 *int16, sub1 *int16, n int)
+func updatePairAVX512(dst *[2][]int16, src *[2][]int16, w *int16, pdst *[2][]int32, psrc *[2][]int32, pw *int32, add0 int, sub0 int, add1 int, sub1 int, n int)
+
+// addSubPSQTAVX512 sets dst[i] = src[i] + add[i] − sub[i] for i < n (int16, wrapping), n a multiple
+// of 16, and with padd non-nil first pdst[b] = psrc[b] + padd[b] − psub[b] for b < 8
+// (int32, wrapping).
+//
+//go:noescape
+func addSubPSQTAVX512(dst *int16, src *int16, add *int16, sub *int16, pdst *int32, psrc *int32, padd *int32, psub *int32, n int)

@@ -15,6 +15,15 @@ func refreshPlanesAVX512(dst, bias, weights *int16, planes *uint64, nplanes, bas
 	return -1
 }
 
+// refreshBoardsAVX2 and refreshBoardsAVX512: no vector kernel here (never called).
+func refreshBoardsAVX2(k *uint64, dst *int16, pdst *int32, boards *uint64, base, mask int) int {
+	return -1
+}
+
+func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, base, mask int) int {
+	return -1
+}
+
 // refreshListedVec: no vector kernel here (never called: the level is Generic).
 func refreshListedVec(dst, bias, weights *int16, rows *int, nrows, nvalid, n int, pdst, pw *int32) int {
 	return -1

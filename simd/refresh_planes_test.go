@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -159,7 +160,7 @@ func TestRefreshListLengths(t *testing.T) {
 			off := len(whole) - guard - n
 			refreshGeneric(want[off:off+n], bias, weights, rows)
 			if rapid.Bool().Draw(t, "bad") {
-				rows[rapid.IntRange(0, len(rows)-1).Draw(t, "at")] = []int{-1, nfeat, 1 << 62}[rapid.IntRange(0, 2).Draw(t, "which")]
+				rows[rapid.IntRange(0, len(rows)-1).Draw(t, "at")] = []int{-1, nfeat, hugePosIndex}[rapid.IntRange(0, 2).Draw(t, "which")]
 				before := slices.Clone(whole)
 				func() {
 					defer func() {
@@ -204,7 +205,7 @@ func TestRefreshPSQTMatchesGo(t *testing.T) {
 			dst, whole := buffer(t, "dst", n, f.i16)
 			pd, pwhole := buffer(t, "pdst", nb, f.i32)
 			if rapid.Bool().Draw(t, "bad") {
-				rows = append(rows, []int{-1, nfeat, psqtRows, 1 << 62}[rapid.IntRange(0, 3).Draw(t, "which")])
+				rows = append(rows, []int{-1, nfeat, psqtRows, hugePosIndex}[rapid.IntRange(0, 3).Draw(t, "which")])
 				if nb == 0 && rows[len(rows)-1] == psqtRows && psqtRows < nfeat {
 					rows = rows[:len(rows)-1] // a valid row when there is no PSQT table to exceed
 				} else {
@@ -272,5 +273,173 @@ func BenchmarkRefreshPlanes(b *testing.B) {
 		b.Run(fmt.Sprintf("list+psqt/%d", n), func(b *testing.B) {
 			loop(b, func() { RefreshPSQT(dst, bias, weights, rows, pd, psqt) })
 		})
+	}
+}
+
+// TestPlaneRefresherMatchesGo: PlaneRefresher.Refresh at every level gives the
+// reference's dst and PSQT sums bit for bit (the rows base + planeRows[k] + (s XOR mask)
+// for the set bits s of boards[2+k/2] & boards[k%2], added by the Go Refresh and a Go
+// PSQT sum) and writes nothing outside them: random widths (multiples of 16 and others),
+// plane layouts (2 to 12 planes, rows anywhere, shared as HalfKAv2_hm's kings share
+// one), bitboards (disjoint as a position's, or arbitrary: more than 64 bits in all must
+// return −1 with nothing written, at every level), masks, bases and 0, 8 or 3 PSQT
+// buckets.
+func TestPlaneRefresherMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			if n == 0 {
+				n = 16
+			}
+			np := 2 * rapid.IntRange(1, MaxBoardPlanes/2).Draw(t, "pairs")
+			nrows := 64 + rapid.IntRange(0, 800).Draw(t, "extraRows")
+			prows := make([]int, np)
+			span := 0
+			for k := range prows {
+				switch {
+				case rapid.Bool().Draw(t, "shared") && k > 0:
+					prows[k] = prows[k-1]
+				default:
+					prows[k] = rapid.IntRange(0, nrows-64).Draw(t, "planeRow")
+				}
+				span = max(span, prows[k]+64)
+			}
+			base := rapid.IntRange(0, nrows-span).Draw(t, "base")
+			mask := rapid.IntRange(0, 63).Draw(t, "mask")
+			var boards [8]uint64
+			if rapid.Bool().Draw(t, "arbitrary") {
+				for i := range boards {
+					boards[i] = f.r.Uint64()
+				}
+			} else { // a position's: every square at most one (side, role)
+				for sq := range 64 {
+					if f.r.IntN(3) == 0 {
+						boards[f.r.IntN(2)] |= 1 << sq
+						boards[2+f.r.IntN(6)] |= 1 << sq
+					}
+				}
+			}
+			nb := []int{0, 8, 3}[rapid.IntRange(0, 2).Draw(t, "buckets")]
+			bias, _ := buffer(t, "bias", n, f.i16)
+			weights, _ := buffer(t, "weights", nrows*n, f.i16)
+			psqt, _ := buffer(t, "psqt", nrows*nb, f.i32)
+			dst, whole := buffer(t, "dst", n, f.i16)
+			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+
+			var rows []int
+			for k, o := range prows {
+				b := boards[2+k/2] & boards[k%2]
+				for s := range 64 {
+					if b>>s&1 == 1 {
+						rows = append(rows, base+o+(s^mask))
+					}
+				}
+			}
+			want, pwant := slices.Clone(whole), slices.Clone(pwhole)
+			wantC := -1
+			if len(rows) <= 64 {
+				wantC = len(rows)
+				off, poff := len(whole)-guard-n, len(pwhole)-guard-nb
+				refreshGeneric(want[off:off+n], bias, weights, rows)
+				pref := pwant[poff : poff+nb]
+				clear(pref)
+				for _, r := range rows {
+					for b := range pref {
+						pref[b] += psqt[r*nb+b]
+					}
+				}
+			}
+			pr, err := NewPlaneRefresher(bias, weights, n, psqt, nb, prows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pr.Planes() != np {
+				t.Fatalf("Planes() = %d, want %d", pr.Planes(), np)
+			}
+			if c := pr.Refresh(dst, pd, &boards, base, mask); c != wantC {
+				t.Fatalf("Refresh returned %d for %d rows", c, len(rows))
+			}
+			checkSame(t, "dst buffer", whole, want)
+			checkSame(t, "pdst buffer", pwhole, pwant)
+		})
+	})
+}
+
+// TestPlaneRefresherRejectsBadArgs: NewPlaneRefresher rejects plane layouts of odd length,
+// more than MaxBoardPlanes planes, negative rows or rows past the matrix; Refresh
+// panics, before writing anything, for a base past the last one every plane fits, a
+// negative base, a mask outside [0, 64), destinations of the wrong length, and on a
+// refresher bound without planes.
+func TestPlaneRefresherRejectsBadArgs(t *testing.T) {
+	w := make([]int16, 16*128) // 128 rows
+	for _, rows := range [][]int{nil, {0}, make([]int, MaxBoardPlanes+2), {0, -1}, {0, 65}} {
+		if _, err := NewPlaneRefresher(make([]int16, 16), w, 16, nil, 0, rows); err == nil {
+			t.Errorf("NewPlaneRefresher with plane rows %v: no error", rows)
+		}
+	}
+	forLevels(t, func(t *testing.T) {
+		cases := []struct {
+			name       string
+			n, nb      int
+			prows      []int
+			base, mask int
+		}{
+			{"past the end", 16, 0, []int{0, 64}, 1, 0},
+			{"negative base", 16, 0, []int{0, 0}, -1, 0},
+			{"huge base", 16, 0, []int{0, 0}, int(^uint(0) >> 1), 0},
+			{"mask", 16, 0, []int{0, 0}, 0, 64},
+			{"negative mask", 16, 0, []int{0, 0}, 0, -1},
+			{"short dst", 15, 0, []int{0, 0}, 0, 0},
+			{"psqt dst", 16, 3, []int{0, 0}, 0, 0},
+		}
+		for _, c := range cases {
+			pr, err := NewPlaneRefresher(make([]int16, 16), w, 16, nil, 0, c.prows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := make([]int16, c.n)
+			for i := range dst {
+				dst[i] = 7
+			}
+			boards := [8]uint64{1, 0, 1}
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", c.name)
+					}
+					for _, v := range dst {
+						if v != 7 {
+							t.Errorf("%s: dst written", c.name)
+							break
+						}
+					}
+				}()
+				pr.Refresh(dst, make([]int32, c.nb), &boards, c.base, c.mask)
+			}()
+		}
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("zero PlaneRefresher: no panic")
+				}
+			}()
+			var zero PlaneRefresher
+			zero.Refresh(nil, nil, &[8]uint64{}, 0, 0)
+		}()
+	})
+}
+
+// TestPlaneKernelLayout: planeKernel's fields lie at the offsets refreshBoards reads
+// (pk* in simd/_asm/refresh_planes.go).
+func TestPlaneKernelLayout(t *testing.T) {
+	var k planeKernel
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the assembly is amd64's")
+	}
+	got := []uintptr{unsafe.Offsetof(k.bias), unsafe.Offsetof(k.weights), unsafe.Offsetof(k.psqt),
+		unsafe.Offsetof(k.n), unsafe.Offsetof(k.np), unsafe.Offsetof(k.rows), unsafe.Sizeof(k.rows[0])}
+	if want := []uintptr{0, 8, 16, 24, 32, 40, 8}; !slices.Equal(got, want) {
+		t.Fatalf("planeKernel offsets %v, want %v", got, want)
 	}
 }

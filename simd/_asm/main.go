@@ -100,7 +100,8 @@ func main() {
 	}
 	for _, s := range []isa{avx2, avx512} {
 		updateRows(s)
-		addSubPair(s)
+		updatePair(s)
+		addSubPSQT(s)
 	}
 
 	Generate()

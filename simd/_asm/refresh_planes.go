@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -44,17 +46,8 @@ func refreshPlanes(s isa) {
 	TESTQ(pw, pw)
 	JNZ(LabelRef(fn + "_psqt"))
 
-	// Pass 1: the planes → the row offsets (and, with pw, the PSQT sums), twice: without
-	// and with PSQT.
-	for _, psqt := range []bool{false, true} {
-		pre := fn + "_plain"
-		var ps reg.VecVirtual
-		if psqt {
-			pre = fn + "_psqt"
-			Label(pre)
-			ps = YMM()
-			VPXOR(ps, ps, ps)
-		}
+	// Pass 1: the planes → the row offsets (and, with pw, the PSQT sums).
+	firstPasses(fn, func(pre string, ps reg.VecVirtual) {
 		Label(pre + "_plane")
 		b := GP64()
 		MOVQ(Mem{Base: planes}, b)
@@ -65,29 +58,33 @@ func refreshPlanes(s isa) {
 		JA(LabelRef(fn + "_many"))
 		TESTQ(b, b)
 		JZ(LabelRef(pre + "_nextplane"))
-		Label(pre + "_bit")
-		sq := GP64()
-		BSFQ(b, sq)
-		XORQ(mask, sq)
-		ADDQ(row, sq)
-		if psqt {
-			t := GP64()
-			MOVQ(sq, t)
-			SHLQ(U8(5), t)
-			VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
-		}
-		IMULQ(n, sq)
-		MOVQ(sq, offs.Idx(cnt, 8))
-		INCQ(cnt)
-		lo := GP64()
-		LEAQ(Mem{Base: b, Disp: -1}, lo)
-		ANDQ(lo, b)
-		JNZ(LabelRef(pre + "_bit"))
+		listBits(pre+"_bit", b, row, mask, n, cnt, GP64(), offs, ps, pw)
 		Label(pre + "_nextplane")
 		ADDQ(U8(64), row)
 		ADDQ(U8(8), planes)
 		DECQ(np)
 		JNZ(LabelRef(pre + "_plane"))
+	})
+	Label(fn + "_tiles")
+	refreshTiles(s, fn, offs, cnt, n)
+	returnMinusOne(fn + "_many")
+}
+
+// firstPasses emits a refresh's first pass twice, without and with PSQT sums (the caller
+// has jumped to fn+"_psqt" when its PSQT rows pw are not nil): body emits the pass with
+// pre as its label prefix and ps the PSQT sum vector (nil without PSQT). The plain pass
+// then jumps to fn+"_tiles"; the PSQT pass stores ps to pdst and falls through to it.
+func firstPasses(fn string, body func(pre string, ps reg.VecVirtual)) {
+	for _, psqt := range []bool{false, true} {
+		pre := fn + "_plain"
+		var ps reg.VecVirtual
+		if psqt {
+			pre = fn + "_psqt"
+			Label(pre)
+			ps = YMM()
+			VPXOR(ps, ps, ps)
+		}
+		body(pre, ps)
 		if psqt {
 			pd := ld("pdst")
 			VMOVDQU(ps, Mem{Base: pd})
@@ -95,15 +92,47 @@ func refreshPlanes(s isa) {
 			JMP(LabelRef(fn + "_tiles"))
 		}
 	}
-	Label(fn + "_tiles")
-	refreshTiles(s, fn, offs, cnt, n)
+}
 
-	Label(fn + "_many")
+// addPSQT emits ps += the 8 int32 PSQT weights of row r (at pw + 32·r); t is a scratch
+// register.
+func addPSQT(ps reg.VecVirtual, pw, r, t reg.GPVirtual) {
+	MOVQ(r, t)
+	SHLQ(U8(5), t)
+	VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
+}
+
+// returnMinusOne emits label lbl: the refreshes' exit that returns −1 with nothing
+// written (a bad row, or more than 64 rows).
+func returnMinusOne(lbl string) {
+	Label(lbl)
 	VZEROUPPER()
 	m1 := GP64()
 	MOVQ(I64(-1), m1)
 	Store(m1, ReturnIndex(0))
 	RET()
+}
+
+// listBits emits the inner loop of the planes refreshes' first pass (refreshPlanes,
+// refreshBoards): for every set bit s of b (non-zero on entry, zero on exit) the row
+// row + (s XOR mask) is listed as its byte offset (row · n) at offs[cnt] and cnt advanced;
+// with a PSQT vector ps (nil without) the row's 8 int32 PSQT weights at pw are added to
+// ps. t is a scratch register.
+func listBits(lbl string, b, row, mask, n, cnt, t reg.GPVirtual, offs Mem, ps reg.VecVirtual, pw reg.GPVirtual) {
+	Label(lbl)
+	sq := GP64()
+	BSFQ(b, sq)
+	XORQ(mask, sq)
+	ADDQ(row, sq)
+	if ps != nil {
+		addPSQT(ps, pw, sq, t)
+	}
+	IMULQ(n, sq)
+	MOVQ(sq, offs.Idx(cnt, 8))
+	INCQ(cnt)
+	LEAQ(Mem{Base: b, Disp: -1}, t)
+	ANDQ(t, b)
+	JNZ(LabelRef(lbl))
 }
 
 // refreshTiles emits the second pass of refreshPlanes and refreshListed: the accumulator
@@ -113,9 +142,11 @@ func refreshPlanes(s isa) {
 // Stockfish 13 row) and of 4 were measured slower or no faster (doc/benchmarks.md, issue
 // 14 round 5).
 func refreshTiles(s isa, fn string, offs Mem, cnt, n reg.GPVirtual) {
-	dst := ld("dst")
-	bias := ld("bias")
-	w := ld("weights")
+	tiles(s, fn, offs, cnt, n, ld("dst"), ld("bias"), ld("weights"))
+}
+
+// tiles is refreshTiles with dst, bias and weights in registers.
+func tiles(s isa, fn string, offs Mem, cnt, n, dst, bias, w reg.GPVirtual) {
 	tileLoop(s, fn, tileSteps(s.wide), n, dst, bias, w, 1, func(lbl string, acc []reg.VecVirtual, st tileStep, _ func() reg.VecVirtual) {
 		k := GP64()
 		XORQ(k, k)
@@ -167,53 +198,126 @@ func refreshListed(s isa) {
 	pw := ld("pw")
 	TESTQ(pw, pw)
 	JNZ(LabelRef(fn + "_psqt"))
-	for _, psqt := range []bool{false, true} {
-		pre := fn + "_plain"
-		var ps reg.VecVirtual
-		if psqt {
-			pre = fn + "_psqt"
-			Label(pre)
-			ps = YMM()
-			VPXOR(ps, ps, ps)
-		}
+	firstPasses(fn, func(pre string, ps reg.VecVirtual) {
 		Label(pre + "_row")
 		r := GP64()
 		MOVQ(Mem{Base: rows, Index: cnt, Scale: 8}, r)
 		CMPQ(r, nvalid)
 		JAE(LabelRef(fn + "_bad"))
-		if psqt {
-			t := GP64()
-			MOVQ(r, t)
-			SHLQ(U8(5), t)
-			VPADDD(Mem{Base: pw, Index: t, Scale: 1}, ps, ps)
+		if ps != nil {
+			addPSQT(ps, pw, r, GP64())
 		}
 		IMULQ(n, r)
 		MOVQ(r, offs.Idx(cnt, 8))
 		INCQ(cnt)
 		CMPQ(cnt, nrows)
 		JB(LabelRef(pre + "_row"))
-		if psqt {
-			pd := ld("pdst")
-			VMOVDQU(ps, Mem{Base: pd})
-		} else {
-			JMP(LabelRef(fn + "_tiles"))
-		}
-	}
+	})
 	Label(fn + "_tiles")
 	refreshTiles(s, fn, offs, cnt, n)
-
-	Label(fn + "_bad")
-	VZEROUPPER()
-	m1 := GP64()
-	MOVQ(I64(-1), m1)
-	Store(m1, ReturnIndex(0))
-	RET()
+	returnMinusOne(fn + "_bad")
 }
 
-// refreshPlanesKernels emits refreshPlanes and refreshListed for AVX2 and AVX-512.
+// Offsets of the fields of simd's planeKernel (the bound arguments of refreshBoards,
+// read through one pointer; simd's TestPlaneKernelLayout checks them).
+const (
+	pkBias    = 0  // *int16
+	pkWeights = 8  // *int16
+	pkPSQT    = 16 // *int32: the PSQT rows, nil without PSQT
+	pkN       = 24 // int: the row width (int16)
+	pkPlanes  = 32 // int: the number of planes (even, positive)
+	pkRows    = 40 // [12]int: the first row of each plane, relative to the base
+)
+
+// refreshBoards generates refreshBoards+ISA, simd.PlaneRefresher.Refresh's kernel: the
+// refresh of refreshPlanes with the piece planes formed here from the position's colour
+// and role bitboards (boards[0] the perspective's pieces, boards[1] the other side's,
+// boards[2+r] the pieces of role r), so that no plane array is built in Go. What is bound
+// at load (bias, weights, PSQT rows, width, the plane layout) is read through k, a
+// *planeKernel; per call only dst, pdst, boards, base and mask are passed. Plane k <
+// nplanes (even: the planes come in pairs, one role's pieces of each side) is boards[2 +
+// k/2] AND boards[k mod 2]; its set bit s names row base + rows[k] + (s XOR mask). A
+// first pass walks the planes (POPCNT to skip an empty one and to check the 64-entry
+// list before walking, BSF, then clear the lowest bit), lists every row's byte offset on
+// the stack and, with PSQT rows, adds the row's 8 int32 PSQT weights (one vector add per
+// row); the tiles of refreshTiles then add the listed rows. It returns the number of
+// rows, or −1 without writing anything when the planes hold more than 64 bits (never for
+// one position's bitboards, where the planes are disjoint).
+//
+// The caller checks that every row is valid (base + rows[k] + 64 ≤ the number of rows
+// for every plane, and as many PSQT rows), mask < 64; k holds a positive width that is a
+// multiple of 16 and a positive, even number of planes (NewPlaneRefresher).
+func refreshBoards(s isa) {
+	fn := "refreshBoards" + s.name
+	TEXT(fn, NOSPLIT, "func(k *uint64, dst *int16, pdst *int32, boards *uint64, base, mask int) int")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + rows[j] + (s XOR mask)",
+		"for every set bit s of boards[2 + j/2] AND boards[j mod 2], j < nplanes, and, when the PSQT",
+		"rows pw are not nil, pdst[0:8] to Σ pw[8·r : 8·r+8] over the same rows; bias, weights, pw,",
+		"n, nplanes and rows are read from k, a *planeKernel. Every row must be valid (the caller",
+		"checks). It returns the number of rows, or −1 (nothing written) for more than 64.")
+	offs := AllocLocal(64 * 8)
+
+	kp := ld("k")
+	boards := ld("boards")
+	rows := GP64()
+	LEAQ(Mem{Base: kp, Disp: pkRows}, rows)
+	np := GP64()
+	MOVQ(Mem{Base: kp, Disp: pkPlanes}, np)
+	base := ld("base")
+	mask := ld("mask")
+	n := GP64()
+	MOVQ(Mem{Base: kp, Disp: pkN}, n)
+	SHLQ(U8(1), n) // bytes per row
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	k := GP64() // the plane index of the pair's first plane (2·role)
+	XORQ(k, k)
+	pw := GP64()
+	MOVQ(Mem{Base: kp, Disp: pkPSQT}, pw)
+	TESTQ(pw, pw)
+	JNZ(LabelRef(fn + "_psqt"))
+
+	// Pass 1: the planes → the row offsets (and, with pw, the PSQT sums).
+	firstPasses(fn, func(pre string, ps reg.VecVirtual) {
+		Label(pre + "_role")
+		for side := 0; side < 2; side++ {
+			lp := fmt.Sprintf("%s_side%d", pre, side)
+			b := GP64()
+			MOVQ(Mem{Base: boards, Index: k, Scale: 4, Disp: 16}, b) // boards[2 + k/2]
+			ANDQ(Mem{Base: boards, Disp: 8 * side}, b)
+			t := GP64()
+			POPCNTQ(b, t)
+			JZ(LabelRef(lp + "_next"))
+			LEAQ(Mem{Base: cnt, Index: t, Scale: 1}, t)
+			CMPQ(t, U8(64))
+			JA(LabelRef(fn + "_many"))
+			row := GP64()
+			MOVQ(Mem{Base: rows, Index: k, Scale: 8, Disp: 8 * side}, row)
+			ADDQ(base, row)
+			listBits(lp+"_bit", b, row, mask, n, cnt, t, offs, ps, pw)
+			Label(lp + "_next")
+		}
+		ADDQ(U8(2), k)
+		CMPQ(k, np)
+		JB(LabelRef(pre + "_role"))
+	})
+	Label(fn + "_tiles")
+	kt := ld("k")
+	bias := GP64()
+	MOVQ(Mem{Base: kt, Disp: pkBias}, bias)
+	w := GP64()
+	MOVQ(Mem{Base: kt, Disp: pkWeights}, w)
+	tiles(s, fn, offs, cnt, n, ld("dst"), bias, w)
+	returnMinusOne(fn + "_many")
+}
+
+// refreshPlanesKernels emits refreshPlanes, refreshBoards and refreshListed for AVX2 and
+// AVX-512.
 func refreshPlanesKernels() {
 	for _, s := range []isa{avx2, avx512} {
 		refreshPlanes(s)
+		refreshBoards(s)
 		refreshListed(s)
 	}
 }

@@ -60,15 +60,7 @@ func nnzChunks(tbl Mem) {
 	m := GP64()
 	VMOVMSKPS(y, m.As32())
 	XORL(U32(0xFF), m.As32())
-	o := GP64()
-	MOVQ(m, o)
-	SHLQ(U8(4), o)
-	x := XMM()
-	VPADDW(Mem{Base: t, Index: o, Scale: 1}, base, x)
-	VMOVDQU(x, Mem{Base: idx, Index: cnt, Scale: 2})
-	POPCNTL(m.As32(), m.As32())
-	ADDQ(m, cnt)
-	VPADDW(eight, base, base)
+	nnzList{t: t, cnt: cnt, base: base, eight: eight}.add(avx2, m, idx)
 	ADDQ(U8(32), in)
 	SUBQ(U8(32), nin)
 	JNZ(LabelRef("nnz_loop"))
@@ -220,6 +212,46 @@ func sparseKernels() {
 	}
 }
 
+// nnzList is the chunk listing shared by the non-zero scans (pairwiseMulNNZ,
+// clippedReLU16NNZ, clippedReLU16NNZShuf): the address of nnzTable, the count of chunks
+// listed and the running chunk number of the current 32-byte block in 8 words.
+type nnzList struct {
+	t, cnt      reg.GPVirtual
+	base, eight reg.VecVirtual
+}
+
+// newNNZList emits the listing's set-up: the table address, a zero count and first
+// broadcast to 8 words, with the step of 8 chunks per 32 bytes.
+func newNNZList(tbl Mem, first reg.GPVirtual) nnzList {
+	l := nnzList{t: GP64()}
+	LEAQ(tbl, l.t)
+	l.cnt = GP64()
+	XORQ(l.cnt, l.cnt)
+	l.base, l.eight = XMM(), XMM()
+	VMOVD(first.As32(), l.base)
+	VPBROADCASTW(l.base, l.base)
+	c := GP32()
+	MOVL(U32(0x00080008), c)
+	VMOVD(c, l.eight)
+	VPBROADCASTD(l.eight, l.eight)
+	return l
+}
+
+// add emits the listing of one 32-byte block: the numbers of the chunks set in the 8-bit
+// non-zero mask m (clobbered) appended at idx[cnt] (one 16-byte store with s's move),
+// cnt advanced by their count and the chunk number moved on by 8.
+func (l nnzList) add(s isa, m, idx reg.GPVirtual) {
+	o := GP64()
+	MOVQ(m, o)
+	SHLQ(U8(4), o)
+	x := XMM()
+	VPADDW(Mem{Base: l.t, Index: o, Scale: 1}, l.base, x)
+	s.mov(x, Mem{Base: idx, Index: l.cnt, Scale: 2})
+	POPCNTL(m.As32(), m.As32())
+	ADDQ(m, l.cnt)
+	VPADDW(l.eight, l.base, l.base)
+}
+
 // pairwiseMulNNZ generates pairwiseMulNNZ+ISA(dst *uint8, a, b *int16, n int, idx *uint16,
 // first int) int: pairwiseMul's products (dst[i] = (clamp(a[i],0,127)·clamp(b[i],0,127)) >> 7,
 // i < n, n a multiple of 32) and, from the same registers, nnzChunks' list of the non-zero
@@ -255,29 +287,8 @@ func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
 		allOnes(s, c127)
 		VPSRLW(U8(9), c127, c127) // 127 in every word
 	}
-	t := GP64()
-	LEAQ(tbl, t)
-	cnt := GP64()
-	XORQ(cnt, cnt)
-	base, eight := XMM(), XMM()
-	VMOVD(first.As32(), base)
-	VPBROADCASTW(base, base)
-	c := GP32()
-	MOVL(U32(0x00080008), c)
-	VMOVD(c, eight)
-	VPBROADCASTD(eight, eight)
-	// list appends the chunks of the 8-bit non-zero mask m (clobbered).
-	list := func(m reg.GPVirtual) {
-		o := GP64()
-		MOVQ(m, o)
-		SHLQ(U8(4), o)
-		x := XMM()
-		VPADDW(Mem{Base: t, Index: o, Scale: 1}, base, x)
-		s.mov(x, Mem{Base: idx, Index: cnt, Scale: 2})
-		POPCNTL(m.As32(), m.As32())
-		ADDQ(m, cnt)
-		VPADDW(eight, base, base)
-	}
+	nz := newNNZList(tbl, first)
+	list := func(m reg.GPVirtual) { nz.add(s, m, idx) }
 	block := func(w int, wide bool, dOff, sOff int) {
 		vec := YMM
 		if wide {
@@ -342,6 +353,6 @@ func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
 	}
 	Label(fn + "_done")
 	VZEROUPPER()
-	Store(cnt, ReturnIndex(0))
+	Store(nz.cnt, ReturnIndex(0))
 	RET()
 }
