@@ -25,7 +25,8 @@ type Accumulator struct {
 	split [4][]int
 	// quiet says which fast path of UpdateFrom a one-in, one-out update takes (quietNone:
 	// the general loop); rows is ft's int16 weight matrix as simd.FeatureRows (checked
-	// once), whose AddSub is that path's one kernel call.
+	// once), whose AddSub is that path's one kernel call — with ft's PSQT rows attached
+	// for quietPSQT8, so that UpdateQuiet's one UpdatePair call also does the PSQT sums.
 	quiet uint8
 	rows  simd.FeatureRows
 }
@@ -47,7 +48,9 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 	case ft.psqtBuckets == 0:
 		a.quiet = quietPlain
 	case ft.psqtBuckets == 8:
-		a.quiet = quietPSQT8
+		if r, err := rows.WithPSQT8(ft.psqt); err == nil {
+			a.rows, a.quiet = r, quietPSQT8
+		}
 	}
 	buf := alignedInt16(2 * ft.width)
 	a.v[0], a.v[1] = buf[:ft.width:ft.width], buf[ft.width:]
@@ -142,7 +145,8 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
 	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
 	// kernel called through simd.FeatureRows with the two row indices, no row slices and
-	// no function value, round 5) — and for no change at all (a copy).
+	// no function value, round 5; for the 8 buckets the PSQT sums in the same kernel,
+	// simd.FeatureRows.AddSubPSQT, round 7) — and for no change at all (a copy).
 	p := int(persp & 1)
 	if a.quiet == quietPlain && len(added) == 1 && len(removed) == 1 {
 		a.rows.AddSub(a.v[p], src.v[p], added[0], removed[0])
@@ -154,13 +158,8 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 			a.checkIndices(added) // panics with the index
 			a.checkIndices(removed)
 		}
-		a.rows.AddSub(a.v[p], src.v[p], fa, fr)
-		pw := a.ft.psqt
-		d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
-		ra, rr := (*[8]int32)(pw[fa*8:]), (*[8]int32)(pw[fr*8:])
-		for i := range d {
-			d[i] = s[i] + ra[i] - rr[i]
-		}
+		// values and PSQT sums in one kernel, the PSQT rows first (round 7)
+		a.rows.AddSubPSQT(a.v[p], src.v[p], a.psqt[p], src.psqt[p], fa, fr)
 		return
 	}
 	if len(added) == 0 && len(removed) == 0 { // e.g. the other side's king move in HalfKP
@@ -177,11 +176,11 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 // src unchanged unless src == a): one piece other than a king moved from one square to
 // another (dirty from board.Position.Play; after the position after the move), one feature
 // in and one out in each perspective, found by featureset.Set.QuietPair and applied by
-// one simd.FeatureRows.AddSubPair call for both perspectives (plus, for Stockfish's 8
-// PSQT buckets, the two PSQT rows in Go) — the same values as Set.Diff and UpdateFrom per
-// perspective, in one call each instead of two pairs (issue 14 round 6). It reports false
-// and changes nothing for any other move, a transformer with int8 rows or another PSQT
-// layout, or a feature set without the piece-square path; the caller then takes Set.Diff and
+// one simd.FeatureRows.UpdatePair call for both perspectives and, for Stockfish's 8 PSQT
+// buckets, the PSQT sums — the same values as Set.Diff and UpdateFrom per perspective, in
+// one call each instead of two pairs (issue 14 rounds 6 and 7). It reports false and
+// changes nothing for any other move, a transformer with int8 rows or another PSQT layout,
+// or a feature set without the piece-square path; the caller then takes Set.Diff and
 // UpdateFrom per perspective (refreshing where Set.RequiresRefresh says so).
 func (a *Accumulator) UpdateQuiet(src *Accumulator, after *board.Position, dirty *board.DirtyPieces) bool {
 	if a.quiet == quietNone {
@@ -191,17 +190,9 @@ func (a *Accumulator) UpdateQuiet(src *Accumulator, after *board.Position, dirty
 	if !ok {
 		return false
 	}
-	a.rows.AddSubPair(&a.v, &src.v, a0, s0, a1, s1)
-	if a.quiet == quietPSQT8 {
-		pw := a.ft.psqt
-		for p, f := range [2][2]int{{a0, s0}, {a1, s1}} {
-			d, s := (*[8]int32)(a.psqt[p]), (*[8]int32)(src.psqt[p])
-			ra, rr := (*[8]int32)(pw[f[0]*8:]), (*[8]int32)(pw[f[1]*8:])
-			for i := range d {
-				d[i] = s[i] + ra[i] - rr[i]
-			}
-		}
-	}
+	// Without PSQT (quietPlain) a.psqt and src.psqt hold nil slices, which UpdatePair
+	// does not read.
+	a.rows.UpdatePair(&a.v, &src.v, &a.psqt, &src.psqt, a0, s0, a1, s1)
 	return true
 }
 

@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -110,8 +111,8 @@ func TestAccumulatorRejectsBadIndex(t *testing.T) {
 	for _, f := range []func(){
 		func() { a.Refresh(board.White, []int{96}) },
 		func() { a.Update(board.Black, []int{-1}, nil) },
-		func() { a.Update(board.Black, nil, []int{1 << 40}) },
-		func() { a.Update(board.White, []int{1 << 40}, []int{0}) }, // UpdateFrom's fast path
+		func() { a.Update(board.Black, nil, []int{wideIndex}) },
+		func() { a.Update(board.White, []int{wideIndex}, []int{0}) }, // UpdateFrom's fast path
 		func() { a.Update(board.White, []int{0}, []int{-5}) },
 	} {
 		func() {
@@ -131,7 +132,7 @@ func TestRefreshPanicNamesIndex(t *testing.T) {
 	n := randomThesisNet(t, rand.New(rand.NewPCG(3, 4)), "h", 32, 4, 10)
 	a := n.FeatureTransformer().NewAccumulator()
 	nf := n.FeatureTransformer().Features()
-	for _, bad := range []int{nf, -1, 1 << 40, -1 << 62} {
+	for _, bad := range []int{nf, -1, wideIndex, hugeNegIndex} {
 		func() {
 			defer func() {
 				msg := fmt.Sprint(recover())
@@ -150,3 +151,12 @@ func TestRefreshPanicNamesIndex(t *testing.T) {
 		t.Error("Refresh after a recovered panic differs from a fresh accumulator's")
 	}
 }
+
+// Out-of-range indices for the bound-check tests, valid constants on 32- and 64-bit
+// targets: wideIndex is 1<<40 on 64-bit (its low 32 bits are 0, so a check that truncated
+// to int32 would pass it), hugePosIndex and hugeNegIndex are ±2^62 there.
+const (
+	wideIndex    = 1 << (bits.UintSize - 24)
+	hugePosIndex = 1 << (bits.UintSize - 2)
+	hugeNegIndex = -1 << (bits.UintSize - 2)
+)

@@ -1,6 +1,11 @@
 package nnue
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/nnuekit/nnuekit/internal/block"
+	"github.com/nnuekit/nnuekit/simd"
+)
 
 // Alignment is the byte alignment of every accumulator, weight and activation buffer the
 // package allocates: 64 bytes, one cache line and one AVX-512 register (Stockfish
@@ -87,4 +92,38 @@ func hugeInt32(n int) []int32 {
 	out := buf[off : off+n : off+n]
 	adviseHugePages(unsafe.Pointer(unsafe.SliceData(out)), uintptr(4*n))
 	return out
+}
+
+// An Evaluator's layer output buffers (newTensor's, for the kinds that have one) come from
+// one block.Block starting on a 4 KiB page, in the order they are taken, so that the
+// buffers a forward pass writes lie on as few pages as their size allows (issue 14 round 7).
+
+// scratchLen is the room newTensor's buffers for kind k and n elements take in a block.
+func scratchLen(k Kind, n int) int {
+	switch k {
+	case KindUint8:
+		l := block.Len(pad32(n))
+		if pad32(n) >= sparseMinIn {
+			l += block.Len(2 * simd.SparseIdxLen(pad32(n)))
+		}
+		return l
+	case KindInt32:
+		return block.Len(4 * max(n, 1))
+	}
+	return 0
+}
+
+// blockTensor is newTensor with the buffers taken from b.
+func blockTensor(b *block.Block, k Kind, n int) tensor {
+	t := tensor{n: n}
+	switch k {
+	case KindUint8:
+		t.u8 = b.Uint8s(pad32(n))
+		if pad32(n) >= sparseMinIn {
+			t.idx = b.Uint16s(simd.SparseIdxLen(pad32(n)))
+		}
+	case KindInt32:
+		t.i32 = b.Int32s(max(n, 1))
+	}
+	return t
 }

@@ -34,5 +34,5 @@ func (n *Network) PieceSquare() *featureset.PieceSquare { return n.ft.set.PieceS
 // stack, Architecture.Buckets) — Forward without a board.Position, for the own-board path.
 // Output.Value is in the network's units (Centipawns converts).
 func (e *Evaluator) ForwardPieces(acc *Accumulator, stm board.Color, pieces int) Output {
-	return e.ForwardBucket(acc, stm, e.net.arch.Buckets.OfPieces(pieces))
+	return e.ForwardBucket(acc, stm, e.buckets.OfPieces(pieces))
 }

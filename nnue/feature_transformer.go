@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // FeatureTransformer is the first, incrementally updated layer of a network (thesis §4.2,
@@ -32,6 +33,10 @@ type FeatureTransformer struct {
 	bound       AccumulatorBound
 	rows8       int    // features 0 … rows8−1 have int8 rows
 	weights8    []int8 // their rows, feature-major
+	// planes is the refresh from piece planes bound to weights, bias, psqt and the
+	// set's plane layout (Accumulator.refreshPlanes), nil for sets without planes
+	// (featureset.Set.PlaneRows) and transformers with int8 rows.
+	planes *simd.PlaneRefresher
 }
 
 // NewFeatureTransformer builds a feature transformer for set with width outputs per
@@ -92,6 +97,11 @@ func checkFTDims(nf, width, psqtBuckets int) error {
 func newFT(set *featureset.Set, width int, w, b []int16, psqtBuckets int, p []int32) *FeatureTransformer {
 	ft := &FeatureTransformer{set: set, width: width, weights: w, bias: b, psqtBuckets: psqtBuckets, psqt: p}
 	ft.bound = computeBound(set.Size(), width, set.MaxActive(), w, b)
+	if rows, np, ok := set.PlaneRows(); ok {
+		// width > 0, len(b) == width and set.Size() rows (checkFTDims, the loaders),
+		// which every plane's rows fit: no error.
+		ft.planes, _ = simd.NewPlaneRefresher(b, w, width, p, psqtBuckets, rows[:np])
+	}
 	return ft
 }
 

@@ -30,10 +30,11 @@ import (
 // same simd calls as the layers. Any other composition runs layer by layer.
 // TestFusedMatchesLayers checks every fused path against the layer-by-layer one.
 
-// fusedStack runs one recognised stack; it returns the stack's output plus the Forward
-// contributions (the int64 ForwardBucket would compute).
+// fusedStack runs one recognised stack on the evaluator's buffers of its bucket; it
+// returns the stack's output plus the Forward contributions (the int64 ForwardBucket
+// would compute).
 type fusedStack interface {
-	run(bufs []tensor, acc *Accumulator, stm int) int64
+	run(bk *evalBucket, acc *Accumulator, stm int) int64
 }
 
 // fuseStack returns the fused runner for layers, or nil. ft (may be nil) is the network's
@@ -69,8 +70,10 @@ type sfnnv5Stack struct {
 	// plan runs the whole stack (simd.PairwiseStack: direct kernel calls, one operand
 	// check) when fc_0 has 16 outputs and the sparse preparation, fc_1 is 30→32, fc_2
 	// 32→1 and the width is a multiple of 64 up to 2048 (Stockfish 15.1 and 16); nil
-	// otherwise.
-	plan *simd.PairwiseStack
+	// otherwise. It points to planV, this struct's own copy, so that the runner and the
+	// prepared stack are one object (one page less per evaluation).
+	plan  *simd.PairwiseStack
+	planV simd.PairwiseStack
 }
 
 func fuseSFNNv5(ls []Layer) fusedStack {
@@ -112,22 +115,26 @@ func fuseSFNNv5(ls []Layer) fusedStack {
 	}
 	if f.tailWt != nil && fc0.sparse != nil && fc0.In%64 == 0 && fc0.In <= 2048 {
 		// NewPairwiseStack checks the rest; an error leaves the layer-wise runner.
-		f.plan, _ = simd.NewPairwiseStack(fc0.In, fc0.Weights, fc0.Bias, f.sqrShift, f.shift1,
-			fc1.Weights, fc1.Bias, f.shift2, fc2.Weights[:32], fc2.Bias[0])
+		if p, err := simd.NewPairwiseStack(fc0.In, fc0.Weights, fc0.Bias, f.sqrShift, f.shift1,
+			fc1.Weights, fc1.Bias, f.shift2, fc2.Weights[:32], fc2.Bias[0]); err == nil {
+			f.planV = *p
+			f.plan = &f.planV
+		}
 	}
 	return f
 }
 
-func (f *sfnnv5Stack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
+func (f *sfnnv5Stack) run(bk *evalBucket, acc *Accumulator, stm int) int64 {
 	first := stm
 	if f.whiteFirst {
 		first = 0
 	}
 	a, b := acc.v[first], acc.v[first^1]
 	if f.plan != nil {
-		out, skip := f.plan.Forward(a, b, bufs[1].u8, bufs[1].idx)
+		out, skip := f.plan.Forward(a, b, bk.u8, bk.idx)
 		return int64(out) + int64(skip)*f.fwdMul/f.fwdDiv
 	}
+	bufs := bk.bufs
 	m := len(a)
 	h := m / 2
 	x := bufs[1].u8
@@ -191,8 +198,11 @@ type reluChainStack struct {
 	// plan runs the whole stack when it is HalfKP's (Stockfish 12/13: ClippedReLU of two
 	// m-wide accumulators → Affine(2m→32) → ClippedReLU → Affine(32→32) → ClippedReLU →
 	// Affine(32→1), m a multiple of 32 up to 1024): one simd.ReLUStack.Forward call with
-	// the kernels called directly; nil otherwise.
-	plan *simd.ReLUStack
+	// the kernels called directly; nil otherwise. It points to planV, this struct's own
+	// copy, so that the runner and the prepared stack are one object (one page less per
+	// evaluation); OrderInputsByActivity replaces planV.
+	plan  *simd.ReLUStack
+	planV simd.ReLUStack
 }
 
 func fuseReLUChain(ls []Layer, ft *FeatureTransformer) fusedStack {
@@ -225,35 +235,40 @@ func fuseReLUChain(ls []Layer, ft *FeatureTransformer) fusedStack {
 	if h := f.hidden; len(h) == 2 && h[0].Out == 32 && h[0].In%64 == 0 && h[0].In <= 2048 &&
 		h[0].sparse != nil && f.tailWt != nil {
 		// NewReLUStack checks the rest; an error leaves the chain runner.
-		f.plan, _ = simd.NewReLUStack(h[0].In/2, h[0].Weights, h[0].Bias, f.shifts[0],
+		plan, err := simd.NewReLUStack(h[0].In/2, h[0].Weights, h[0].Bias, f.shifts[0],
 			h[1].Weights, h[1].Bias, f.shifts[1], last.Weights[:32], last.Bias[0])
 		// fc_0's input in an order that groups often active neurons into the same 4-byte
 		// chunks (fewer non-zero chunks for the sparse fc_0 at AVX2), rated by the feature
 		// transformer's biases — a neuron with a larger bias is positive more often: on the
 		// Stockfish 13 net and the bench positions 66.6 % instead of 70.2 % of the chunks are
 		// non-zero (issue 14 round 6, doc/benchmarks.md). Results are unchanged.
-		if m := h[0].In / 2; f.plan != nil && ft != nil && len(ft.bias) == m {
+		if m := h[0].In / 2; err == nil && ft != nil && len(ft.bias) == m {
 			score := make([]int32, 2*m)
 			for j := range score {
 				score[j] = int32(ft.bias[j%m])
 			}
-			if p, err := f.plan.WithActivity(score); err == nil {
-				f.plan = p
+			if p, err := plan.WithActivity(score); err == nil {
+				plan = p
 			}
+		}
+		if err == nil {
+			f.planV = *plan
+			f.plan = &f.planV
 		}
 	}
 	return f
 }
 
-func (f *reluChainStack) run(bufs []tensor, acc *Accumulator, stm int) int64 {
+func (f *reluChainStack) run(bk *evalBucket, acc *Accumulator, stm int) int64 {
 	first := stm
 	if f.whiteFirst {
 		first = 0
 	}
 	a, b := acc.v[first], acc.v[first^1]
 	if f.plan != nil {
-		return int64(f.plan.Forward(a, b, bufs[1].u8, bufs[1].idx))
+		return int64(f.plan.Forward(a, b, bk.u8, bk.idx))
 	}
+	bufs := bk.bufs
 	m := len(a)
 	in, out := &bufs[1], &bufs[2]
 	x := in.u8
@@ -330,7 +345,7 @@ func (n *Network) OrderInputsByActivity(ps []board.Position) int {
 			c = cnt[1]
 		}
 		if p, err := f.plan.WithActivity(c); err == nil {
-			f.plan = p
+			f.planV = *p
 			done++
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/block"
 )
 
 // Buckets selects the layer stack (and PSQT column) of a position from its piece count:
@@ -199,28 +200,109 @@ type Output struct {
 // Evaluator evaluates positions by full refresh and runs forward passes. It owns an
 // Accumulator and scratch buffers; it is not safe for concurrent use (use one per goroutine).
 type Evaluator struct {
-	net     *Network
-	acc     *Accumulator
-	active  []int
-	scratch [][]tensor
-	in      tensor    // forward-pass input view (a field so that it does not escape per call)
-	st      evalState // forward-pass state (likewise)
-	dense   denseScratch
+	// What ForwardBucket reads, together at the start of the struct: the per-bucket
+	// runners and scratch (bk; bk0 for up to 8 buckets, so that the table is part of this
+	// allocation) and copies of the network's output parameters, so that a forward pass
+	// touches no Network or FeatureTransformer struct (issue 14 round 7: every distinct
+	// page costs a page walk after the TLB flush of a clock read).
+	bk      []evalBucket
+	buckets Buckets
+	output  OutputScale
+	perTerm bool
+	psqt    bool  // the feature transformer has a PSQT part
+	psqtDiv int32 // Architecture.PSQTDiv, 0 replaced by 1
 	// layerByLayer makes ForwardBucket ignore the fused runners (tests compare both).
 	layerByLayer bool
+	net          *Network
+	acc          *Accumulator
+	bk0          [8]evalBucket
+	active       []int
+	in           tensor    // forward-pass input view (a field so that it does not escape per call)
+	st           evalState // forward-pass state (likewise)
+	dense        denseScratch
+}
+
+// evalBucket is one bucket's fused runner (nil: layer by layer) and the output buffers of
+// its layers. Buckets whose stacks have the same layer kinds and sizes share the buffers
+// (a forward pass reads nothing a previous one left in them). u8 and idx repeat bufs[1]'s
+// (the first layer's output and chunk list, all that a simd.ReLUStack or PairwiseStack
+// runner uses) so that such a forward pass does not read the tensor array.
+type evalBucket struct {
+	fused fusedStack
+	bufs  []tensor
+	u8    []uint8
+	idx   []uint16
 }
 
 // NewEvaluator returns an Evaluator for n.
+//
+// The layers' output buffers of all buckets come from one 4 KiB-aligned block, laid out
+// layer by layer (each buffer 64-byte aligned, a sparse layer's input followed by its
+// chunk list), and are shared by the buckets whose stacks have the same shape: all of a
+// Stockfish net's 8 buckets use one set.
 func (n *Network) NewEvaluator() *Evaluator {
-	e := &Evaluator{net: n, acc: n.ft.NewAccumulator(), active: make([]int, 0, 64)}
-	e.scratch = make([][]tensor, len(n.arch.Stacks))
+	e := &Evaluator{net: n, acc: n.ft.NewAccumulator(), active: make([]int, 0, 64),
+		buckets: n.arch.Buckets, output: n.arch.Output, perTerm: n.arch.OutputPerTerm,
+		psqt: n.ft.psqtBuckets > 0, psqtDiv: n.arch.PSQTDiv}
+	if e.psqtDiv == 0 {
+		e.psqtDiv = 1
+	}
+	nb := len(n.arch.Stacks)
+	if nb <= len(e.bk0) {
+		e.bk = e.bk0[:nb]
+	} else {
+		e.bk = make([]evalBucket, nb)
+	}
+	// Buckets with the same shape share the first such bucket's buffers.
+	first := make([]int, nb)
+	size := 0
+	for b := range nb {
+		first[b] = b
+		for c := range b {
+			if first[c] == c && sameShape(n.arch.Stacks[b], n.sizes[b], n.arch.Stacks[c], n.sizes[c]) {
+				first[b] = c
+				break
+			}
+		}
+		if first[b] == b {
+			for i, l := range n.arch.Stacks[b] {
+				size += scratchLen(l.OutputKind(), n.sizes[b][i])
+			}
+		}
+	}
+	blk := block.New(size)
 	for b, st := range n.arch.Stacks {
-		e.scratch[b] = make([]tensor, len(st))
+		e.bk[b].fused = n.fused[b]
+		if c := first[b]; c != b {
+			e.bk[b].bufs = e.bk[c].bufs
+			continue
+		}
+		bufs := make([]tensor, len(st))
 		for i, l := range st {
-			e.scratch[b][i] = newTensor(l.OutputKind(), n.sizes[b][i])
+			bufs[i] = blockTensor(blk, l.OutputKind(), n.sizes[b][i])
+		}
+		e.bk[b].bufs = bufs
+	}
+	for b := range e.bk {
+		if bufs := e.bk[b].bufs; len(bufs) > 1 {
+			e.bk[b].u8, e.bk[b].idx = bufs[1].u8, bufs[1].idx
 		}
 	}
 	return e
+}
+
+// sameShape reports whether two stacks' layers have the same output kinds and sizes (so
+// that they can share output buffers).
+func sameShape(a []Layer, sa []int, b []Layer, sb []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].OutputKind() != b[i].OutputKind() || sa[i] != sb[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Network returns the evaluator's network.
@@ -239,9 +321,9 @@ func (e *Evaluator) Refresh(pos *board.Position) {
 // RefreshPerspective recomputes perspective persp of acc (an accumulator of e's network)
 // for pos: the refresh after the perspective's own king moved, Stockfish's
 // update_accumulator with append_active_indices. HalfKP and HalfKAv2_hm with int16 rows
-// take their rows straight from pos's piece bitboards (no feature list,
-// simd.RefreshPlanes); every other feature set goes through Set.Active into the
-// evaluator's scratch list and Accumulator.Refresh. The result is the same either way.
+// take their rows straight from pos's piece bitboards (no feature list: the feature
+// transformer's simd.PlaneRefresher); every other feature set goes through Set.Active
+// into the evaluator's scratch list and Accumulator.Refresh. The result is the same either way.
 // It allocates nothing once the scratch list has grown to the set's MaxActive.
 func (e *Evaluator) RefreshPerspective(acc *Accumulator, pos *board.Position, persp board.Color) {
 	if _, ok := acc.refreshPlanes(pos, persp); !ok {
@@ -260,18 +342,19 @@ func (e *Evaluator) Evaluate(pos *board.Position) int32 {
 // Forward runs the layer stack selected by pos's piece count on acc (both perspectives
 // computed for pos) with pos's side to move.
 func (e *Evaluator) Forward(acc *Accumulator, pos *board.Position) Output {
-	return e.ForwardBucket(acc, pos.SideToMove(), e.net.arch.Buckets.Of(pos))
+	return e.ForwardBucket(acc, pos.SideToMove(), e.buckets.Of(pos))
 }
 
 // ForwardBucket runs layer stack bucket (0 ≤ bucket < Buckets.Count(), else it panics) on
 // acc with side to move stm. Stockfish's trace evaluates every bucket this way.
 func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int) Output {
-	n := e.net
-	bufs := e.scratch[bucket]
+	bk := &e.bk[bucket]
+	bufs := bk.bufs
 	var pos64 int64
-	if f := n.fused[bucket]; f != nil && !e.layerByLayer {
-		pos64 = f.run(bufs, acc, int(stm&1))
+	if f := bk.fused; f != nil && !e.layerByLayer {
+		pos64 = f.run(bk, acc, int(stm&1))
 	} else {
+		n := e.net
 		e.st = evalState{stm: int(stm & 1), dense: &e.dense}
 		e.in = tensor{n: n.ft.width, acc: acc.v}
 		cur := &e.in
@@ -283,18 +366,14 @@ func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int)
 		pos64 = int64(cur.i32[0]) + e.st.skip
 	}
 	o := Output{Bucket: bucket, Positional: int32(pos64)}
-	if n.ft.psqtBuckets > 0 {
-		d := n.arch.PSQTDiv
-		if d == 0 {
-			d = 1
-		}
+	if e.psqt {
 		s := int(stm & 1)
-		o.PSQT = (acc.psqt[s][bucket] - acc.psqt[s^1][bucket]) / d
+		o.PSQT = (acc.psqt[s][bucket] - acc.psqt[s^1][bucket]) / e.psqtDiv
 	}
-	if n.arch.OutputPerTerm {
-		o.Value = n.arch.Output.Apply(int64(o.PSQT)) + n.arch.Output.Apply(int64(o.Positional))
+	if e.perTerm {
+		o.Value = e.output.Apply(int64(o.PSQT)) + e.output.Apply(int64(o.Positional))
 	} else {
-		o.Value = n.arch.Output.Apply(int64(o.PSQT) + int64(o.Positional))
+		o.Value = e.output.Apply(int64(o.PSQT) + int64(o.Positional))
 	}
 	return o
 }

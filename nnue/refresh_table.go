@@ -13,7 +13,7 @@ import (
 // (featureset.Set.RequiresRefresh) then starts from the cached accumulator of the new
 // king square and applies only the difference between the cached features and the
 // current ones — a few feature rows instead of all ~30 — and stores the result back. For
-// those two sets a miss refreshes straight from the piece bitboards (simd.RefreshPlanes)
+// those two sets a miss refreshes straight from the piece bitboards (simd.PlaneRefresher)
 // and keeps no feature list.
 //
 // The key is the own king's square, which fixes everything king-dependent in every
@@ -99,7 +99,7 @@ func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp boar
 		}
 	}
 	// HalfKP, HalfKAv2_hm: a miss refreshes straight from the piece bitboards
-	// (simd.RefreshPlanes); the entry keeps the position only, as DiffSameKing serves
+	// (simd.PlaneRefresher); the entry keeps the position only, as DiffSameKing serves
 	// every later use of it (a king square of its own).
 	if n, ok := acc.refreshPlanes(pos, persp); ok {
 		e.acc.copyPersp(acc, p)
