@@ -6977,39 +6977,55 @@ affineVNNI16_cols:
 	RET
 
 // func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
-// Requires: AVX, AVX2, POPCNT
+// Requires: AVX, AVX2, CMOV, MMX+, POPCNT
 TEXT ·refreshPlanesAVX2(SB), NOSPLIT, $512-88
-	MOVQ  planes+24(FP), AX
-	MOVQ  nplanes+32(FP), CX
-	MOVQ  base+40(FP), DX
-	MOVQ  mask+48(FP), BX
-	MOVQ  n+56(FP), SI
-	SHLQ  $0x01, SI
-	XORQ  DI, DI
-	XORQ  R8, R8
-	MOVQ  pw+72(FP), R9
-	TESTQ R9, R9
-	JNZ   refreshPlanesAVX2_psqt
+	MOVQ    planes+24(FP), AX
+	MOVQ    nplanes+32(FP), CX
+	MOVQ    base+40(FP), DX
+	MOVQ    mask+48(FP), BX
+	MOVQ    n+56(FP), SI
+	SHLQ    $0x01, SI
+	MOVQ    weights+16(FP), DI
+	XORQ    R9, R9
+	CMPQ    SI, $0x00000200
+	CMOVQCS R9, DI
+	XORQ    R9, R9
+	XORQ    R10, R10
+	MOVQ    pw+72(FP), R11
+	TESTQ   R11, R11
+	JNZ     refreshPlanesAVX2_psqt
 
 refreshPlanesAVX2_plain_plane:
-	MOVQ    (AX), R9
-	POPCNTQ R9, R11
-	ADDQ    R11, R8
-	CMPQ    R8, $0x40
+	MOVQ    (AX), R11
+	POPCNTQ R11, R12
+	ADDQ    R12, R10
+	CMPQ    R10, $0x40
 	JA      refreshPlanesAVX2_many
-	TESTQ   R9, R9
+	TESTQ   R11, R11
 	JZ      refreshPlanesAVX2_plain_nextplane
 
 refreshPlanesAVX2_plain_bit:
-	BSFQ  R9, R10
-	XORQ  BX, R10
-	ADDQ  DX, R10
-	IMULQ SI, R10
-	MOVQ  R10, (SP)(DI*8)
-	INCQ  DI
-	LEAQ  -1(R9), R11
-	ANDQ  R11, R9
-	JNZ   refreshPlanesAVX2_plain_bit
+	BSFQ        R11, R8
+	XORQ        BX, R8
+	ADDQ        DX, R8
+	IMULQ       SI, R8
+	MOVQ        R8, (SP)(R9*8)
+	TESTQ       DI, DI
+	JZ          refreshPlanesAVX2_plain_bit_pf
+	PREFETCHNTA (DI)(R8*1)
+	PREFETCHNTA 64(DI)(R8*1)
+	PREFETCHNTA 128(DI)(R8*1)
+	PREFETCHNTA 192(DI)(R8*1)
+	PREFETCHNTA 256(DI)(R8*1)
+	PREFETCHNTA 320(DI)(R8*1)
+	PREFETCHNTA 384(DI)(R8*1)
+	PREFETCHNTA 448(DI)(R8*1)
+
+refreshPlanesAVX2_plain_bit_pf:
+	INCQ R9
+	LEAQ -1(R11), R12
+	ANDQ R12, R11
+	JNZ  refreshPlanesAVX2_plain_bit
 
 refreshPlanesAVX2_plain_nextplane:
 	ADDQ $0x40, DX
@@ -7022,27 +7038,39 @@ refreshPlanesAVX2_psqt:
 	VPXOR Y0, Y0, Y0
 
 refreshPlanesAVX2_psqt_plane:
-	MOVQ    (AX), R10
-	POPCNTQ R10, R11
-	ADDQ    R11, R8
-	CMPQ    R8, $0x40
+	MOVQ    (AX), R8
+	POPCNTQ R8, R12
+	ADDQ    R12, R10
+	CMPQ    R10, $0x40
 	JA      refreshPlanesAVX2_many
-	TESTQ   R10, R10
+	TESTQ   R8, R8
 	JZ      refreshPlanesAVX2_psqt_nextplane
 
 refreshPlanesAVX2_psqt_bit:
-	BSFQ   R10, R12
-	XORQ   BX, R12
-	ADDQ   DX, R12
-	MOVQ   R12, R11
-	SHLQ   $0x05, R11
-	VPADDD (R9)(R11*1), Y0, Y0
-	IMULQ  SI, R12
-	MOVQ   R12, (SP)(DI*8)
-	INCQ   DI
-	LEAQ   -1(R10), R11
-	ANDQ   R11, R10
-	JNZ    refreshPlanesAVX2_psqt_bit
+	BSFQ        R8, R13
+	XORQ        BX, R13
+	ADDQ        DX, R13
+	MOVQ        R13, R12
+	SHLQ        $0x05, R12
+	VPADDD      (R11)(R12*1), Y0, Y0
+	IMULQ       SI, R13
+	MOVQ        R13, (SP)(R9*8)
+	TESTQ       DI, DI
+	JZ          refreshPlanesAVX2_psqt_bit_pf
+	PREFETCHNTA (DI)(R13*1)
+	PREFETCHNTA 64(DI)(R13*1)
+	PREFETCHNTA 128(DI)(R13*1)
+	PREFETCHNTA 192(DI)(R13*1)
+	PREFETCHNTA 256(DI)(R13*1)
+	PREFETCHNTA 320(DI)(R13*1)
+	PREFETCHNTA 384(DI)(R13*1)
+	PREFETCHNTA 448(DI)(R13*1)
+
+refreshPlanesAVX2_psqt_bit_pf:
+	INCQ R9
+	LEAQ -1(R8), R12
+	ANDQ R12, R8
+	JNZ  refreshPlanesAVX2_psqt_bit
 
 refreshPlanesAVX2_psqt_nextplane:
 	ADDQ    $0x40, DX
@@ -7069,22 +7097,22 @@ refreshPlanesAVX2_tile8x32:
 	VMOVDQU 192(CX), Y6
 	VMOVDQU 224(CX), Y7
 	XORQ    BX, BX
-	TESTQ   DI, DI
+	TESTQ   R9, R9
 	JZ      refreshPlanesAVX2_tile8x32_store
 	PCALIGN $0x20
 
 refreshPlanesAVX2_tile8x32_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Y0, Y0
-	VPADDW 32(DX)(R8*1), Y1, Y1
-	VPADDW 64(DX)(R8*1), Y2, Y2
-	VPADDW 96(DX)(R8*1), Y3, Y3
-	VPADDW 128(DX)(R8*1), Y4, Y4
-	VPADDW 160(DX)(R8*1), Y5, Y5
-	VPADDW 192(DX)(R8*1), Y6, Y6
-	VPADDW 224(DX)(R8*1), Y7, Y7
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Y0, Y0
+	VPADDW 32(DX)(DI*1), Y1, Y1
+	VPADDW 64(DX)(DI*1), Y2, Y2
+	VPADDW 96(DX)(DI*1), Y3, Y3
+	VPADDW 128(DX)(DI*1), Y4, Y4
+	VPADDW 160(DX)(DI*1), Y5, Y5
+	VPADDW 192(DX)(DI*1), Y6, Y6
+	VPADDW 224(DX)(DI*1), Y7, Y7
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX2_tile8x32_rows
 
 refreshPlanesAVX2_tile8x32_store:
@@ -7110,18 +7138,18 @@ refreshPlanesAVX2_next8x32:
 	VMOVDQU 64(CX), Y2
 	VMOVDQU 96(CX), Y3
 	XORQ    BX, BX
-	TESTQ   DI, DI
+	TESTQ   R9, R9
 	JZ      refreshPlanesAVX2_tile4x32_store
 	PCALIGN $0x20
 
 refreshPlanesAVX2_tile4x32_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Y0, Y0
-	VPADDW 32(DX)(R8*1), Y1, Y1
-	VPADDW 64(DX)(R8*1), Y2, Y2
-	VPADDW 96(DX)(R8*1), Y3, Y3
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Y0, Y0
+	VPADDW 32(DX)(DI*1), Y1, Y1
+	VPADDW 64(DX)(DI*1), Y2, Y2
+	VPADDW 96(DX)(DI*1), Y3, Y3
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX2_tile4x32_rows
 
 refreshPlanesAVX2_tile4x32_store:
@@ -7140,16 +7168,16 @@ refreshPlanesAVX2_next4x32:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	XORQ    BX, BX
-	TESTQ   DI, DI
+	TESTQ   R9, R9
 	JZ      refreshPlanesAVX2_tile2x32_store
 	PCALIGN $0x20
 
 refreshPlanesAVX2_tile2x32_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Y0, Y0
-	VPADDW 32(DX)(R8*1), Y1, Y1
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Y0, Y0
+	VPADDW 32(DX)(DI*1), Y1, Y1
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX2_tile2x32_rows
 
 refreshPlanesAVX2_tile2x32_store:
@@ -7165,15 +7193,15 @@ refreshPlanesAVX2_next2x32:
 	JB      refreshPlanesAVX2_next1x32
 	VMOVDQU (CX), Y0
 	XORQ    BX, BX
-	TESTQ   DI, DI
+	TESTQ   R9, R9
 	JZ      refreshPlanesAVX2_tile1x32_store
 	PCALIGN $0x20
 
 refreshPlanesAVX2_tile1x32_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Y0, Y0
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Y0, Y0
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX2_tile1x32_rows
 
 refreshPlanesAVX2_tile1x32_store:
@@ -7185,7 +7213,7 @@ refreshPlanesAVX2_tile1x32_store:
 
 refreshPlanesAVX2_next1x32:
 	VZEROUPPER
-	MOVQ DI, ret+80(FP)
+	MOVQ R9, ret+80(FP)
 	RET
 
 refreshPlanesAVX2_many:
@@ -7195,69 +7223,97 @@ refreshPlanesAVX2_many:
 	RET
 
 // func refreshBoardsAVX2(k *uint64, dst *int16, pdst *int32, boards *uint64, base int, mask int) int
-// Requires: AVX, AVX2, POPCNT
+// Requires: AVX, AVX2, CMOV, MMX+, POPCNT
 TEXT ·refreshBoardsAVX2(SB), NOSPLIT, $512-56
-	MOVQ  k+0(FP), AX
-	MOVQ  boards+24(FP), CX
-	LEAQ  40(AX), DX
-	MOVQ  32(AX), BX
-	MOVQ  base+32(FP), SI
-	MOVQ  mask+40(FP), DI
-	MOVQ  24(AX), R8
-	SHLQ  $0x01, R8
-	XORQ  R9, R9
-	XORQ  R10, R10
-	MOVQ  16(AX), AX
-	TESTQ AX, AX
-	JNZ   refreshBoardsAVX2_psqt
+	MOVQ    k+0(FP), AX
+	MOVQ    boards+24(FP), CX
+	LEAQ    40(AX), DX
+	MOVQ    32(AX), BX
+	MOVQ    base+32(FP), SI
+	MOVQ    mask+40(FP), DI
+	MOVQ    24(AX), R8
+	SHLQ    $0x01, R8
+	MOVQ    8(AX), R9
+	XORQ    R12, R12
+	CMPQ    R8, $0x00000200
+	CMOVQCS R12, R9
+	XORQ    R12, R12
+	XORQ    R13, R13
+	MOVQ    16(AX), AX
+	TESTQ   AX, AX
+	JNZ     refreshBoardsAVX2_psqt
 
 refreshBoardsAVX2_plain_role:
-	MOVQ    16(CX)(R10*4), AX
+	MOVQ    16(CX)(R13*4), AX
 	ANDQ    (CX), AX
-	POPCNTQ AX, R13
+	POPCNTQ AX, R14
 	JZ      refreshBoardsAVX2_plain_side0_next
-	LEAQ    (R9)(R13*1), R13
-	CMPQ    R13, $0x40
+	LEAQ    (R12)(R14*1), R14
+	CMPQ    R14, $0x40
 	JA      refreshBoardsAVX2_many
-	MOVQ    (DX)(R10*8), R14
-	ADDQ    SI, R14
+	MOVQ    (DX)(R13*8), R15
+	ADDQ    SI, R15
 
 refreshBoardsAVX2_plain_side0_bit:
-	BSFQ  AX, R11
-	XORQ  DI, R11
-	ADDQ  R14, R11
-	IMULQ R8, R11
-	MOVQ  R11, (SP)(R9*8)
-	INCQ  R9
-	LEAQ  -1(AX), R13
-	ANDQ  R13, AX
-	JNZ   refreshBoardsAVX2_plain_side0_bit
+	BSFQ        AX, R10
+	XORQ        DI, R10
+	ADDQ        R15, R10
+	IMULQ       R8, R10
+	MOVQ        R10, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX2_plain_side0_bit_pf
+	PREFETCHNTA (R9)(R10*1)
+	PREFETCHNTA 64(R9)(R10*1)
+	PREFETCHNTA 128(R9)(R10*1)
+	PREFETCHNTA 192(R9)(R10*1)
+	PREFETCHNTA 256(R9)(R10*1)
+	PREFETCHNTA 320(R9)(R10*1)
+	PREFETCHNTA 384(R9)(R10*1)
+	PREFETCHNTA 448(R9)(R10*1)
+
+refreshBoardsAVX2_plain_side0_bit_pf:
+	INCQ R12
+	LEAQ -1(AX), R14
+	ANDQ R14, AX
+	JNZ  refreshBoardsAVX2_plain_side0_bit
 
 refreshBoardsAVX2_plain_side0_next:
-	MOVQ    16(CX)(R10*4), AX
+	MOVQ    16(CX)(R13*4), AX
 	ANDQ    8(CX), AX
-	POPCNTQ AX, R13
+	POPCNTQ AX, R14
 	JZ      refreshBoardsAVX2_plain_side1_next
-	LEAQ    (R9)(R13*1), R13
-	CMPQ    R13, $0x40
+	LEAQ    (R12)(R14*1), R14
+	CMPQ    R14, $0x40
 	JA      refreshBoardsAVX2_many
-	MOVQ    8(DX)(R10*8), R14
-	ADDQ    SI, R14
+	MOVQ    8(DX)(R13*8), R15
+	ADDQ    SI, R15
 
 refreshBoardsAVX2_plain_side1_bit:
-	BSFQ  AX, R12
-	XORQ  DI, R12
-	ADDQ  R14, R12
-	IMULQ R8, R12
-	MOVQ  R12, (SP)(R9*8)
-	INCQ  R9
-	LEAQ  -1(AX), R13
-	ANDQ  R13, AX
-	JNZ   refreshBoardsAVX2_plain_side1_bit
+	BSFQ        AX, R11
+	XORQ        DI, R11
+	ADDQ        R15, R11
+	IMULQ       R8, R11
+	MOVQ        R11, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX2_plain_side1_bit_pf
+	PREFETCHNTA (R9)(R11*1)
+	PREFETCHNTA 64(R9)(R11*1)
+	PREFETCHNTA 128(R9)(R11*1)
+	PREFETCHNTA 192(R9)(R11*1)
+	PREFETCHNTA 256(R9)(R11*1)
+	PREFETCHNTA 320(R9)(R11*1)
+	PREFETCHNTA 384(R9)(R11*1)
+	PREFETCHNTA 448(R9)(R11*1)
+
+refreshBoardsAVX2_plain_side1_bit_pf:
+	INCQ R12
+	LEAQ -1(AX), R14
+	ANDQ R14, AX
+	JNZ  refreshBoardsAVX2_plain_side1_bit
 
 refreshBoardsAVX2_plain_side1_next:
-	ADDQ $0x02, R10
-	CMPQ R10, BX
+	ADDQ $0x02, R13
+	CMPQ R13, BX
 	JB   refreshBoardsAVX2_plain_role
 	JMP  refreshBoardsAVX2_tiles
 
@@ -7265,58 +7321,82 @@ refreshBoardsAVX2_psqt:
 	VPXOR Y0, Y0, Y0
 
 refreshBoardsAVX2_psqt_role:
-	MOVQ    16(CX)(R10*4), R11
-	ANDQ    (CX), R11
-	POPCNTQ R11, R12
+	MOVQ    16(CX)(R13*4), R10
+	ANDQ    (CX), R10
+	POPCNTQ R10, R11
 	JZ      refreshBoardsAVX2_psqt_side0_next
-	LEAQ    (R9)(R12*1), R12
-	CMPQ    R12, $0x40
+	LEAQ    (R12)(R11*1), R11
+	CMPQ    R11, $0x40
 	JA      refreshBoardsAVX2_many
-	MOVQ    (DX)(R10*8), R13
-	ADDQ    SI, R13
+	MOVQ    (DX)(R13*8), R14
+	ADDQ    SI, R14
 
 refreshBoardsAVX2_psqt_side0_bit:
-	BSFQ   R11, R14
-	XORQ   DI, R14
-	ADDQ   R13, R14
-	MOVQ   R14, R12
-	SHLQ   $0x05, R12
-	VPADDD (AX)(R12*1), Y0, Y0
-	IMULQ  R8, R14
-	MOVQ   R14, (SP)(R9*8)
-	INCQ   R9
-	LEAQ   -1(R11), R12
-	ANDQ   R12, R11
-	JNZ    refreshBoardsAVX2_psqt_side0_bit
+	BSFQ        R10, R15
+	XORQ        DI, R15
+	ADDQ        R14, R15
+	MOVQ        R15, R11
+	SHLQ        $0x05, R11
+	VPADDD      (AX)(R11*1), Y0, Y0
+	IMULQ       R8, R15
+	MOVQ        R15, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX2_psqt_side0_bit_pf
+	PREFETCHNTA (R9)(R15*1)
+	PREFETCHNTA 64(R9)(R15*1)
+	PREFETCHNTA 128(R9)(R15*1)
+	PREFETCHNTA 192(R9)(R15*1)
+	PREFETCHNTA 256(R9)(R15*1)
+	PREFETCHNTA 320(R9)(R15*1)
+	PREFETCHNTA 384(R9)(R15*1)
+	PREFETCHNTA 448(R9)(R15*1)
+
+refreshBoardsAVX2_psqt_side0_bit_pf:
+	INCQ R12
+	LEAQ -1(R10), R11
+	ANDQ R11, R10
+	JNZ  refreshBoardsAVX2_psqt_side0_bit
 
 refreshBoardsAVX2_psqt_side0_next:
-	MOVQ    16(CX)(R10*4), R11
-	ANDQ    8(CX), R11
-	POPCNTQ R11, R12
+	MOVQ    16(CX)(R13*4), R10
+	ANDQ    8(CX), R10
+	POPCNTQ R10, R11
 	JZ      refreshBoardsAVX2_psqt_side1_next
-	LEAQ    (R9)(R12*1), R12
-	CMPQ    R12, $0x40
+	LEAQ    (R12)(R11*1), R11
+	CMPQ    R11, $0x40
 	JA      refreshBoardsAVX2_many
-	MOVQ    8(DX)(R10*8), R13
-	ADDQ    SI, R13
+	MOVQ    8(DX)(R13*8), R14
+	ADDQ    SI, R14
 
 refreshBoardsAVX2_psqt_side1_bit:
-	BSFQ   R11, R15
-	XORQ   DI, R15
-	ADDQ   R13, R15
-	MOVQ   R15, R12
-	SHLQ   $0x05, R12
-	VPADDD (AX)(R12*1), Y0, Y0
-	IMULQ  R8, R15
-	MOVQ   R15, (SP)(R9*8)
-	INCQ   R9
-	LEAQ   -1(R11), R12
-	ANDQ   R12, R11
-	JNZ    refreshBoardsAVX2_psqt_side1_bit
+	BSFQ        R10, BP
+	XORQ        DI, BP
+	ADDQ        R14, BP
+	MOVQ        BP, R11
+	SHLQ        $0x05, R11
+	VPADDD      (AX)(R11*1), Y0, Y0
+	IMULQ       R8, BP
+	MOVQ        BP, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX2_psqt_side1_bit_pf
+	PREFETCHNTA (R9)(BP*1)
+	PREFETCHNTA 64(R9)(BP*1)
+	PREFETCHNTA 128(R9)(BP*1)
+	PREFETCHNTA 192(R9)(BP*1)
+	PREFETCHNTA 256(R9)(BP*1)
+	PREFETCHNTA 320(R9)(BP*1)
+	PREFETCHNTA 384(R9)(BP*1)
+	PREFETCHNTA 448(R9)(BP*1)
+
+refreshBoardsAVX2_psqt_side1_bit_pf:
+	INCQ R12
+	LEAQ -1(R10), R11
+	ANDQ R11, R10
+	JNZ  refreshBoardsAVX2_psqt_side1_bit
 
 refreshBoardsAVX2_psqt_side1_next:
-	ADDQ    $0x02, R10
-	CMPQ    R10, BX
+	ADDQ    $0x02, R13
+	CMPQ    R13, BX
 	JB      refreshBoardsAVX2_psqt_role
 	MOVQ    pdst+16(FP), AX
 	VMOVDQU Y0, (AX)
@@ -7339,7 +7419,7 @@ refreshBoardsAVX2_tile8x32:
 	VMOVDQU 192(CX), Y6
 	VMOVDQU 224(CX), Y7
 	XORQ    BX, BX
-	TESTQ   R9, R9
+	TESTQ   R12, R12
 	JZ      refreshBoardsAVX2_tile8x32_store
 	PCALIGN $0x20
 
@@ -7354,7 +7434,7 @@ refreshBoardsAVX2_tile8x32_rows:
 	VPADDW 192(AX)(SI*1), Y6, Y6
 	VPADDW 224(AX)(SI*1), Y7, Y7
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX2_tile8x32_rows
 
 refreshBoardsAVX2_tile8x32_store:
@@ -7380,7 +7460,7 @@ refreshBoardsAVX2_next8x32:
 	VMOVDQU 64(CX), Y2
 	VMOVDQU 96(CX), Y3
 	XORQ    BX, BX
-	TESTQ   R9, R9
+	TESTQ   R12, R12
 	JZ      refreshBoardsAVX2_tile4x32_store
 	PCALIGN $0x20
 
@@ -7391,7 +7471,7 @@ refreshBoardsAVX2_tile4x32_rows:
 	VPADDW 64(AX)(SI*1), Y2, Y2
 	VPADDW 96(AX)(SI*1), Y3, Y3
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX2_tile4x32_rows
 
 refreshBoardsAVX2_tile4x32_store:
@@ -7410,7 +7490,7 @@ refreshBoardsAVX2_next4x32:
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
 	XORQ    BX, BX
-	TESTQ   R9, R9
+	TESTQ   R12, R12
 	JZ      refreshBoardsAVX2_tile2x32_store
 	PCALIGN $0x20
 
@@ -7419,7 +7499,7 @@ refreshBoardsAVX2_tile2x32_rows:
 	VPADDW (AX)(SI*1), Y0, Y0
 	VPADDW 32(AX)(SI*1), Y1, Y1
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX2_tile2x32_rows
 
 refreshBoardsAVX2_tile2x32_store:
@@ -7435,7 +7515,7 @@ refreshBoardsAVX2_next2x32:
 	JB      refreshBoardsAVX2_next1x32
 	VMOVDQU (CX), Y0
 	XORQ    BX, BX
-	TESTQ   R9, R9
+	TESTQ   R12, R12
 	JZ      refreshBoardsAVX2_tile1x32_store
 	PCALIGN $0x20
 
@@ -7443,7 +7523,7 @@ refreshBoardsAVX2_tile1x32_rows:
 	MOVQ   (SP)(BX*8), SI
 	VPADDW (AX)(SI*1), Y0, Y0
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX2_tile1x32_rows
 
 refreshBoardsAVX2_tile1x32_store:
@@ -7455,7 +7535,7 @@ refreshBoardsAVX2_tile1x32_store:
 
 refreshBoardsAVX2_next1x32:
 	VZEROUPPER
-	MOVQ R9, ret+48(FP)
+	MOVQ R12, ret+48(FP)
 	RET
 
 refreshBoardsAVX2_many:
@@ -7465,45 +7545,73 @@ refreshBoardsAVX2_many:
 	RET
 
 // func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·refreshListedAVX2(SB), NOSPLIT, $512-80
-	MOVQ  rows+24(FP), AX
-	MOVQ  nrows+32(FP), CX
-	MOVQ  nvalid+40(FP), DX
-	MOVQ  n+48(FP), BX
-	SHLQ  $0x01, BX
-	XORQ  SI, SI
-	TESTQ CX, CX
-	JZ    refreshListedAVX2_tiles
-	MOVQ  pw+64(FP), DI
-	TESTQ DI, DI
-	JNZ   refreshListedAVX2_psqt
+	MOVQ    rows+24(FP), AX
+	MOVQ    nrows+32(FP), CX
+	MOVQ    nvalid+40(FP), DX
+	MOVQ    n+48(FP), BX
+	SHLQ    $0x01, BX
+	MOVQ    weights+16(FP), SI
+	XORQ    DI, DI
+	CMPQ    BX, $0x00000200
+	CMOVQCS DI, SI
+	XORQ    DI, DI
+	TESTQ   CX, CX
+	JZ      refreshListedAVX2_tiles
+	MOVQ    pw+64(FP), R8
+	TESTQ   R8, R8
+	JNZ     refreshListedAVX2_psqt
 
 refreshListedAVX2_plain_row:
-	MOVQ  (AX)(SI*8), DI
-	CMPQ  DI, DX
-	JAE   refreshListedAVX2_bad
-	IMULQ BX, DI
-	MOVQ  DI, (SP)(SI*8)
-	INCQ  SI
-	CMPQ  SI, CX
-	JB    refreshListedAVX2_plain_row
-	JMP   refreshListedAVX2_tiles
+	MOVQ        (AX)(DI*8), R8
+	CMPQ        R8, DX
+	JAE         refreshListedAVX2_bad
+	IMULQ       BX, R8
+	MOVQ        R8, (SP)(DI*8)
+	TESTQ       SI, SI
+	JZ          refreshListedAVX2_plain_pf
+	PREFETCHNTA (SI)(R8*1)
+	PREFETCHNTA 64(SI)(R8*1)
+	PREFETCHNTA 128(SI)(R8*1)
+	PREFETCHNTA 192(SI)(R8*1)
+	PREFETCHNTA 256(SI)(R8*1)
+	PREFETCHNTA 320(SI)(R8*1)
+	PREFETCHNTA 384(SI)(R8*1)
+	PREFETCHNTA 448(SI)(R8*1)
+
+refreshListedAVX2_plain_pf:
+	INCQ DI
+	CMPQ DI, CX
+	JB   refreshListedAVX2_plain_row
+	JMP  refreshListedAVX2_tiles
 
 refreshListedAVX2_psqt:
 	VPXOR Y0, Y0, Y0
 
 refreshListedAVX2_psqt_row:
-	MOVQ    (AX)(SI*8), R8
-	CMPQ    R8, DX
-	JAE     refreshListedAVX2_bad
-	MOVQ    R8, R9
-	SHLQ    $0x05, R9
-	VPADDD  (DI)(R9*1), Y0, Y0
-	IMULQ   BX, R8
-	MOVQ    R8, (SP)(SI*8)
-	INCQ    SI
-	CMPQ    SI, CX
+	MOVQ        (AX)(DI*8), R9
+	CMPQ        R9, DX
+	JAE         refreshListedAVX2_bad
+	MOVQ        R9, R10
+	SHLQ        $0x05, R10
+	VPADDD      (R8)(R10*1), Y0, Y0
+	IMULQ       BX, R9
+	MOVQ        R9, (SP)(DI*8)
+	TESTQ       SI, SI
+	JZ          refreshListedAVX2_psqt_pf
+	PREFETCHNTA (SI)(R9*1)
+	PREFETCHNTA 64(SI)(R9*1)
+	PREFETCHNTA 128(SI)(R9*1)
+	PREFETCHNTA 192(SI)(R9*1)
+	PREFETCHNTA 256(SI)(R9*1)
+	PREFETCHNTA 320(SI)(R9*1)
+	PREFETCHNTA 384(SI)(R9*1)
+	PREFETCHNTA 448(SI)(R9*1)
+
+refreshListedAVX2_psqt_pf:
+	INCQ    DI
+	CMPQ    DI, CX
 	JB      refreshListedAVX2_psqt_row
 	MOVQ    pdst+56(FP), AX
 	VMOVDQU Y0, (AX)
@@ -7524,13 +7632,13 @@ refreshListedAVX2_tile8x32:
 	VMOVDQU 160(CX), Y5
 	VMOVDQU 192(CX), Y6
 	VMOVDQU 224(CX), Y7
-	XORQ    DI, DI
-	TESTQ   SI, SI
+	XORQ    SI, SI
+	TESTQ   DI, DI
 	JZ      refreshListedAVX2_tile8x32_store
 	PCALIGN $0x20
 
 refreshListedAVX2_tile8x32_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Y0, Y0
 	VPADDW 32(DX)(R8*1), Y1, Y1
 	VPADDW 64(DX)(R8*1), Y2, Y2
@@ -7539,8 +7647,8 @@ refreshListedAVX2_tile8x32_rows:
 	VPADDW 160(DX)(R8*1), Y5, Y5
 	VPADDW 192(DX)(R8*1), Y6, Y6
 	VPADDW 224(DX)(R8*1), Y7, Y7
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX2_tile8x32_rows
 
 refreshListedAVX2_tile8x32_store:
@@ -7565,19 +7673,19 @@ refreshListedAVX2_next8x32:
 	VMOVDQU 32(CX), Y1
 	VMOVDQU 64(CX), Y2
 	VMOVDQU 96(CX), Y3
-	XORQ    DI, DI
-	TESTQ   SI, SI
+	XORQ    SI, SI
+	TESTQ   DI, DI
 	JZ      refreshListedAVX2_tile4x32_store
 	PCALIGN $0x20
 
 refreshListedAVX2_tile4x32_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Y0, Y0
 	VPADDW 32(DX)(R8*1), Y1, Y1
 	VPADDW 64(DX)(R8*1), Y2, Y2
 	VPADDW 96(DX)(R8*1), Y3, Y3
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX2_tile4x32_rows
 
 refreshListedAVX2_tile4x32_store:
@@ -7595,17 +7703,17 @@ refreshListedAVX2_next4x32:
 	JB      refreshListedAVX2_next2x32
 	VMOVDQU (CX), Y0
 	VMOVDQU 32(CX), Y1
-	XORQ    DI, DI
-	TESTQ   SI, SI
+	XORQ    SI, SI
+	TESTQ   DI, DI
 	JZ      refreshListedAVX2_tile2x32_store
 	PCALIGN $0x20
 
 refreshListedAVX2_tile2x32_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Y0, Y0
 	VPADDW 32(DX)(R8*1), Y1, Y1
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX2_tile2x32_rows
 
 refreshListedAVX2_tile2x32_store:
@@ -7620,16 +7728,16 @@ refreshListedAVX2_next2x32:
 	CMPQ    BX, $0x00000020
 	JB      refreshListedAVX2_next1x32
 	VMOVDQU (CX), Y0
-	XORQ    DI, DI
-	TESTQ   SI, SI
+	XORQ    SI, SI
+	TESTQ   DI, DI
 	JZ      refreshListedAVX2_tile1x32_store
 	PCALIGN $0x20
 
 refreshListedAVX2_tile1x32_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Y0, Y0
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX2_tile1x32_rows
 
 refreshListedAVX2_tile1x32_store:
@@ -7641,7 +7749,7 @@ refreshListedAVX2_tile1x32_store:
 
 refreshListedAVX2_next1x32:
 	VZEROUPPER
-	MOVQ SI, ret+72(FP)
+	MOVQ DI, ret+72(FP)
 	RET
 
 refreshListedAVX2_bad:
@@ -7651,39 +7759,55 @@ refreshListedAVX2_bad:
 	RET
 
 // func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+, POPCNT
 TEXT ·refreshPlanesAVX512(SB), NOSPLIT, $512-88
-	MOVQ  planes+24(FP), AX
-	MOVQ  nplanes+32(FP), CX
-	MOVQ  base+40(FP), DX
-	MOVQ  mask+48(FP), BX
-	MOVQ  n+56(FP), SI
-	SHLQ  $0x01, SI
-	XORQ  DI, DI
-	XORQ  R8, R8
-	MOVQ  pw+72(FP), R9
-	TESTQ R9, R9
-	JNZ   refreshPlanesAVX512_psqt
+	MOVQ    planes+24(FP), AX
+	MOVQ    nplanes+32(FP), CX
+	MOVQ    base+40(FP), DX
+	MOVQ    mask+48(FP), BX
+	MOVQ    n+56(FP), SI
+	SHLQ    $0x01, SI
+	MOVQ    weights+16(FP), DI
+	XORQ    R9, R9
+	CMPQ    SI, $0x00000200
+	CMOVQCS R9, DI
+	XORQ    R9, R9
+	XORQ    R10, R10
+	MOVQ    pw+72(FP), R11
+	TESTQ   R11, R11
+	JNZ     refreshPlanesAVX512_psqt
 
 refreshPlanesAVX512_plain_plane:
-	MOVQ    (AX), R9
-	POPCNTQ R9, R11
-	ADDQ    R11, R8
-	CMPQ    R8, $0x40
+	MOVQ    (AX), R11
+	POPCNTQ R11, R12
+	ADDQ    R12, R10
+	CMPQ    R10, $0x40
 	JA      refreshPlanesAVX512_many
-	TESTQ   R9, R9
+	TESTQ   R11, R11
 	JZ      refreshPlanesAVX512_plain_nextplane
 
 refreshPlanesAVX512_plain_bit:
-	BSFQ  R9, R10
-	XORQ  BX, R10
-	ADDQ  DX, R10
-	IMULQ SI, R10
-	MOVQ  R10, (SP)(DI*8)
-	INCQ  DI
-	LEAQ  -1(R9), R11
-	ANDQ  R11, R9
-	JNZ   refreshPlanesAVX512_plain_bit
+	BSFQ        R11, R8
+	XORQ        BX, R8
+	ADDQ        DX, R8
+	IMULQ       SI, R8
+	MOVQ        R8, (SP)(R9*8)
+	TESTQ       DI, DI
+	JZ          refreshPlanesAVX512_plain_bit_pf
+	PREFETCHNTA (DI)(R8*1)
+	PREFETCHNTA 64(DI)(R8*1)
+	PREFETCHNTA 128(DI)(R8*1)
+	PREFETCHNTA 192(DI)(R8*1)
+	PREFETCHNTA 256(DI)(R8*1)
+	PREFETCHNTA 320(DI)(R8*1)
+	PREFETCHNTA 384(DI)(R8*1)
+	PREFETCHNTA 448(DI)(R8*1)
+
+refreshPlanesAVX512_plain_bit_pf:
+	INCQ R9
+	LEAQ -1(R11), R12
+	ANDQ R12, R11
+	JNZ  refreshPlanesAVX512_plain_bit
 
 refreshPlanesAVX512_plain_nextplane:
 	ADDQ $0x40, DX
@@ -7696,27 +7820,39 @@ refreshPlanesAVX512_psqt:
 	VPXOR Y0, Y0, Y0
 
 refreshPlanesAVX512_psqt_plane:
-	MOVQ    (AX), R10
-	POPCNTQ R10, R11
-	ADDQ    R11, R8
-	CMPQ    R8, $0x40
+	MOVQ    (AX), R8
+	POPCNTQ R8, R12
+	ADDQ    R12, R10
+	CMPQ    R10, $0x40
 	JA      refreshPlanesAVX512_many
-	TESTQ   R10, R10
+	TESTQ   R8, R8
 	JZ      refreshPlanesAVX512_psqt_nextplane
 
 refreshPlanesAVX512_psqt_bit:
-	BSFQ   R10, R12
-	XORQ   BX, R12
-	ADDQ   DX, R12
-	MOVQ   R12, R11
-	SHLQ   $0x05, R11
-	VPADDD (R9)(R11*1), Y0, Y0
-	IMULQ  SI, R12
-	MOVQ   R12, (SP)(DI*8)
-	INCQ   DI
-	LEAQ   -1(R10), R11
-	ANDQ   R11, R10
-	JNZ    refreshPlanesAVX512_psqt_bit
+	BSFQ        R8, R13
+	XORQ        BX, R13
+	ADDQ        DX, R13
+	MOVQ        R13, R12
+	SHLQ        $0x05, R12
+	VPADDD      (R11)(R12*1), Y0, Y0
+	IMULQ       SI, R13
+	MOVQ        R13, (SP)(R9*8)
+	TESTQ       DI, DI
+	JZ          refreshPlanesAVX512_psqt_bit_pf
+	PREFETCHNTA (DI)(R13*1)
+	PREFETCHNTA 64(DI)(R13*1)
+	PREFETCHNTA 128(DI)(R13*1)
+	PREFETCHNTA 192(DI)(R13*1)
+	PREFETCHNTA 256(DI)(R13*1)
+	PREFETCHNTA 320(DI)(R13*1)
+	PREFETCHNTA 384(DI)(R13*1)
+	PREFETCHNTA 448(DI)(R13*1)
+
+refreshPlanesAVX512_psqt_bit_pf:
+	INCQ R9
+	LEAQ -1(R8), R12
+	ANDQ R12, R8
+	JNZ  refreshPlanesAVX512_psqt_bit
 
 refreshPlanesAVX512_psqt_nextplane:
 	ADDQ    $0x40, DX
@@ -7751,30 +7887,30 @@ refreshPlanesAVX512_tile16x64:
 	VMOVDQU64 896(CX), Z14
 	VMOVDQU64 960(CX), Z15
 	XORQ      BX, BX
-	TESTQ     DI, DI
+	TESTQ     R9, R9
 	JZ        refreshPlanesAVX512_tile16x64_store
 	PCALIGN   $0x20
 
 refreshPlanesAVX512_tile16x64_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Z0, Z0
-	VPADDW 64(DX)(R8*1), Z1, Z1
-	VPADDW 128(DX)(R8*1), Z2, Z2
-	VPADDW 192(DX)(R8*1), Z3, Z3
-	VPADDW 256(DX)(R8*1), Z4, Z4
-	VPADDW 320(DX)(R8*1), Z5, Z5
-	VPADDW 384(DX)(R8*1), Z6, Z6
-	VPADDW 448(DX)(R8*1), Z7, Z7
-	VPADDW 512(DX)(R8*1), Z8, Z8
-	VPADDW 576(DX)(R8*1), Z9, Z9
-	VPADDW 640(DX)(R8*1), Z10, Z10
-	VPADDW 704(DX)(R8*1), Z11, Z11
-	VPADDW 768(DX)(R8*1), Z12, Z12
-	VPADDW 832(DX)(R8*1), Z13, Z13
-	VPADDW 896(DX)(R8*1), Z14, Z14
-	VPADDW 960(DX)(R8*1), Z15, Z15
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Z0, Z0
+	VPADDW 64(DX)(DI*1), Z1, Z1
+	VPADDW 128(DX)(DI*1), Z2, Z2
+	VPADDW 192(DX)(DI*1), Z3, Z3
+	VPADDW 256(DX)(DI*1), Z4, Z4
+	VPADDW 320(DX)(DI*1), Z5, Z5
+	VPADDW 384(DX)(DI*1), Z6, Z6
+	VPADDW 448(DX)(DI*1), Z7, Z7
+	VPADDW 512(DX)(DI*1), Z8, Z8
+	VPADDW 576(DX)(DI*1), Z9, Z9
+	VPADDW 640(DX)(DI*1), Z10, Z10
+	VPADDW 704(DX)(DI*1), Z11, Z11
+	VPADDW 768(DX)(DI*1), Z12, Z12
+	VPADDW 832(DX)(DI*1), Z13, Z13
+	VPADDW 896(DX)(DI*1), Z14, Z14
+	VPADDW 960(DX)(DI*1), Z15, Z15
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX512_tile16x64_rows
 
 refreshPlanesAVX512_tile16x64_store:
@@ -7812,22 +7948,22 @@ refreshPlanesAVX512_next16x64:
 	VMOVDQU64 384(CX), Z6
 	VMOVDQU64 448(CX), Z7
 	XORQ      BX, BX
-	TESTQ     DI, DI
+	TESTQ     R9, R9
 	JZ        refreshPlanesAVX512_tile8x64_store
 	PCALIGN   $0x20
 
 refreshPlanesAVX512_tile8x64_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Z0, Z0
-	VPADDW 64(DX)(R8*1), Z1, Z1
-	VPADDW 128(DX)(R8*1), Z2, Z2
-	VPADDW 192(DX)(R8*1), Z3, Z3
-	VPADDW 256(DX)(R8*1), Z4, Z4
-	VPADDW 320(DX)(R8*1), Z5, Z5
-	VPADDW 384(DX)(R8*1), Z6, Z6
-	VPADDW 448(DX)(R8*1), Z7, Z7
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Z0, Z0
+	VPADDW 64(DX)(DI*1), Z1, Z1
+	VPADDW 128(DX)(DI*1), Z2, Z2
+	VPADDW 192(DX)(DI*1), Z3, Z3
+	VPADDW 256(DX)(DI*1), Z4, Z4
+	VPADDW 320(DX)(DI*1), Z5, Z5
+	VPADDW 384(DX)(DI*1), Z6, Z6
+	VPADDW 448(DX)(DI*1), Z7, Z7
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX512_tile8x64_rows
 
 refreshPlanesAVX512_tile8x64_store:
@@ -7852,18 +7988,18 @@ refreshPlanesAVX512_next8x64:
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
 	XORQ      BX, BX
-	TESTQ     DI, DI
+	TESTQ     R9, R9
 	JZ        refreshPlanesAVX512_tile4x64_store
 	PCALIGN   $0x20
 
 refreshPlanesAVX512_tile4x64_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Z0, Z0
-	VPADDW 64(DX)(R8*1), Z1, Z1
-	VPADDW 128(DX)(R8*1), Z2, Z2
-	VPADDW 192(DX)(R8*1), Z3, Z3
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Z0, Z0
+	VPADDW 64(DX)(DI*1), Z1, Z1
+	VPADDW 128(DX)(DI*1), Z2, Z2
+	VPADDW 192(DX)(DI*1), Z3, Z3
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX512_tile4x64_rows
 
 refreshPlanesAVX512_tile4x64_store:
@@ -7882,16 +8018,16 @@ refreshPlanesAVX512_next4x64:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	XORQ      BX, BX
-	TESTQ     DI, DI
+	TESTQ     R9, R9
 	JZ        refreshPlanesAVX512_tile2x64_store
 	PCALIGN   $0x20
 
 refreshPlanesAVX512_tile2x64_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Z0, Z0
-	VPADDW 64(DX)(R8*1), Z1, Z1
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Z0, Z0
+	VPADDW 64(DX)(DI*1), Z1, Z1
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX512_tile2x64_rows
 
 refreshPlanesAVX512_tile2x64_store:
@@ -7907,15 +8043,15 @@ refreshPlanesAVX512_next2x64:
 	JB        refreshPlanesAVX512_next1x64
 	VMOVDQU64 (CX), Z0
 	XORQ      BX, BX
-	TESTQ     DI, DI
+	TESTQ     R9, R9
 	JZ        refreshPlanesAVX512_tile1x64_store
 	PCALIGN   $0x20
 
 refreshPlanesAVX512_tile1x64_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Z0, Z0
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Z0, Z0
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX512_tile1x64_rows
 
 refreshPlanesAVX512_tile1x64_store:
@@ -7930,15 +8066,15 @@ refreshPlanesAVX512_next1x64:
 	JB        refreshPlanesAVX512_next1x32
 	VMOVDQU64 (CX), Y0
 	XORQ      BX, BX
-	TESTQ     DI, DI
+	TESTQ     R9, R9
 	JZ        refreshPlanesAVX512_tile1x32_store
 	PCALIGN   $0x20
 
 refreshPlanesAVX512_tile1x32_rows:
-	MOVQ   (SP)(BX*8), R8
-	VPADDW (DX)(R8*1), Y0, Y0
+	MOVQ   (SP)(BX*8), DI
+	VPADDW (DX)(DI*1), Y0, Y0
 	INCQ   BX
-	CMPQ   BX, DI
+	CMPQ   BX, R9
 	JB     refreshPlanesAVX512_tile1x32_rows
 
 refreshPlanesAVX512_tile1x32_store:
@@ -7950,7 +8086,7 @@ refreshPlanesAVX512_tile1x32_store:
 
 refreshPlanesAVX512_next1x32:
 	VZEROUPPER
-	MOVQ DI, ret+80(FP)
+	MOVQ R9, ret+80(FP)
 	RET
 
 refreshPlanesAVX512_many:
@@ -7960,69 +8096,97 @@ refreshPlanesAVX512_many:
 	RET
 
 // func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, base int, mask int) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, POPCNT
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+, POPCNT
 TEXT ·refreshBoardsAVX512(SB), NOSPLIT, $512-56
-	MOVQ  k+0(FP), AX
-	MOVQ  boards+24(FP), CX
-	LEAQ  40(AX), DX
-	MOVQ  32(AX), BX
-	MOVQ  base+32(FP), SI
-	MOVQ  mask+40(FP), DI
-	MOVQ  24(AX), R8
-	SHLQ  $0x01, R8
-	XORQ  R9, R9
-	XORQ  R10, R10
-	MOVQ  16(AX), AX
-	TESTQ AX, AX
-	JNZ   refreshBoardsAVX512_psqt
+	MOVQ    k+0(FP), AX
+	MOVQ    boards+24(FP), CX
+	LEAQ    40(AX), DX
+	MOVQ    32(AX), BX
+	MOVQ    base+32(FP), SI
+	MOVQ    mask+40(FP), DI
+	MOVQ    24(AX), R8
+	SHLQ    $0x01, R8
+	MOVQ    8(AX), R9
+	XORQ    R12, R12
+	CMPQ    R8, $0x00000200
+	CMOVQCS R12, R9
+	XORQ    R12, R12
+	XORQ    R13, R13
+	MOVQ    16(AX), AX
+	TESTQ   AX, AX
+	JNZ     refreshBoardsAVX512_psqt
 
 refreshBoardsAVX512_plain_role:
-	MOVQ    16(CX)(R10*4), AX
+	MOVQ    16(CX)(R13*4), AX
 	ANDQ    (CX), AX
-	POPCNTQ AX, R13
+	POPCNTQ AX, R14
 	JZ      refreshBoardsAVX512_plain_side0_next
-	LEAQ    (R9)(R13*1), R13
-	CMPQ    R13, $0x40
+	LEAQ    (R12)(R14*1), R14
+	CMPQ    R14, $0x40
 	JA      refreshBoardsAVX512_many
-	MOVQ    (DX)(R10*8), R14
-	ADDQ    SI, R14
+	MOVQ    (DX)(R13*8), R15
+	ADDQ    SI, R15
 
 refreshBoardsAVX512_plain_side0_bit:
-	BSFQ  AX, R11
-	XORQ  DI, R11
-	ADDQ  R14, R11
-	IMULQ R8, R11
-	MOVQ  R11, (SP)(R9*8)
-	INCQ  R9
-	LEAQ  -1(AX), R13
-	ANDQ  R13, AX
-	JNZ   refreshBoardsAVX512_plain_side0_bit
+	BSFQ        AX, R10
+	XORQ        DI, R10
+	ADDQ        R15, R10
+	IMULQ       R8, R10
+	MOVQ        R10, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX512_plain_side0_bit_pf
+	PREFETCHNTA (R9)(R10*1)
+	PREFETCHNTA 64(R9)(R10*1)
+	PREFETCHNTA 128(R9)(R10*1)
+	PREFETCHNTA 192(R9)(R10*1)
+	PREFETCHNTA 256(R9)(R10*1)
+	PREFETCHNTA 320(R9)(R10*1)
+	PREFETCHNTA 384(R9)(R10*1)
+	PREFETCHNTA 448(R9)(R10*1)
+
+refreshBoardsAVX512_plain_side0_bit_pf:
+	INCQ R12
+	LEAQ -1(AX), R14
+	ANDQ R14, AX
+	JNZ  refreshBoardsAVX512_plain_side0_bit
 
 refreshBoardsAVX512_plain_side0_next:
-	MOVQ    16(CX)(R10*4), AX
+	MOVQ    16(CX)(R13*4), AX
 	ANDQ    8(CX), AX
-	POPCNTQ AX, R13
+	POPCNTQ AX, R14
 	JZ      refreshBoardsAVX512_plain_side1_next
-	LEAQ    (R9)(R13*1), R13
-	CMPQ    R13, $0x40
+	LEAQ    (R12)(R14*1), R14
+	CMPQ    R14, $0x40
 	JA      refreshBoardsAVX512_many
-	MOVQ    8(DX)(R10*8), R14
-	ADDQ    SI, R14
+	MOVQ    8(DX)(R13*8), R15
+	ADDQ    SI, R15
 
 refreshBoardsAVX512_plain_side1_bit:
-	BSFQ  AX, R12
-	XORQ  DI, R12
-	ADDQ  R14, R12
-	IMULQ R8, R12
-	MOVQ  R12, (SP)(R9*8)
-	INCQ  R9
-	LEAQ  -1(AX), R13
-	ANDQ  R13, AX
-	JNZ   refreshBoardsAVX512_plain_side1_bit
+	BSFQ        AX, R11
+	XORQ        DI, R11
+	ADDQ        R15, R11
+	IMULQ       R8, R11
+	MOVQ        R11, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX512_plain_side1_bit_pf
+	PREFETCHNTA (R9)(R11*1)
+	PREFETCHNTA 64(R9)(R11*1)
+	PREFETCHNTA 128(R9)(R11*1)
+	PREFETCHNTA 192(R9)(R11*1)
+	PREFETCHNTA 256(R9)(R11*1)
+	PREFETCHNTA 320(R9)(R11*1)
+	PREFETCHNTA 384(R9)(R11*1)
+	PREFETCHNTA 448(R9)(R11*1)
+
+refreshBoardsAVX512_plain_side1_bit_pf:
+	INCQ R12
+	LEAQ -1(AX), R14
+	ANDQ R14, AX
+	JNZ  refreshBoardsAVX512_plain_side1_bit
 
 refreshBoardsAVX512_plain_side1_next:
-	ADDQ $0x02, R10
-	CMPQ R10, BX
+	ADDQ $0x02, R13
+	CMPQ R13, BX
 	JB   refreshBoardsAVX512_plain_role
 	JMP  refreshBoardsAVX512_tiles
 
@@ -8030,58 +8194,82 @@ refreshBoardsAVX512_psqt:
 	VPXOR Y0, Y0, Y0
 
 refreshBoardsAVX512_psqt_role:
-	MOVQ    16(CX)(R10*4), R11
-	ANDQ    (CX), R11
-	POPCNTQ R11, R12
+	MOVQ    16(CX)(R13*4), R10
+	ANDQ    (CX), R10
+	POPCNTQ R10, R11
 	JZ      refreshBoardsAVX512_psqt_side0_next
-	LEAQ    (R9)(R12*1), R12
-	CMPQ    R12, $0x40
+	LEAQ    (R12)(R11*1), R11
+	CMPQ    R11, $0x40
 	JA      refreshBoardsAVX512_many
-	MOVQ    (DX)(R10*8), R13
-	ADDQ    SI, R13
+	MOVQ    (DX)(R13*8), R14
+	ADDQ    SI, R14
 
 refreshBoardsAVX512_psqt_side0_bit:
-	BSFQ   R11, R14
-	XORQ   DI, R14
-	ADDQ   R13, R14
-	MOVQ   R14, R12
-	SHLQ   $0x05, R12
-	VPADDD (AX)(R12*1), Y0, Y0
-	IMULQ  R8, R14
-	MOVQ   R14, (SP)(R9*8)
-	INCQ   R9
-	LEAQ   -1(R11), R12
-	ANDQ   R12, R11
-	JNZ    refreshBoardsAVX512_psqt_side0_bit
+	BSFQ        R10, R15
+	XORQ        DI, R15
+	ADDQ        R14, R15
+	MOVQ        R15, R11
+	SHLQ        $0x05, R11
+	VPADDD      (AX)(R11*1), Y0, Y0
+	IMULQ       R8, R15
+	MOVQ        R15, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX512_psqt_side0_bit_pf
+	PREFETCHNTA (R9)(R15*1)
+	PREFETCHNTA 64(R9)(R15*1)
+	PREFETCHNTA 128(R9)(R15*1)
+	PREFETCHNTA 192(R9)(R15*1)
+	PREFETCHNTA 256(R9)(R15*1)
+	PREFETCHNTA 320(R9)(R15*1)
+	PREFETCHNTA 384(R9)(R15*1)
+	PREFETCHNTA 448(R9)(R15*1)
+
+refreshBoardsAVX512_psqt_side0_bit_pf:
+	INCQ R12
+	LEAQ -1(R10), R11
+	ANDQ R11, R10
+	JNZ  refreshBoardsAVX512_psqt_side0_bit
 
 refreshBoardsAVX512_psqt_side0_next:
-	MOVQ    16(CX)(R10*4), R11
-	ANDQ    8(CX), R11
-	POPCNTQ R11, R12
+	MOVQ    16(CX)(R13*4), R10
+	ANDQ    8(CX), R10
+	POPCNTQ R10, R11
 	JZ      refreshBoardsAVX512_psqt_side1_next
-	LEAQ    (R9)(R12*1), R12
-	CMPQ    R12, $0x40
+	LEAQ    (R12)(R11*1), R11
+	CMPQ    R11, $0x40
 	JA      refreshBoardsAVX512_many
-	MOVQ    8(DX)(R10*8), R13
-	ADDQ    SI, R13
+	MOVQ    8(DX)(R13*8), R14
+	ADDQ    SI, R14
 
 refreshBoardsAVX512_psqt_side1_bit:
-	BSFQ   R11, R15
-	XORQ   DI, R15
-	ADDQ   R13, R15
-	MOVQ   R15, R12
-	SHLQ   $0x05, R12
-	VPADDD (AX)(R12*1), Y0, Y0
-	IMULQ  R8, R15
-	MOVQ   R15, (SP)(R9*8)
-	INCQ   R9
-	LEAQ   -1(R11), R12
-	ANDQ   R12, R11
-	JNZ    refreshBoardsAVX512_psqt_side1_bit
+	BSFQ        R10, BP
+	XORQ        DI, BP
+	ADDQ        R14, BP
+	MOVQ        BP, R11
+	SHLQ        $0x05, R11
+	VPADDD      (AX)(R11*1), Y0, Y0
+	IMULQ       R8, BP
+	MOVQ        BP, (SP)(R12*8)
+	TESTQ       R9, R9
+	JZ          refreshBoardsAVX512_psqt_side1_bit_pf
+	PREFETCHNTA (R9)(BP*1)
+	PREFETCHNTA 64(R9)(BP*1)
+	PREFETCHNTA 128(R9)(BP*1)
+	PREFETCHNTA 192(R9)(BP*1)
+	PREFETCHNTA 256(R9)(BP*1)
+	PREFETCHNTA 320(R9)(BP*1)
+	PREFETCHNTA 384(R9)(BP*1)
+	PREFETCHNTA 448(R9)(BP*1)
+
+refreshBoardsAVX512_psqt_side1_bit_pf:
+	INCQ R12
+	LEAQ -1(R10), R11
+	ANDQ R11, R10
+	JNZ  refreshBoardsAVX512_psqt_side1_bit
 
 refreshBoardsAVX512_psqt_side1_next:
-	ADDQ    $0x02, R10
-	CMPQ    R10, BX
+	ADDQ    $0x02, R13
+	CMPQ    R13, BX
 	JB      refreshBoardsAVX512_psqt_role
 	MOVQ    pdst+16(FP), AX
 	VMOVDQU Y0, (AX)
@@ -8112,7 +8300,7 @@ refreshBoardsAVX512_tile16x64:
 	VMOVDQU64 896(CX), Z14
 	VMOVDQU64 960(CX), Z15
 	XORQ      BX, BX
-	TESTQ     R9, R9
+	TESTQ     R12, R12
 	JZ        refreshBoardsAVX512_tile16x64_store
 	PCALIGN   $0x20
 
@@ -8135,7 +8323,7 @@ refreshBoardsAVX512_tile16x64_rows:
 	VPADDW 896(AX)(SI*1), Z14, Z14
 	VPADDW 960(AX)(SI*1), Z15, Z15
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX512_tile16x64_rows
 
 refreshBoardsAVX512_tile16x64_store:
@@ -8173,7 +8361,7 @@ refreshBoardsAVX512_next16x64:
 	VMOVDQU64 384(CX), Z6
 	VMOVDQU64 448(CX), Z7
 	XORQ      BX, BX
-	TESTQ     R9, R9
+	TESTQ     R12, R12
 	JZ        refreshBoardsAVX512_tile8x64_store
 	PCALIGN   $0x20
 
@@ -8188,7 +8376,7 @@ refreshBoardsAVX512_tile8x64_rows:
 	VPADDW 384(AX)(SI*1), Z6, Z6
 	VPADDW 448(AX)(SI*1), Z7, Z7
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX512_tile8x64_rows
 
 refreshBoardsAVX512_tile8x64_store:
@@ -8213,7 +8401,7 @@ refreshBoardsAVX512_next8x64:
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
 	XORQ      BX, BX
-	TESTQ     R9, R9
+	TESTQ     R12, R12
 	JZ        refreshBoardsAVX512_tile4x64_store
 	PCALIGN   $0x20
 
@@ -8224,7 +8412,7 @@ refreshBoardsAVX512_tile4x64_rows:
 	VPADDW 128(AX)(SI*1), Z2, Z2
 	VPADDW 192(AX)(SI*1), Z3, Z3
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX512_tile4x64_rows
 
 refreshBoardsAVX512_tile4x64_store:
@@ -8243,7 +8431,7 @@ refreshBoardsAVX512_next4x64:
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
 	XORQ      BX, BX
-	TESTQ     R9, R9
+	TESTQ     R12, R12
 	JZ        refreshBoardsAVX512_tile2x64_store
 	PCALIGN   $0x20
 
@@ -8252,7 +8440,7 @@ refreshBoardsAVX512_tile2x64_rows:
 	VPADDW (AX)(SI*1), Z0, Z0
 	VPADDW 64(AX)(SI*1), Z1, Z1
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX512_tile2x64_rows
 
 refreshBoardsAVX512_tile2x64_store:
@@ -8268,7 +8456,7 @@ refreshBoardsAVX512_next2x64:
 	JB        refreshBoardsAVX512_next1x64
 	VMOVDQU64 (CX), Z0
 	XORQ      BX, BX
-	TESTQ     R9, R9
+	TESTQ     R12, R12
 	JZ        refreshBoardsAVX512_tile1x64_store
 	PCALIGN   $0x20
 
@@ -8276,7 +8464,7 @@ refreshBoardsAVX512_tile1x64_rows:
 	MOVQ   (SP)(BX*8), SI
 	VPADDW (AX)(SI*1), Z0, Z0
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX512_tile1x64_rows
 
 refreshBoardsAVX512_tile1x64_store:
@@ -8291,7 +8479,7 @@ refreshBoardsAVX512_next1x64:
 	JB        refreshBoardsAVX512_next1x32
 	VMOVDQU64 (CX), Y0
 	XORQ      BX, BX
-	TESTQ     R9, R9
+	TESTQ     R12, R12
 	JZ        refreshBoardsAVX512_tile1x32_store
 	PCALIGN   $0x20
 
@@ -8299,7 +8487,7 @@ refreshBoardsAVX512_tile1x32_rows:
 	MOVQ   (SP)(BX*8), SI
 	VPADDW (AX)(SI*1), Y0, Y0
 	INCQ   BX
-	CMPQ   BX, R9
+	CMPQ   BX, R12
 	JB     refreshBoardsAVX512_tile1x32_rows
 
 refreshBoardsAVX512_tile1x32_store:
@@ -8311,7 +8499,7 @@ refreshBoardsAVX512_tile1x32_store:
 
 refreshBoardsAVX512_next1x32:
 	VZEROUPPER
-	MOVQ R9, ret+48(FP)
+	MOVQ R12, ret+48(FP)
 	RET
 
 refreshBoardsAVX512_many:
@@ -8321,45 +8509,73 @@ refreshBoardsAVX512_many:
 	RET
 
 // func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, CMOV, MMX+
 TEXT ·refreshListedAVX512(SB), NOSPLIT, $512-80
-	MOVQ  rows+24(FP), AX
-	MOVQ  nrows+32(FP), CX
-	MOVQ  nvalid+40(FP), DX
-	MOVQ  n+48(FP), BX
-	SHLQ  $0x01, BX
-	XORQ  SI, SI
-	TESTQ CX, CX
-	JZ    refreshListedAVX512_tiles
-	MOVQ  pw+64(FP), DI
-	TESTQ DI, DI
-	JNZ   refreshListedAVX512_psqt
+	MOVQ    rows+24(FP), AX
+	MOVQ    nrows+32(FP), CX
+	MOVQ    nvalid+40(FP), DX
+	MOVQ    n+48(FP), BX
+	SHLQ    $0x01, BX
+	MOVQ    weights+16(FP), SI
+	XORQ    DI, DI
+	CMPQ    BX, $0x00000200
+	CMOVQCS DI, SI
+	XORQ    DI, DI
+	TESTQ   CX, CX
+	JZ      refreshListedAVX512_tiles
+	MOVQ    pw+64(FP), R8
+	TESTQ   R8, R8
+	JNZ     refreshListedAVX512_psqt
 
 refreshListedAVX512_plain_row:
-	MOVQ  (AX)(SI*8), DI
-	CMPQ  DI, DX
-	JAE   refreshListedAVX512_bad
-	IMULQ BX, DI
-	MOVQ  DI, (SP)(SI*8)
-	INCQ  SI
-	CMPQ  SI, CX
-	JB    refreshListedAVX512_plain_row
-	JMP   refreshListedAVX512_tiles
+	MOVQ        (AX)(DI*8), R8
+	CMPQ        R8, DX
+	JAE         refreshListedAVX512_bad
+	IMULQ       BX, R8
+	MOVQ        R8, (SP)(DI*8)
+	TESTQ       SI, SI
+	JZ          refreshListedAVX512_plain_pf
+	PREFETCHNTA (SI)(R8*1)
+	PREFETCHNTA 64(SI)(R8*1)
+	PREFETCHNTA 128(SI)(R8*1)
+	PREFETCHNTA 192(SI)(R8*1)
+	PREFETCHNTA 256(SI)(R8*1)
+	PREFETCHNTA 320(SI)(R8*1)
+	PREFETCHNTA 384(SI)(R8*1)
+	PREFETCHNTA 448(SI)(R8*1)
+
+refreshListedAVX512_plain_pf:
+	INCQ DI
+	CMPQ DI, CX
+	JB   refreshListedAVX512_plain_row
+	JMP  refreshListedAVX512_tiles
 
 refreshListedAVX512_psqt:
 	VPXOR Y0, Y0, Y0
 
 refreshListedAVX512_psqt_row:
-	MOVQ    (AX)(SI*8), R8
-	CMPQ    R8, DX
-	JAE     refreshListedAVX512_bad
-	MOVQ    R8, R9
-	SHLQ    $0x05, R9
-	VPADDD  (DI)(R9*1), Y0, Y0
-	IMULQ   BX, R8
-	MOVQ    R8, (SP)(SI*8)
-	INCQ    SI
-	CMPQ    SI, CX
+	MOVQ        (AX)(DI*8), R9
+	CMPQ        R9, DX
+	JAE         refreshListedAVX512_bad
+	MOVQ        R9, R10
+	SHLQ        $0x05, R10
+	VPADDD      (R8)(R10*1), Y0, Y0
+	IMULQ       BX, R9
+	MOVQ        R9, (SP)(DI*8)
+	TESTQ       SI, SI
+	JZ          refreshListedAVX512_psqt_pf
+	PREFETCHNTA (SI)(R9*1)
+	PREFETCHNTA 64(SI)(R9*1)
+	PREFETCHNTA 128(SI)(R9*1)
+	PREFETCHNTA 192(SI)(R9*1)
+	PREFETCHNTA 256(SI)(R9*1)
+	PREFETCHNTA 320(SI)(R9*1)
+	PREFETCHNTA 384(SI)(R9*1)
+	PREFETCHNTA 448(SI)(R9*1)
+
+refreshListedAVX512_psqt_pf:
+	INCQ    DI
+	CMPQ    DI, CX
 	JB      refreshListedAVX512_psqt_row
 	MOVQ    pdst+56(FP), AX
 	VMOVDQU Y0, (AX)
@@ -8388,13 +8604,13 @@ refreshListedAVX512_tile16x64:
 	VMOVDQU64 832(CX), Z13
 	VMOVDQU64 896(CX), Z14
 	VMOVDQU64 960(CX), Z15
-	XORQ      DI, DI
-	TESTQ     SI, SI
+	XORQ      SI, SI
+	TESTQ     DI, DI
 	JZ        refreshListedAVX512_tile16x64_store
 	PCALIGN   $0x20
 
 refreshListedAVX512_tile16x64_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Z0, Z0
 	VPADDW 64(DX)(R8*1), Z1, Z1
 	VPADDW 128(DX)(R8*1), Z2, Z2
@@ -8411,8 +8627,8 @@ refreshListedAVX512_tile16x64_rows:
 	VPADDW 832(DX)(R8*1), Z13, Z13
 	VPADDW 896(DX)(R8*1), Z14, Z14
 	VPADDW 960(DX)(R8*1), Z15, Z15
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX512_tile16x64_rows
 
 refreshListedAVX512_tile16x64_store:
@@ -8449,13 +8665,13 @@ refreshListedAVX512_next16x64:
 	VMOVDQU64 320(CX), Z5
 	VMOVDQU64 384(CX), Z6
 	VMOVDQU64 448(CX), Z7
-	XORQ      DI, DI
-	TESTQ     SI, SI
+	XORQ      SI, SI
+	TESTQ     DI, DI
 	JZ        refreshListedAVX512_tile8x64_store
 	PCALIGN   $0x20
 
 refreshListedAVX512_tile8x64_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Z0, Z0
 	VPADDW 64(DX)(R8*1), Z1, Z1
 	VPADDW 128(DX)(R8*1), Z2, Z2
@@ -8464,8 +8680,8 @@ refreshListedAVX512_tile8x64_rows:
 	VPADDW 320(DX)(R8*1), Z5, Z5
 	VPADDW 384(DX)(R8*1), Z6, Z6
 	VPADDW 448(DX)(R8*1), Z7, Z7
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX512_tile8x64_rows
 
 refreshListedAVX512_tile8x64_store:
@@ -8489,19 +8705,19 @@ refreshListedAVX512_next8x64:
 	VMOVDQU64 64(CX), Z1
 	VMOVDQU64 128(CX), Z2
 	VMOVDQU64 192(CX), Z3
-	XORQ      DI, DI
-	TESTQ     SI, SI
+	XORQ      SI, SI
+	TESTQ     DI, DI
 	JZ        refreshListedAVX512_tile4x64_store
 	PCALIGN   $0x20
 
 refreshListedAVX512_tile4x64_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Z0, Z0
 	VPADDW 64(DX)(R8*1), Z1, Z1
 	VPADDW 128(DX)(R8*1), Z2, Z2
 	VPADDW 192(DX)(R8*1), Z3, Z3
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX512_tile4x64_rows
 
 refreshListedAVX512_tile4x64_store:
@@ -8519,17 +8735,17 @@ refreshListedAVX512_next4x64:
 	JB        refreshListedAVX512_next2x64
 	VMOVDQU64 (CX), Z0
 	VMOVDQU64 64(CX), Z1
-	XORQ      DI, DI
-	TESTQ     SI, SI
+	XORQ      SI, SI
+	TESTQ     DI, DI
 	JZ        refreshListedAVX512_tile2x64_store
 	PCALIGN   $0x20
 
 refreshListedAVX512_tile2x64_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Z0, Z0
 	VPADDW 64(DX)(R8*1), Z1, Z1
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX512_tile2x64_rows
 
 refreshListedAVX512_tile2x64_store:
@@ -8544,16 +8760,16 @@ refreshListedAVX512_next2x64:
 	CMPQ      BX, $0x00000040
 	JB        refreshListedAVX512_next1x64
 	VMOVDQU64 (CX), Z0
-	XORQ      DI, DI
-	TESTQ     SI, SI
+	XORQ      SI, SI
+	TESTQ     DI, DI
 	JZ        refreshListedAVX512_tile1x64_store
 	PCALIGN   $0x20
 
 refreshListedAVX512_tile1x64_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Z0, Z0
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX512_tile1x64_rows
 
 refreshListedAVX512_tile1x64_store:
@@ -8567,16 +8783,16 @@ refreshListedAVX512_next1x64:
 	CMPQ      BX, $0x00000020
 	JB        refreshListedAVX512_next1x32
 	VMOVDQU64 (CX), Y0
-	XORQ      DI, DI
-	TESTQ     SI, SI
+	XORQ      SI, SI
+	TESTQ     DI, DI
 	JZ        refreshListedAVX512_tile1x32_store
 	PCALIGN   $0x20
 
 refreshListedAVX512_tile1x32_rows:
-	MOVQ   (SP)(DI*8), R8
+	MOVQ   (SP)(SI*8), R8
 	VPADDW (DX)(R8*1), Y0, Y0
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   SI
+	CMPQ   SI, DI
 	JB     refreshListedAVX512_tile1x32_rows
 
 refreshListedAVX512_tile1x32_store:
@@ -8588,7 +8804,7 @@ refreshListedAVX512_tile1x32_store:
 
 refreshListedAVX512_next1x32:
 	VZEROUPPER
-	MOVQ SI, ret+72(FP)
+	MOVQ DI, ret+72(FP)
 	RET
 
 refreshListedAVX512_bad:

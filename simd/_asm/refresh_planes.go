@@ -13,9 +13,9 @@ import (
 // update_accumulator's refresh with append_active_indices folded in): row
 // base + 64·k + (s XOR mask) for every set bit s of planes[k]. A first pass walks the
 // planes (BSF, then clear the lowest bit), writes the byte offset of every row into a
-// 64-entry list on the stack and, with psqt, adds the row's 8 int32 PSQT weights (one
-// vector add per row); the tiles of the accumulator then add the listed rows as refresh
-// does. It returns the number of rows, or −1 without writing anything when the planes
+// 64-entry list on the stack, prefetches the row (prefetchRow) and, with psqt, adds the
+// row's 8 int32 PSQT weights (one vector add per row); the tiles of the accumulator then
+// add the listed rows as refresh does. It returns the number of rows, or −1 without writing anything when the planes
 // hold more than 64 bits (the list's size; the caller then takes the Go path).
 //
 // The caller checks that every row is valid (base ≥ 0, mask < 64, base + 64·nplanes ≤
@@ -38,6 +38,7 @@ func refreshPlanes(s isa) {
 	mask := ld("mask")
 	n := ld("n")
 	SHLQ(U8(1), n) // bytes per row
+	pf := prefetchBase(ld("weights"), n)
 	cnt := GP64()
 	XORQ(cnt, cnt)
 	total := GP64()
@@ -58,7 +59,7 @@ func refreshPlanes(s isa) {
 		JA(LabelRef(fn + "_many"))
 		TESTQ(b, b)
 		JZ(LabelRef(pre + "_nextplane"))
-		listBits(pre+"_bit", b, row, mask, n, cnt, GP64(), offs, ps, pw)
+		listBits(pre+"_bit", b, row, mask, n, cnt, GP64(), offs, ps, pw, pf)
 		Label(pre + "_nextplane")
 		ADDQ(U8(64), row)
 		ADDQ(U8(8), planes)
@@ -113,12 +114,47 @@ func returnMinusOne(lbl string) {
 	RET()
 }
 
+// prefetchBytes is how much of every row the refreshes' first pass prefetches, as soon as
+// the row's offset is known: 512 bytes, 8 cache lines — the whole of a Stockfish 13 row,
+// the first tile passes of a wider one. The feature rows of a refresh are read cold (the
+// weights are far larger than the caches), and without the prefetch their loads start only
+// in the tile loop, after the first pass; with it every row is in flight while the first
+// pass lists the next ones. PREFETCHNTA: on the bench's king and refresh loops it paid more
+// than PREFETCHT0 (doc/benchmarks.md, issue 14 round 8); prefetching all 2 KB of a
+// Stockfish 15.1 row paid no more than its first 512 bytes, and 30 such rows would not fit
+// the L1 cache.
+const prefetchBytes = 512
+
+// prefetchBase emits pf = w (the weight rows) when a row has at least prefetchBytes bytes
+// (n holds the bytes per row), else 0: narrower rows, whose tables are small, are not
+// prefetched (a prefetch never faults, but it would fetch lines of the next rows).
+func prefetchBase(w, n reg.GPVirtual) reg.GPVirtual {
+	pf, z := GP64(), GP64()
+	MOVQ(w, pf)
+	XORQ(z, z)
+	CMPQ(n, U32(prefetchBytes))
+	CMOVQCS(z, pf)
+	return pf
+}
+
+// prefetchRow emits PREFETCHNTA of the first prefetchBytes bytes of the row at byte offset
+// off from pf, skipped (label lbl) when pf is 0. A prefetch changes no result.
+func prefetchRow(lbl string, pf, off reg.GPVirtual) {
+	TESTQ(pf, pf)
+	JZ(LabelRef(lbl))
+	for o := 0; o < prefetchBytes; o += 64 {
+		PREFETCHNTA(Mem{Base: pf, Index: off, Scale: 1, Disp: o})
+	}
+	Label(lbl)
+}
+
 // listBits emits the inner loop of the planes refreshes' first pass (refreshPlanes,
 // refreshBoards): for every set bit s of b (non-zero on entry, zero on exit) the row
-// row + (s XOR mask) is listed as its byte offset (row · n) at offs[cnt] and cnt advanced;
-// with a PSQT vector ps (nil without) the row's 8 int32 PSQT weights at pw are added to
-// ps. t is a scratch register.
-func listBits(lbl string, b, row, mask, n, cnt, t reg.GPVirtual, offs Mem, ps reg.VecVirtual, pw reg.GPVirtual) {
+// row + (s XOR mask) is listed as its byte offset (row · n) at offs[cnt], its first
+// prefetchBytes prefetched from pf (prefetchRow) and cnt advanced; with a PSQT vector ps
+// (nil without) the row's 8 int32 PSQT weights at pw are added to ps. t is a scratch
+// register.
+func listBits(lbl string, b, row, mask, n, cnt, t reg.GPVirtual, offs Mem, ps reg.VecVirtual, pw, pf reg.GPVirtual) {
 	Label(lbl)
 	sq := GP64()
 	BSFQ(b, sq)
@@ -129,6 +165,7 @@ func listBits(lbl string, b, row, mask, n, cnt, t reg.GPVirtual, offs Mem, ps re
 	}
 	IMULQ(n, sq)
 	MOVQ(sq, offs.Idx(cnt, 8))
+	prefetchRow(lbl+"_pf", pf, sq)
 	INCQ(cnt)
 	LEAQ(Mem{Base: b, Disp: -1}, t)
 	ANDQ(t, b)
@@ -172,8 +209,8 @@ func tiles(s isa, fn string, offs Mem, cnt, n, dst, bias, w reg.GPVirtual) {
 
 // refreshListed generates refreshListed+ISA, simd.Refresh's (and RefreshPSQT's) kernel for
 // up to 64 rows: the first pass checks every row index against nvalid (unsigned) and lists
-// its byte offset on the stack — returning −1 with nothing written at the first bad one —
-// and, when pw is not nil, adds the row's 8 int32 PSQT weights (one vector add per row,
+// its byte offset on the stack — returning −1 with nothing written at the first bad one —,
+// prefetches the row (prefetchRow) and, when pw is not nil, adds the row's 8 int32 PSQT weights (one vector add per row,
 // stored to pdst after the pass); the tiles of refreshTiles then add the listed rows. The
 // row check in assembly replaces the wrapper's Go loop over the rows, and the offsets are
 // computed once per row instead of once per row and tile.
@@ -191,6 +228,7 @@ func refreshListed(s isa) {
 	nvalid := ld("nvalid")
 	n := ld("n")
 	SHLQ(U8(1), n)
+	pf := prefetchBase(ld("weights"), n)
 	cnt := GP64()
 	XORQ(cnt, cnt)
 	TESTQ(nrows, nrows)
@@ -209,6 +247,7 @@ func refreshListed(s isa) {
 		}
 		IMULQ(n, r)
 		MOVQ(r, offs.Idx(cnt, 8))
+		prefetchRow(pre+"_pf", pf, r)
 		INCQ(cnt)
 		CMPQ(cnt, nrows)
 		JB(LabelRef(pre + "_row"))
@@ -239,8 +278,8 @@ const (
 // k/2] AND boards[k mod 2]; its set bit s names row base + rows[k] + (s XOR mask). A
 // first pass walks the planes (POPCNT to skip an empty one and to check the 64-entry
 // list before walking, BSF, then clear the lowest bit), lists every row's byte offset on
-// the stack and, with PSQT rows, adds the row's 8 int32 PSQT weights (one vector add per
-// row); the tiles of refreshTiles then add the listed rows. It returns the number of
+// the stack, prefetches the row (prefetchRow) and, with PSQT rows, adds the row's 8 int32
+// PSQT weights (one vector add per row); the tiles of refreshTiles then add the listed rows. It returns the number of
 // rows, or −1 without writing anything when the planes hold more than 64 bits (never for
 // one position's bitboards, where the planes are disjoint).
 //
@@ -269,6 +308,9 @@ func refreshBoards(s isa) {
 	n := GP64()
 	MOVQ(Mem{Base: kp, Disp: pkN}, n)
 	SHLQ(U8(1), n) // bytes per row
+	w0 := GP64()
+	MOVQ(Mem{Base: kp, Disp: pkWeights}, w0)
+	pf := prefetchBase(w0, n)
 	cnt := GP64()
 	XORQ(cnt, cnt)
 	k := GP64() // the plane index of the pair's first plane (2·role)
@@ -295,7 +337,7 @@ func refreshBoards(s isa) {
 			row := GP64()
 			MOVQ(Mem{Base: rows, Index: k, Scale: 8, Disp: 8 * side}, row)
 			ADDQ(base, row)
-			listBits(lp+"_bit", b, row, mask, n, cnt, t, offs, ps, pw)
+			listBits(lp+"_bit", b, row, mask, n, cnt, t, offs, ps, pw, pf)
 			Label(lp + "_next")
 		}
 		ADDQ(U8(2), k)
