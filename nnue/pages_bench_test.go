@@ -44,55 +44,19 @@ type pgData struct {
 	p2roots   []*Accumulator
 }
 
+// pgSetup takes BenchmarkStockfish's data (sfBenchSetup) for the first maxPos positions:
+// those positions and the king batches of their P2 positions (sfBenchSetup appends the
+// batches in position order, and a batch's root is its own index, so the first batches
+// are exactly those of the first positions).
 func pgSetup(b *testing.B, name string, maxPos int) *pgData {
-	rows := sfReadCSV(b, "sf15.1-eval.csv")
+	all := sfBenchSetup(b)
 	d := &pgData{n: sfTestNetwork(b, name)}
-	for _, r := range rows {
-		if len(d.positions) >= maxPos {
-			break
-		}
-		pos := sfParsePos(b, r.fen)
-		d.positions = append(d.positions, pos)
-		stm := pos.SideToMove()
-		var quiet1 []board.Move
-		kingTo := map[board.Square]bool{}
-		for _, m := range pos.LegalMoves() {
-			after, dirty := pos.Play(m)
-			switch {
-			case dirty.KingMoved(stm):
-				kingTo[after.KingSquare(stm)] = true
-			case dirty.N == 1:
-				quiet1 = append(quiet1, m)
-			}
-		}
-		for _, m1 := range quiet1 {
-			a1, _ := pos.Play(m1)
-			var p2 board.Position
-			found := false
-			for _, m2 := range a1.LegalMoves() {
-				a2, d2 := a1.Play(m2)
-				if d2.N == 1 && !d2.KingMoved(stm.Other()) {
-					p2, found = a2, true
-					break
-				}
-			}
-			if !found {
-				continue
-			}
-			var timed []sfBenchMove
-			for _, m := range p2.LegalMoves() {
-				after, dirty := p2.Play(m)
-				if dirty.KingMoved(stm) && kingTo[after.KingSquare(stm)] {
-					timed = append(timed, sfBenchMove{root: len(d.p2), after: after, dirty: dirty})
-				}
-			}
-			if len(timed) > 0 {
-				d.kingTimed = append(d.kingTimed, timed)
-				d.p2 = append(d.p2, p2)
-			}
-			break
-		}
+	d.positions = all.positions[:min(maxPos, len(all.positions))]
+	k := 0
+	for k < len(all.kingTimed) && all.kingWarm[k][0].root < len(d.positions) {
+		k++
 	}
+	d.kingTimed, d.p2 = all.kingTimed[:k], all.p2[:k]
 	d.roots = sfRoots(d.n, d.positions)
 	d.p2roots = sfRoots(d.n, d.p2)
 	return d
