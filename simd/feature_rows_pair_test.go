@@ -14,14 +14,7 @@ import (
 func TestFeatureRowsAddSubPairMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			f := drawFiller(t)
-			n := max(1, length(t, "n", 16))
-			nrows := rapid.IntRange(1, 12).Draw(t, "rows")
-			w, _ := buffer(t, "w", nrows*n, f.i16)
-			m, err := NewFeatureRows(w, n)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, w, f, n, nrows := drawFeatureRows(t)
 			inPlace := rapid.Bool().Draw(t, "inPlace")
 			var dst, src [2][]int16
 			var whole, want [2][]int16
@@ -104,21 +97,8 @@ func TestFeatureRowsAddSubPairRejects(t *testing.T) {
 func TestFeatureRowsUpdatePairMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			f := drawFiller(t)
-			n := max(1, length(t, "n", 16))
-			nrows := rapid.IntRange(1, 12).Draw(t, "rows")
-			w, _ := buffer(t, "w", nrows*n, f.i16)
-			m, err := NewFeatureRows(w, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			withPSQT := rapid.Bool().Draw(t, "psqt")
-			pw, _ := buffer(t, "pw", 8*nrows, f.i32)
-			if withPSQT {
-				if m, err = m.WithPSQT8(pw); err != nil {
-					t.Fatal(err)
-				}
-			}
+			m, w, f, n, nrows := drawFeatureRows(t)
+			m, pw, withPSQT := drawPSQT8(t, m, f, nrows)
 			if m.HasPSQT8() != withPSQT {
 				t.Fatalf("HasPSQT8 %v, want %v", m.HasPSQT8(), withPSQT)
 			}
@@ -248,21 +228,8 @@ func TestFeatureRowsUpdatePairRejects(t *testing.T) {
 func TestFeatureRowsAddSubPSQTMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			f := drawFiller(t)
-			n := max(1, length(t, "n", 16))
-			nrows := rapid.IntRange(1, 12).Draw(t, "rows")
-			w, _ := buffer(t, "w", nrows*n, f.i16)
-			m, err := NewFeatureRows(w, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			withPSQT := rapid.Bool().Draw(t, "psqt")
-			pw, _ := buffer(t, "pw", 8*nrows, f.i32)
-			if withPSQT {
-				if m, err = m.WithPSQT8(pw); err != nil {
-					t.Fatal(err)
-				}
-			}
+			m, w, f, n, nrows := drawFeatureRows(t)
+			m, pw, withPSQT := drawPSQT8(t, m, f, nrows)
 			inPlace := rapid.Bool().Draw(t, "inPlace")
 			a := rapid.IntRange(0, nrows-1).Draw(t, "add")
 			r := rapid.IntRange(0, nrows-1).Draw(t, "sub")
@@ -354,4 +321,32 @@ func TestFeatureRowsAddSubPSQTRejects(t *testing.T) {
 			t.Fatalf("no-PSQT AddSubPSQT: %d", dst[0])
 		}
 	})
+}
+
+// drawFeatureRows draws a filler, a width n ≥ 1, 1–12 rows of n int16 weights and the
+// FeatureRows over them (and the weights, row-major).
+func drawFeatureRows(t *rapid.T) (m FeatureRows, w []int16, f *filler, n, nrows int) {
+	f = drawFiller(t)
+	n = max(1, length(t, "n", 16))
+	nrows = rapid.IntRange(1, 12).Draw(t, "rows")
+	w, _ = buffer(t, "w", nrows*n, f.i16)
+	m, err := NewFeatureRows(w, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, w, f, n, nrows
+}
+
+// drawPSQT8 draws 8 PSQT int32 per row of m (nrows rows) and whether to attach them
+// (WithPSQT8); it returns m with or without them, the rows and that choice.
+func drawPSQT8(t *rapid.T, m FeatureRows, f *filler, nrows int) (FeatureRows, []int32, bool) {
+	withPSQT := rapid.Bool().Draw(t, "psqt")
+	pw, _ := buffer(t, "pw", 8*nrows, f.i32)
+	if withPSQT {
+		var err error
+		if m, err = m.WithPSQT8(pw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m, pw, withPSQT
 }

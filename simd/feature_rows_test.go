@@ -131,14 +131,7 @@ func BenchmarkFeatureRowsAddSub(b *testing.B) {
 func TestFeatureRowsUpdateMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
-			f := drawFiller(t)
-			n := max(1, length(t, "n", 16))
-			nrows := rapid.IntRange(1, 12).Draw(t, "rows")
-			w, _ := buffer(t, "w", nrows*n, f.i16)
-			m, err := NewFeatureRows(w, n)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, w, f, n, nrows := drawFeatureRows(t)
 			idx := rapid.SliceOfN(rapid.IntRange(0, nrows-1), 0, 12)
 			added, removed := idx.Draw(t, "added"), idx.Draw(t, "removed")
 			src, srcWhole := buffer(t, "src", n, f.i16)
