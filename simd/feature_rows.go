@@ -149,21 +149,15 @@ func (m *FeatureRows) addSubPSQTGeneric(dst, src []int16, pdst, psrc []int32, ad
 	addSubGeneric(dst, src, m.w[add*n:][:n], m.w[sub*n:][:n])
 }
 
-// updatePairGeneric is UpdatePair in Go after the checks: two AddSub and, with PSQT
-// rows, the two PSQT sums (int32, wrapping).
+// updatePairGeneric is UpdatePair in Go after the checks: AddSubPSQT's Go path on each
+// perspective (pdst and psrc, unused without PSQT rows, may then be nil).
 func (m *FeatureRows) updatePairGeneric(dst, src *[2][]int16, pdst, psrc *[2][]int32, add0, sub0, add1, sub1 int) {
-	n := m.n
-	if pw := m.psqt; pw != nil {
-		for p, f := range [2][2]int{{add0, sub0}, {add1, sub1}} {
-			d, s := (*[8]int32)(pdst[p]), (*[8]int32)(psrc[p])
-			ra, rr := (*[8]int32)(pw[f[0]*8:]), (*[8]int32)(pw[f[1]*8:])
-			for i := range d {
-				d[i] = s[i] + ra[i] - rr[i]
-			}
-		}
+	var pd, ps [2][]int32
+	if m.psqt != nil {
+		pd, ps = *pdst, *psrc
 	}
-	addSubGeneric(dst[0], src[0], m.w[add0*n:][:n], m.w[sub0*n:][:n])
-	addSubGeneric(dst[1], src[1], m.w[add1*n:][:n], m.w[sub1*n:][:n])
+	m.addSubPSQTGeneric(dst[0], src[0], pd[0], ps[0], add0, sub0)
+	m.addSubPSQTGeneric(dst[1], src[1], pd[1], ps[1], add1, sub1)
 }
 
 // checkPair panics (badArgs, badRow) unless both perspectives' AddSub arguments of
