@@ -345,15 +345,6 @@ func reluAffineReLUDot32PairsAVX512(x *int32, shift0 uint, wt *int8, bias *int32
 //go:noescape
 func affineVNNI16(out *int32, in *uint8, weights *int8, bias *int32, nin int, nout int)
 
-// refreshPlanesAVX2 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
-// for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
-// Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and
-// every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing
-// written) for more than 64.
-//
-//go:noescape
-func refreshPlanesAVX2(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
-
 // refreshBoardsAVX2 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + rows[j] + (s XOR mask)
 // for every set bit s of boards[2 + j/2] AND boards[j mod 2], j < nplanes, and, when the PSQT
 // rows pw are not nil, pdst[0:8] to Σ pw[8·r : 8·r+8] over the same rows; bias, weights, pw,
@@ -370,15 +361,6 @@ func refreshBoardsAVX2(k *uint64, dst *int16, pdst *int32, boards *uint64, base 
 //
 //go:noescape
 func refreshListedAVX2(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
-
-// refreshPlanesAVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)
-// for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to
-// Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and
-// every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing
-// written) for more than 64.
-//
-//go:noescape
-func refreshPlanesAVX512(dst *int16, bias *int16, weights *int16, planes *uint64, nplanes int, base int, mask int, n int, pdst *int32, pw *int32) int
 
 // refreshBoardsAVX512 sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + rows[j] + (s XOR mask)
 // for every set bit s of boards[2 + j/2] AND boards[j mod 2], j < nplanes, and, when the PSQT

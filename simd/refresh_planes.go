@@ -16,15 +16,16 @@ import (
 // when psqtDst is not empty, psqtDst[b] = Σ_r psqt[r·len(psqtDst) + b] (int16 and int32
 // arithmetic wrapping). It returns the number of rows added (the set bits of planes).
 // It is the refresh of Stockfish 13's and 15.1's FeatureTransformer::update_accumulator
-// with append_active_indices folded in: the vector kernels walk the bitboards themselves
-// and add the 8 PSQT weights of a row with one vector add, so no index list is built in
-// Go and no row is checked one by one.
+// with append_active_indices folded in. nnue's own refresh goes through PlaneRefresher,
+// which is bound to the rows once and forms the planes from the bitboards in its kernel;
+// RefreshPlanes lists the rows in Go and adds them with Refresh's vector kernel (no row is
+// checked one by one: the range is checked once).
 //
 // Bounds are checked once for the whole range of rows the planes can name: mask in
 // [0, 64), base ≥ 0, base + 64·len(planes) ≤ len(weights)/len(dst) (and as many PSQT rows
 // of len(psqtDst) values); RefreshPlanes panics otherwise, before writing anything, as it
-// does when len(bias) < len(dst) or len(dst) is 0. The vector kernels take len(dst) a
-// multiple of 16, at most 64 set bits in all and 0 or 8 PSQT buckets; anything else runs
+// does when len(bias) < len(dst) or len(dst) is 0. The vector kernel takes len(dst) a
+// multiple of 16, 1 to 64 set bits in all and 0 or 8 PSQT buckets; anything else runs
 // the Go kernel, with the same result at every level.
 func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, psqtDst, psqt []int32) int {
 	n := len(dst)
@@ -39,24 +40,25 @@ func RefreshPlanes(dst, bias, weights []int16, planes []uint64, base, mask int, 
 		len(psqtDst) > 0 && !fits(end, len(psqtDst), len(psqt)) {
 		panic(errRefreshPlanes)
 	}
-	if level >= AVX2 && n%16 == 0 && len(planes) > 0 {
-		var pd, pw *int32
-		switch len(psqtDst) {
-		case 0:
-		case 8:
-			pd, pw = &psqtDst[0], &psqt[0]
-		default:
-			return refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
-		}
-		// The kernel is called from here rather than through a wrapper: one Go frame less
-		// on the king-move path (wide is false where there is no assembly).
+	if level >= AVX2 && n%16 == 0 && (len(psqtDst) == 0 || len(psqtDst) == 8) {
+		var rows [64]int
 		c := 0
-		if wide {
-			c = refreshPlanesAVX512(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw)
-		} else {
-			c = refreshPlanesAVX2(&dst[0], &bias[0], &weights[0], &planes[0], len(planes), base, mask, n, pd, pw)
+		for k, b := range planes {
+			if c+bits.OnesCount64(b) > len(rows) {
+				return refreshPlanesGeneric(dst, bias, weights, planes, base, mask, psqtDst, psqt)
+			}
+			for ; b != 0; b &= b - 1 {
+				rows[c] = base + 64*k + (bits.TrailingZeros64(b) ^ mask)
+				c++
+			}
 		}
-		if c >= 0 {
+		if c > 0 {
+			var pd, pw *int32
+			if len(psqtDst) == 8 {
+				pd, pw = &psqtDst[0], &psqt[0]
+			}
+			// Every row is below end, whose rows (and PSQT rows) were checked above.
+			refreshListedVec(&dst[0], &bias[0], &weights[0], &rows[0], c, int(end), n, pd, pw)
 			return c
 		}
 	}

@@ -3,7 +3,7 @@
 package simd
 
 // refreshListedVec runs RefreshPSQT's vector kernel at the current level (AVX2 or above:
-// the caller checks) for 1 to 64 rows and 8 PSQT buckets; it returns −1, writing nothing,
+// the caller checks) for 1 to 64 rows and 8 PSQT buckets (or none: pdst and pw nil); it returns −1, writing nothing,
 // when a row is not below nvalid.
 func refreshListedVec(dst, bias, weights *int16, rows *int, nrows, nvalid, n int, pdst, pw *int32) int {
 	if wide {

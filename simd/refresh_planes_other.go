@@ -5,16 +5,6 @@ package simd
 // wide is false without assembly (no AVX-512 kernels).
 const wide = false
 
-// refreshPlanesAVX2 and refreshPlanesAVX512: no vector kernel on this platform or with
-// purego (never called: the level is Generic).
-func refreshPlanesAVX2(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
-	return -1
-}
-
-func refreshPlanesAVX512(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int {
-	return -1
-}
-
 // refreshBoardsAVX2 and refreshBoardsAVX512: no vector kernel here (never called).
 func refreshBoardsAVX2(k *uint64, dst *int16, pdst *int32, boards *uint64, base, mask int) int {
 	return -1

@@ -8,69 +8,6 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// refreshPlanes generates refreshPlanes+ISA: a refresh whose feature rows are given
-// as piece planes (simd.RefreshPlanes; Stockfish 13 and 15.1 FeatureTransformer::
-// update_accumulator's refresh with append_active_indices folded in): row
-// base + 64·k + (s XOR mask) for every set bit s of planes[k]. A first pass walks the
-// planes (BSF, then clear the lowest bit), writes the byte offset of every row into a
-// 64-entry list on the stack, prefetches the row (prefetchRow) and, with psqt, adds the
-// row's 8 int32 PSQT weights (one vector add per row); the tiles of the accumulator then
-// add the listed rows as refresh does. It returns the number of rows, or −1 without writing anything when the planes
-// hold more than 64 bits (the list's size; the caller then takes the Go path).
-//
-// The caller checks that every row is valid (base ≥ 0, mask < 64, base + 64·nplanes ≤
-// the number of rows, and as many PSQT rows), n is a positive multiple of 16 and nplanes
-// positive.
-func refreshPlanes(s isa) {
-	fn := "refreshPlanes" + s.name
-	TEXT(fn, NOSPLIT, "func(dst, bias, weights *int16, planes *uint64, nplanes, base, mask, n int, pdst, pw *int32) int")
-	Pragma("noescape")
-	Doc(fn+" sets dst[i] = bias[i] + Σ weights[r·n + i] over the rows r = base + 64·k + (s XOR mask)",
-		"for every set bit s of planes[k], k < nplanes, and, when pw is not nil, pdst[0:8] to",
-		"Σ pw[8·r : 8·r+8] over the same rows; n is a positive multiple of 16, nplanes positive and",
-		"every row must be valid (the caller checks). It returns the number of rows, or −1 (nothing",
-		"written) for more than 64.")
-	offs := AllocLocal(64 * 8)
-
-	planes := ld("planes")
-	np := ld("nplanes")
-	row := ld("base")
-	mask := ld("mask")
-	n := ld("n")
-	SHLQ(U8(1), n) // bytes per row
-	pf := prefetchBase(ld("weights"), n)
-	cnt := GP64()
-	XORQ(cnt, cnt)
-	total := GP64()
-	XORQ(total, total)
-	pw := ld("pw")
-	TESTQ(pw, pw)
-	JNZ(LabelRef(fn + "_psqt"))
-
-	// Pass 1: the planes → the row offsets (and, with pw, the PSQT sums).
-	firstPasses(fn, func(pre string, ps reg.VecVirtual) {
-		Label(pre + "_plane")
-		b := GP64()
-		MOVQ(Mem{Base: planes}, b)
-		pc := GP64()
-		POPCNTQ(b, pc)
-		ADDQ(pc, total)
-		CMPQ(total, U8(64))
-		JA(LabelRef(fn + "_many"))
-		TESTQ(b, b)
-		JZ(LabelRef(pre + "_nextplane"))
-		listBits(pre+"_bit", b, row, mask, n, cnt, GP64(), offs, ps, pw, pf)
-		Label(pre + "_nextplane")
-		ADDQ(U8(64), row)
-		ADDQ(U8(8), planes)
-		DECQ(np)
-		JNZ(LabelRef(pre + "_plane"))
-	})
-	Label(fn + "_tiles")
-	refreshTiles(s, fn, offs, cnt, n)
-	returnMinusOne(fn + "_many")
-}
-
 // firstPasses emits a refresh's first pass twice, without and with PSQT sums (the caller
 // has jumped to fn+"_psqt" when its PSQT rows pw are not nil): body emits the pass with
 // pre as its label prefix and ps the PSQT sum vector (nil without PSQT). The plain pass
@@ -148,8 +85,7 @@ func prefetchRow(lbl string, pf, off reg.GPVirtual) {
 	Label(lbl)
 }
 
-// listBits emits the inner loop of the planes refreshes' first pass (refreshPlanes,
-// refreshBoards): for every set bit s of b (non-zero on entry, zero on exit) the row
+// listBits emits the inner loop of refreshBoards' first pass: for every set bit s of b (non-zero on entry, zero on exit) the row
 // row + (s XOR mask) is listed as its byte offset (row · n) at offs[cnt], its first
 // prefetchBytes prefetched from pf (prefetchRow) and cnt advanced; with a PSQT vector ps
 // (nil without) the row's 8 int32 PSQT weights at pw are added to ps. t is a scratch
@@ -172,7 +108,7 @@ func listBits(lbl string, b, row, mask, n, cnt, t reg.GPVirtual, offs Mem, ps re
 	JNZ(LabelRef(lbl))
 }
 
-// refreshTiles emits the second pass of refreshPlanes and refreshListed: the accumulator
+// refreshTiles emits the second pass of refreshListed: the accumulator
 // in tiles of up to 8 (AVX2) or 16 (AVX-512) vector registers, each kept in registers while
 // the cnt rows whose byte offsets are listed at offs are added, then stored; it returns
 // cnt. n holds the bytes per row. Tiles of 16 YMM registers (one pass over a 512-byte
@@ -268,9 +204,10 @@ const (
 	pkRows    = 40 // [12]int: the first row of each plane, relative to the base
 )
 
-// refreshBoards generates refreshBoards+ISA, simd.PlaneRefresher.Refresh's kernel: the
-// refresh of refreshPlanes with the piece planes formed here from the position's colour
-// and role bitboards (boards[0] the perspective's pieces, boards[1] the other side's,
+// refreshBoards generates refreshBoards+ISA, simd.PlaneRefresher.Refresh's kernel: a
+// refresh whose rows are given as piece planes (Stockfish 13 and 15.1
+// FeatureTransformer::update_accumulator's refresh with append_active_indices folded in),
+// the planes formed here from the position's colour and role bitboards (boards[0] the perspective's pieces, boards[1] the other side's,
 // boards[2+r] the pieces of role r), so that no plane array is built in Go. What is bound
 // at load (bias, weights, PSQT rows, width, the plane layout) is read through k, a
 // *planeKernel; per call only dst, pdst, boards, base and mask are passed. Plane k <
@@ -279,8 +216,8 @@ const (
 // first pass walks the planes (POPCNT to skip an empty one and to check the 64-entry
 // list before walking, BSF, then clear the lowest bit), lists every row's byte offset on
 // the stack, prefetches the row (prefetchRow) and, with PSQT rows, adds the row's 8 int32
-// PSQT weights (one vector add per row); the tiles of refreshTiles then add the listed rows. It returns the number of
-// rows, or −1 without writing anything when the planes hold more than 64 bits (never for
+// PSQT weights (one vector add per row); the tiles then add the listed rows. It returns
+// the number of rows, or −1 without writing anything when the planes hold more than 64 bits (never for
 // one position's bitboards, where the planes are disjoint).
 //
 // The caller checks that every row is valid (base + rows[k] + 64 ≤ the number of rows
@@ -354,11 +291,11 @@ func refreshBoards(s isa) {
 	returnMinusOne(fn + "_many")
 }
 
-// refreshPlanesKernels emits refreshPlanes, refreshBoards and refreshListed for AVX2 and
-// AVX-512.
+// refreshPlanesKernels emits refreshBoards and refreshListed for AVX2 and AVX-512.
+// (simd.RefreshPlanes lists its rows in Go and runs refreshListed: a kernel of its own
+// walking a plane array was a near-copy of refreshBoards and no longer on nnue's path.)
 func refreshPlanesKernels() {
 	for _, s := range []isa{avx2, avx512} {
-		refreshPlanes(s)
 		refreshBoards(s)
 		refreshListed(s)
 	}
