@@ -94,11 +94,11 @@ func hugeInt32(n int) []int32 {
 	return out
 }
 
-// An Evaluator's layer output buffers (newTensor's, for the kinds that have one) come from
-// one block.Block starting on a 4 KiB page, in the order they are taken, so that the
-// buffers a forward pass writes lie on as few pages as their size allows (issue 14 round 7).
+// An Evaluator's layer output buffers come from one block.Block starting on a 4 KiB page,
+// in the order they are taken, so that the buffers a forward pass writes lie on as few
+// pages as their size allows (issue 14 round 7).
 
-// scratchLen is the room newTensor's buffers for kind k and n elements take in a block.
+// scratchLen is the room blockTensor's buffers for kind k and n elements take in a block.
 func scratchLen(k Kind, n int) int {
 	switch k {
 	case KindUint8:
@@ -113,7 +113,9 @@ func scratchLen(k Kind, n int) int {
 	return 0
 }
 
-// blockTensor is newTensor with the buffers taken from b.
+// blockTensor returns the output buffer of a layer with output kind k and n elements,
+// taken from b: uint8 outputs padded to 32 (pad32) with, from sparseMinIn on, the chunk
+// list of the sparse kernel that reads them; int32 outputs at least one long.
 func blockTensor(b *block.Block, k Kind, n int) tensor {
 	t := tensor{n: n}
 	switch k {

@@ -1,10 +1,6 @@
 package nnue
 
-import (
-	"fmt"
-
-	"github.com/nnuekit/nnuekit/simd"
-)
+import "fmt"
 
 // Kind is the element type of the values flowing between layers.
 type Kind uint8
@@ -80,21 +76,6 @@ type evalState struct {
 	skip  int64         // sum of Forward contributions, added to the stack's final output
 	part  [8]tensor     // Concat's per-part output views (kept here so they do not escape)
 	dense *denseScratch // DenseStack's intermediate buffers (Evaluator-owned)
-}
-
-// newTensor allocates the output buffer of a layer with output kind k and n elements.
-func newTensor(k Kind, n int) tensor {
-	t := tensor{n: n}
-	switch k {
-	case KindUint8:
-		t.u8 = alignedUint8(pad32(n))
-		if pad32(n) >= sparseMinIn {
-			t.idx = make([]uint16, simd.SparseIdxLen(pad32(n)))
-		}
-	case KindInt32:
-		t.i32 = alignedInt32(max(n, 1))
-	}
-	return t
 }
 
 // checkStack validates a layer list: the first layer reads KindAccumulator of width m, kinds
