@@ -13,22 +13,9 @@ import (
 // ok is false exactly for the other sets and for positions without exactly one king of
 // persp (where planes stay untouched).
 func TestActivePlanes(t *testing.T) {
-	positions := append([]board.Position{board.StartPosition()}, epdSample(t, 300)...)
-	sets := make([]*Set, len(psqSpecs))
-	for i, s := range psqSpecs {
-		sets[i] = MustParse(s)
-	}
+	sets, positions := planesCases(t)
 	rapid.Check(t, func(t *rapid.T) {
-		s := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
-		pos := positions[rapid.IntRange(0, len(positions)-1).Draw(t, "pos")]
-		for range rapid.IntRange(0, 20).Draw(t, "plies") {
-			moves := pos.AppendLegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			pos, _ = pos.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
-		}
-		persp := board.Color(rapid.IntRange(0, 1).Draw(t, "persp"))
+		s, pos, persp := drawPlanesCase(t, sets, positions)
 		var planes [11]uint64
 		for i := range planes {
 			planes[i] = 0xDEAD
@@ -68,22 +55,9 @@ func TestActivePlanes(t *testing.T) {
 // exactly for the other sets (PlaneRows, PlaneBlock) and for positions without exactly
 // one king of persp (PlaneBlock), and PlaneBlock agrees with ActivePlanes.
 func TestPlaneRowsBlock(t *testing.T) {
-	positions := append([]board.Position{board.StartPosition()}, epdSample(t, 300)...)
-	sets := make([]*Set, len(psqSpecs))
-	for i, s := range psqSpecs {
-		sets[i] = MustParse(s)
-	}
+	sets, positions := planesCases(t)
 	rapid.Check(t, func(t *rapid.T) {
-		s := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
-		pos := positions[rapid.IntRange(0, len(positions)-1).Draw(t, "pos")]
-		for range rapid.IntRange(0, 20).Draw(t, "plies") {
-			moves := pos.AppendLegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			pos, _ = pos.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
-		}
-		persp := board.Color(rapid.IntRange(0, 1).Draw(t, "persp"))
+		s, pos, persp := drawPlanesCase(t, sets, positions)
 		switch rapid.IntRange(0, 5).Draw(t, "kings") {
 		case 0: // no king of persp
 			pos.Remove(pos.KingSquare(persp))
@@ -129,4 +103,30 @@ func TestPlaneRowsBlock(t *testing.T) {
 			t.Fatalf("%s %v %s: planes give %v, Active %v", s, persp, pos.FEN(), got, want)
 		}
 	})
+}
+
+// planesCases returns the piece-square sets of psqSpecs and sampled positions (the start
+// position and 300 of the golden set) for the planes properties.
+func planesCases(t *testing.T) ([]*Set, []board.Position) {
+	positions := append([]board.Position{board.StartPosition()}, epdSample(t, 300)...)
+	sets := make([]*Set, len(psqSpecs))
+	for i, s := range psqSpecs {
+		sets[i] = MustParse(s)
+	}
+	return sets, positions
+}
+
+// drawPlanesCase draws a set, a position played on by 0–20 random legal plies, and a
+// perspective.
+func drawPlanesCase(t *rapid.T, sets []*Set, positions []board.Position) (*Set, board.Position, board.Color) {
+	s := sets[rapid.IntRange(0, len(sets)-1).Draw(t, "set")]
+	pos := positions[rapid.IntRange(0, len(positions)-1).Draw(t, "pos")]
+	for range rapid.IntRange(0, 20).Draw(t, "plies") {
+		moves := pos.AppendLegalMoves(nil)
+		if len(moves) == 0 {
+			break
+		}
+		pos, _ = pos.Play(moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")])
+	}
+	return s, pos, board.Color(rapid.IntRange(0, 1).Draw(t, "persp"))
 }
