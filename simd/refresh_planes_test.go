@@ -120,24 +120,10 @@ func TestRefreshPlanesRejectsBadRange(t *testing.T) {
 			{"empty", 0, []uint64{1}, 0, 0, 0, 0},
 		}
 		for _, c := range cases {
-			dst := make([]int16, c.n)
-			for i := range dst {
-				dst[i] = 7
-			}
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s: no panic", c.name)
-					}
-					for _, v := range dst {
-						if v != 7 {
-							t.Errorf("%s: dst written", c.name)
-							break
-						}
-					}
-				}()
+			dst := filled(c.n, 7)
+			panicsUnwritten(t, c.name, dst, func() {
 				RefreshPlanes(dst, make([]int16, 16), w, c.planes, c.base, c.mask, make([]int32, c.nb), make([]int32, c.psqtLen))
-			}()
+			})
 		}
 	})
 }
@@ -398,25 +384,11 @@ func TestPlaneRefresherRejectsBadArgs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dst := make([]int16, c.n)
-			for i := range dst {
-				dst[i] = 7
-			}
+			dst := filled(c.n, 7)
 			boards := [8]uint64{1, 0, 1}
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s: no panic", c.name)
-					}
-					for _, v := range dst {
-						if v != 7 {
-							t.Errorf("%s: dst written", c.name)
-							break
-						}
-					}
-				}()
+			panicsUnwritten(t, c.name, dst, func() {
 				pr.Refresh(dst, make([]int32, c.nb), &boards, c.base, c.mask)
-			}()
+			})
 		}
 		func() {
 			defer func() {
@@ -442,4 +414,31 @@ func TestPlaneKernelLayout(t *testing.T) {
 	if want := []uintptr{0, 8, 16, 24, 32, 40, 8}; !slices.Equal(got, want) {
 		t.Fatalf("planeKernel offsets %v, want %v", got, want)
 	}
+}
+
+// filled returns n int16 set to v.
+func filled(n int, v int16) []int16 {
+	s := make([]int16, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// panicsUnwritten reports an error unless f panics and leaves dst (filled with 7) as it
+// was: the refreshes check their arguments before writing anything.
+func panicsUnwritten(t *testing.T, name string, dst []int16, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s: no panic", name)
+		}
+		for _, v := range dst {
+			if v != 7 {
+				t.Errorf("%s: dst written", name)
+				break
+			}
+		}
+	}()
+	f()
 }
