@@ -156,18 +156,9 @@ func pgRunForward(d *pgData, ev *Evaluator, hot []*Accumulator, n int, clock boo
 }
 
 func BenchmarkPagesScratch(b *testing.B) {
-	name := map[string]string{"sf13": sfNetHalfKP, "sf15": sfNetSFNNv5}[os.Getenv("PAGES_NET")]
-	if name == "" {
-		b.Skip("PAGES_NET")
-	}
-	n, _ := strconv.Atoi(os.Getenv("PAGES_N"))
-	if n == 0 {
-		n = 2000
-	}
-	maxPos, _ := strconv.Atoi(os.Getenv("PAGES_POS"))
-	if maxPos == 0 {
-		maxPos = 400
-	}
+	name := pgNet(b)
+	n := pgEnvInt("PAGES_N", 2000)
+	maxPos := pgEnvInt("PAGES_POS", 400)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	d := pgSetup(b, name, maxPos)
@@ -204,10 +195,7 @@ func BenchmarkPagesScratch(b *testing.B) {
 }
 
 func pgTime(b *testing.B, f func() (int, time.Duration)) {
-	rounds, _ := strconv.Atoi(os.Getenv("PAGES_ROUNDS"))
-	if rounds == 0 {
-		rounds = 10
-	}
+	rounds := pgEnvInt("PAGES_ROUNDS", 10)
 	best := time.Duration(1 << 62)
 	var all []string
 	for r := 0; r < rounds; r++ {
@@ -290,33 +278,8 @@ func pgCensus(roots map[string]any) {
 	}
 	slices.SortFunc(rs, func(a, b pgRegion) int { return cmp.Compare(a.start, b.start) })
 	for _, r := range rs {
-		if r.end-r.start > 1<<20 {
-			fmt.Printf("%#x-%#x pages %x..%x %8d B %s\n", r.start, r.end, r.start>>12, (r.end-1)>>12, r.end-r.start, r.name)
-			continue
-		}
 		fmt.Printf("%#x-%#x pages %x..%x %8d B %s\n", r.start, r.end, r.start>>12, (r.end-1)>>12, r.end-r.start, r.name)
 	}
-}
-
-// pgSmaps returns the AnonHugePages (kB) of the mapping containing p.
-func pgSmaps(p uintptr) string {
-	b, _ := os.ReadFile("/proc/self/smaps")
-	lines := strings.Split(string(b), "\n")
-	in := false
-	for _, l := range lines {
-		f := strings.Fields(l)
-		if len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
-			r := strings.SplitN(f[0], "-", 2)
-			lo, e1 := strconv.ParseUint(r[0], 16, 64)
-			hi, e2 := strconv.ParseUint(r[1], 16, 64)
-			in = e1 == nil && e2 == nil && uintptr(lo) <= p && p < uintptr(hi)
-			continue
-		}
-		if in && len(f) > 1 && f[0] == "AnonHugePages:" {
-			return f[1] + " kB"
-		}
-	}
-	return "?"
 }
 
 func pgMedian(x []int) int {
@@ -390,21 +353,12 @@ func pgScatterEvaluator(n *Network) *Evaluator {
 }
 
 func BenchmarkPagesLayoutAB(b *testing.B) {
-	name := map[string]string{"sf13": sfNetHalfKP, "sf15": sfNetSFNNv5}[os.Getenv("PAGES_NET")]
-	if name == "" {
-		b.Skip("PAGES_NET")
-	}
+	name := pgNet(b)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	d := pgSetup(b, name, 400)
-	n, _ := strconv.Atoi(os.Getenv("PAGES_N"))
-	if n == 0 {
-		n = 20000
-	}
-	rounds, _ := strconv.Atoi(os.Getenv("PAGES_ROUNDS"))
-	if rounds == 0 {
-		rounds = 10
-	}
+	n := pgEnvInt("PAGES_N", 20000)
+	rounds := pgEnvInt("PAGES_ROUNDS", 10)
 	eA, eB := pgScatterEvaluator(d.n), d.n.NewEvaluator()
 	if os.Getenv("PAGES_SHOW") != "" {
 		for _, e := range []*Evaluator{eA, eB} {
@@ -460,4 +414,21 @@ func BenchmarkPagesLayoutAB(b *testing.B) {
 	slices.Sort(ratios)
 	fmt.Printf("%s %s scattered: min %d median %d | block: min %d median %d | median ratio block/scattered %.3f\n",
 		os.Getenv("PAGES_NET"), os.Getenv("PAGES_LOOP"), slices.Min(tA), pgMedian(tA), slices.Min(tB), pgMedian(tB), ratios[len(ratios)/2])
+}
+
+// pgNet returns the net PAGES_NET names (sf13 or sf15), skipping b without it.
+func pgNet(b *testing.B) string {
+	name := map[string]string{"sf13": sfNetHalfKP, "sf15": sfNetSFNNv5}[os.Getenv("PAGES_NET")]
+	if name == "" {
+		b.Skip("PAGES_NET")
+	}
+	return name
+}
+
+// pgEnvInt returns the environment variable key as an int, or def when it is unset or 0.
+func pgEnvInt(key string, def int) int {
+	if v, _ := strconv.Atoi(os.Getenv(key)); v != 0 {
+		return v
+	}
+	return def
 }

@@ -38,28 +38,18 @@ func BenchmarkStockfishKingClockFree(b *testing.B) {
 				defer runtime.UnlockOSThread()
 				prev, _ := simd.SetLevel(lvl)
 				defer simd.SetLevel(prev)
-				ev := n.NewEvaluator()
-				acc := n.ft.NewAccumulator()
-				hot := n.ft.NewAccumulator()
-				fs := n.ft.set
-				var added, removed []int
-				var hotMv []sfBenchMove
+				// pgKingBatch is the cell's work per move (pages_bench_test.go).
+				s := &pgKing{ev: n.NewEvaluator(), acc: n.ft.NewAccumulator(), hot: n.ft.NewAccumulator()}
 				pass := func(work bool) (time.Duration, int) {
 					evals := 0
 					t0 := sfThreadCPU()
 					for k := range d.kingTimed {
-						hot.CopyFrom(p2roots[k])
-						hotMv = append(hotMv[:0], d.kingTimed[k]...)
-						parent := &d.p2[k]
-						for j := 0; work && j < len(hotMv); j++ {
-							mv := &hotMv[j]
-							mover := parent.SideToMove()
-							ev.RefreshPerspective(acc, &mv.after, mover)
-							added, removed = fs.Diff(parent, &mv.after, &mv.dirty, mover.Other(), added[:0], removed[:0])
-							acc.UpdateFrom(hot, mover.Other(), added, removed)
-							sfSink += ev.Forward(acc, &mv.after).Value
+						s.hot.CopyFrom(p2roots[k])
+						s.hotMv = append(s.hotMv[:0], d.kingTimed[k]...)
+						if work {
+							pgKingBatch(s, s.hotMv, &d.p2[k])
 						}
-						evals += len(hotMv)
+						evals += len(s.hotMv)
 					}
 					return sfThreadCPU() - t0, evals
 				}
