@@ -138,10 +138,10 @@ func (a *Accumulator) Update(persp board.Color, added, removed []int) {
 // left unchanged unless src == a). Same arithmetic as Update.
 func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
 	// Fast paths for a quiet move of one piece (one feature in, one out) with int16 rows and
-	// no PSQT (the indices checked by simd.FeatureRows alone, whose panic names the bad
-	// one; nothing after the call, so nothing of this frame is spilled around it — ≈ 20
-	// instructions per perspective, round 5) or Stockfish's 8 PSQT buckets (checked here,
-	// naming the feature index) — one bound check per index and one kernel call,
+	// no PSQT or Stockfish's 8 PSQT buckets (the indices checked by simd.FeatureRows alone,
+	// whose panic names the bad one; nothing after the call, so nothing of this frame is
+	// spilled around it — ≈ 20 instructions per perspective, round 5) — one bound check per
+	// index and one kernel call,
 	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
 	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
 	// kernel called through simd.FeatureRows with the two row indices, no row slices and
@@ -153,13 +153,8 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 		return
 	}
 	if a.quiet == quietPSQT8 && len(added) == 1 && len(removed) == 1 {
-		fa, fr := added[0], removed[0]
-		if nr := uint(a.rows.Rows()); uint(fa) >= nr || uint(fr) >= nr {
-			a.checkIndices(added) // panics with the index
-			a.checkIndices(removed)
-		}
 		// values and PSQT sums in one kernel, the PSQT rows first (round 7)
-		a.rows.AddSubPSQT(a.v[p], src.v[p], a.psqt[p], src.psqt[p], fa, fr)
+		a.rows.AddSubPSQT(a.v[p], src.v[p], a.psqt[p], src.psqt[p], added[0], removed[0])
 		return
 	}
 	if len(added) == 0 && len(removed) == 0 { // e.g. the other side's king move in HalfKP

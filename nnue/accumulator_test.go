@@ -108,12 +108,16 @@ func TestUpdateFromFastPaths(t *testing.T) {
 func TestAccumulatorRejectsBadIndex(t *testing.T) {
 	n := randomThesisNet(t, rand.New(rand.NewPCG(3, 3)), "h", 32, 4, 10)
 	a := n.FeatureTransformer().NewAccumulator()
+	p := randomSFNNv5(t, rand.New(rand.NewPCG(4, 4)), "h+v", 64).FeatureTransformer().NewAccumulator()
 	for _, f := range []func(){
 		func() { a.Refresh(board.White, []int{96}) },
 		func() { a.Update(board.Black, []int{-1}, nil) },
 		func() { a.Update(board.Black, nil, []int{wideIndex}) },
 		func() { a.Update(board.White, []int{wideIndex}, []int{0}) }, // UpdateFrom's fast path
 		func() { a.Update(board.White, []int{0}, []int{-5}) },
+		// UpdateFrom's fast path for 8 PSQT buckets (simd.FeatureRows.AddSubPSQT checks)
+		func() { p.Update(board.White, []int{wideIndex}, []int{0}) },
+		func() { p.Update(board.Black, []int{0}, []int{-1}) },
 	} {
 		func() {
 			defer func() {
