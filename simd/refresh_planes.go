@@ -144,17 +144,17 @@ func refreshPSQTGeneric(dst, bias, weights []int16, rows []int, psqtDst, psqt []
 // A PlaneRefresher is immutable and safe for concurrent use; it aliases the slices it
 // was made from. The zero value refreshes nothing (Refresh panics).
 type PlaneRefresher struct {
-	k             planeKernel // the kernel's bound arguments (the same rows and layout)
+	// k holds the width and the plane layout for every kernel — plane j < k.np is
+	// boards[2+j/2] & boards[j%2], its rows start k.rows[j] after the base — and, when
+	// vec, the first elements of bias, weights and psqt for the vector kernels.
+	k             planeKernel
 	bias, weights []int16
 	psqt          []int32
-	n, nb         int  // row width (int16), PSQT buckets (int32 per row)
+	nb            int  // PSQT buckets (int32 per row)
 	rows          uint // rows of weights (and of psqt when nb > 0)
-	vec           bool // the vector kernels take the shape: n%16 == 0, nb 0 or 8
-	// Plane k < np is boards[2+k/2] & boards[k%2]; its rows start prows[k] after the
-	// base. bases = rows − (max prows + 64) + 1 is the number of bases for which every
-	// row the planes name exists.
-	np    int
-	prows [MaxBoardPlanes]int
+	vec           bool // the vector kernels take the shape: k.n%16 == 0, nb 0 or 8
+	// bases = rows − (max k.rows + 64) + 1 is the number of bases for which every row
+	// the planes name exists.
 	bases uint
 }
 
@@ -208,13 +208,14 @@ func NewPlaneRefresher(bias, weights []int16, width int, psqt []int32, buckets i
 	}
 	r := &PlaneRefresher{
 		bias: bias[:width:width], weights: weights[: rows*width : rows*width],
-		psqt: psqt[: rows*buckets : rows*buckets], n: width, nb: buckets, rows: uint(rows),
-		vec: width%16 == 0 && (buckets == 0 || buckets == 8),
-		np:  np, bases: uint(rows - span + 1),
+		psqt: psqt[: rows*buckets : rows*buckets], nb: buckets, rows: uint(rows),
+		vec:   width%16 == 0 && (buckets == 0 || buckets == 8),
+		bases: uint(rows - span + 1),
+		k:     planeKernel{n: width, np: np},
 	}
-	copy(r.prows[:], planeRows)
+	copy(r.k.rows[:], planeRows)
 	if r.vec {
-		r.k = planeKernel{bias: &r.bias[0], weights: unsafe.SliceData(r.weights), n: width, np: np, rows: r.prows}
+		r.k.bias, r.k.weights = &r.bias[0], unsafe.SliceData(r.weights)
 		if buckets > 0 {
 			r.k.psqt = unsafe.SliceData(r.psqt)
 		}
@@ -223,7 +224,7 @@ func NewPlaneRefresher(bias, weights []int16, width int, psqt []int32, buckets i
 }
 
 // Width returns the row width (int16 values per accumulator perspective).
-func (r *PlaneRefresher) Width() int { return r.n }
+func (r *PlaneRefresher) Width() int { return r.k.n }
 
 // Buckets returns the number of PSQT buckets (int32 per row; 0 without PSQT).
 func (r *PlaneRefresher) Buckets() int { return r.nb }
@@ -232,7 +233,7 @@ func (r *PlaneRefresher) Buckets() int { return r.nb }
 func (r *PlaneRefresher) Rows() int { return int(r.rows) }
 
 // Planes returns the number of piece planes (len(planeRows) of NewPlaneRefresher).
-func (r *PlaneRefresher) Planes() int { return r.np }
+func (r *PlaneRefresher) Planes() int { return r.k.np }
 
 // Refresh sets one perspective's accumulator from a position's bitboards: boards[0] holds
 // the pieces of the perspective's side, boards[1] those of the other side and boards[2+r]
@@ -253,7 +254,7 @@ func (r *PlaneRefresher) Planes() int { return r.np }
 // anything. The vector kernels take a width that is a multiple of 16 and 0 or 8 PSQT
 // buckets; other shapes run the Go kernel.
 func (r *PlaneRefresher) Refresh(dst []int16, psqtDst []int32, boards *[8]uint64, base, mask int) int {
-	n := r.n
+	n := r.k.n
 	if len(dst) != n || len(psqtDst) != r.nb || uint(mask) >= 64 || uint(base) >= r.bases {
 		panic(r.refreshError(dst, psqtDst)) // panic here: nothing is spilled on the good path
 	}
@@ -268,13 +269,13 @@ func (r *PlaneRefresher) Refresh(dst []int16, psqtDst []int32, boards *[8]uint64
 		}
 		return refreshBoardsAVX2(k, unsafe.SliceData(dst), unsafe.SliceData(psqtDst), &boards[0], base, mask)
 	}
-	return refreshBoardsGeneric(dst, r.bias, r.weights, boards, r.prows[:r.np], base, mask, psqtDst, r.psqt)
+	return refreshBoardsGeneric(dst, r.bias, r.weights, boards, r.k.rows[:r.k.np], base, mask, psqtDst, r.psqt)
 }
 
 // refreshError is the reason Refresh rejects its arguments.
 func (r *PlaneRefresher) refreshError(dst []int16, psqtDst []int32) string {
-	if len(dst) != r.n || len(psqtDst) != r.nb {
-		return fmt.Sprintf("simd: PlaneRefresher.Refresh lengths dst %d, psqtDst %d, want %d and %d", len(dst), len(psqtDst), r.n, r.nb)
+	if len(dst) != r.k.n || len(psqtDst) != r.nb {
+		return fmt.Sprintf("simd: PlaneRefresher.Refresh lengths dst %d, psqtDst %d, want %d and %d", len(dst), len(psqtDst), r.k.n, r.nb)
 	}
 	return errRefreshPlanes
 }
