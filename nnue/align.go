@@ -74,9 +74,10 @@ const hugePageSize = 2 << 20
 const hugeTableMin = 8 << 20
 
 // hugeInt16 returns a zeroed []int16 of length n starting on a 2 MiB boundary of the Go
-// heap, advised for huge pages (hugepage_linux.go). A fresh large allocation is not yet
-// touched, so the pages the loader then writes are faulted in as huge pages when the
-// system's THP mode is "madvise" or "always"; otherwise nothing changes.
+// heap, advised for huge pages (hugepage_linux.go): its whole 2 MiB pages are dropped
+// after the advice, so that the pages the loader then writes are faulted in as huge pages
+// when the system's THP mode is "madvise" or "always", even where the heap reuses memory
+// already on 4 KiB pages; otherwise nothing changes.
 func hugeInt16(n int) []int16 {
 	buf := make([]int16, n+hugePageSize/2)
 	off := int((hugePageSize - uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%hugePageSize) % hugePageSize / 2)
