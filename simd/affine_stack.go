@@ -47,13 +47,35 @@ type ReLUStack struct {
 
 	// Set by WithActivity (nil otherwise), used at AVX2: fc_0's input in a load-time order.
 	// ord[j] is the input (0 ≤ ord[j] < 2m) at position j of the reordered ClippedReLU
-	// output, masks the clippedReLU16NNZShufAVX2 masks producing it, wtS fc_0 chunk-major
+	// output, masks the VPSHUFB masks producing it (reluStackAVX2), wtS fc_0 chunk-major
 	// with its columns in that order, groupS = SparseGroup(wtS, 2m, 32).
 	ord    []int32
 	masks  []uint8
 	wtS    []int8
 	groupS int
 	pwtS   *int8
+
+	// k is what the AVX2 kernel reads (reluStackAVX2): the pointers and shifts above,
+	// with fc_0's weights and group those of the order the AVX2 path uses (wtS/groupS
+	// after WithActivity, else wt0/group). Set by setPointers.
+	k stackKernel
+}
+
+// stackKernel holds what reluStackAVX2 reads of a ReLUStack, through one pointer, at the
+// offsets the generator names (sk* in simd/_asm/relu_stack.go; TestStackKernelLayout):
+// one argument in place of eleven.
+type stackKernel struct {
+	masks  *uint8 // nil: the natural order
+	pb0    *int32
+	pwt0   *int8
+	group  int
+	sh0    uint
+	pwt1   *int8
+	pb1    *int32
+	sh1    uint
+	pw2    *int8
+	group1 int
+	m      int
 }
 
 // WithActivity returns a copy of s whose AVX2 path (the sparse fc_0 below AVX-512) takes
@@ -137,7 +159,6 @@ func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
 	sparseWeightsInto(c.wtS, w0p, m2, 32)
 	c.groupS = SparseGroup(c.wtS, m2, 32)
 	c.setPointers()
-	c.pwtS = &c.wtS[0]
 	return &c, nil
 }
 
@@ -148,6 +169,12 @@ var reluStackSmall = block.Len(4*32) + block.Len(32*32) + block.Len(4*32) + bloc
 func (s *ReLUStack) setPointers() {
 	s.pw0, s.pwt0, s.pwt1, s.pw2 = &s.w0[0], &s.wt0[0], &s.wt1[0], &s.w2[0]
 	s.pb0, s.pb1 = &s.b0[0], &s.b1[0]
+	s.k = stackKernel{pb0: s.pb0, pwt0: s.pwt0, group: s.group, sh0: s.sh0, pwt1: s.pwt1, pb1: s.pb1,
+		sh1: s.sh1, pw2: s.pw2, group1: s.group1, m: s.m}
+	if s.wtS != nil {
+		s.pwtS = &s.wtS[0]
+		s.k.masks, s.k.pwt0, s.k.group = &s.masks[0], s.pwtS, s.groupS
+	}
 }
 
 // NewReLUStack prepares the stack for accumulators of m int16 per perspective (m a

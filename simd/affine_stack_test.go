@@ -3,6 +3,7 @@ package simd
 import (
 	"slices"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -132,4 +133,37 @@ func TestReLUStackRejects(t *testing.T) {
 			}()
 		}
 	})
+}
+
+// TestStackKernelLayout: stackKernel's fields lie at the offsets reluStackAVX2 reads (sk*
+// in simd/_asm/relu_stack.go), and setPointers fills it from the stack (WithActivity's
+// order in place of fc_0's own after WithActivity).
+func TestStackKernelLayout(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("the assembly is amd64's")
+	}
+	var k stackKernel
+	got := []uintptr{unsafe.Offsetof(k.masks), unsafe.Offsetof(k.pb0), unsafe.Offsetof(k.pwt0),
+		unsafe.Offsetof(k.group), unsafe.Offsetof(k.sh0), unsafe.Offsetof(k.pwt1), unsafe.Offsetof(k.pb1),
+		unsafe.Offsetof(k.sh1), unsafe.Offsetof(k.pw2), unsafe.Offsetof(k.group1), unsafe.Offsetof(k.m)}
+	if want := []uintptr{0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80}; !slices.Equal(got, want) {
+		t.Fatalf("stackKernel offsets %v, want %v", got, want)
+	}
+	m := 64
+	s, err := NewReLUStack(m, make([]int8, 64*m), make([]int32, 32), 6, make([]int8, 1024), make([]int32, 32), 5, make([]int8, 32), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stackKernel{pb0: &s.b0[0], pwt0: &s.wt0[0], group: s.group, sh0: 6, pwt1: &s.wt1[0], pb1: &s.b1[0],
+		sh1: 5, pw2: &s.w2[0], group1: s.group1, m: m}
+	if s.k != want {
+		t.Fatalf("kernel fields %+v, want %+v", s.k, want)
+	}
+	o, err := s.WithActivity(make([]int32, 2*m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.k.masks != &o.masks[0] || o.k.pwt0 != &o.wtS[0] || o.k.group != o.groupS || o.k.pb0 != &o.b0[0] || o.k.m != m {
+		t.Fatalf("after WithActivity: kernel fields %+v", o.k)
+	}
 }

@@ -268,14 +268,6 @@ func sparseAccTriplesAVX51232(out *int32, bias *int32, in *uint8, wt *int8, idx 
 //go:noescape
 func sparseAccVNNI32(out *int32, bias *int32, in *uint8, wt *int8, idx *uint16, n int)
 
-// clippedReLU16NNZShufAVX2 sets the bytes of dst[0:n] to clamp(src[i], 0, 127), each 32-byte block's bytes in
-// the order its mask gives (dst[32b+j] = packed[32b + 16·(j/16) + masks[32b+j]], packed being
-// VPACKSSWB's in-lane order), n a positive multiple of 32, writes first + c for every non-zero
-// 4-byte chunk c of dst[0:n] to idx in increasing order and returns their count.
-//
-//go:noescape
-func clippedReLU16NNZShufAVX2(dst *uint8, src *int16, n int, idx *uint16, first int, masks *uint8) int
-
 // affineReLUDot32AVX2 returns Σ_j clamp((bias[j] + Σ_i in[i]·W[j][i]) >> shift, 0, 127)·w2[j] for
 // i, j < 32, every in[i] ≤ 127, W chunk-major in wt (1,024 bytes), in wrapping int32.
 //
@@ -327,17 +319,19 @@ func reluAffineReLUDot32AVX512(x *int32, shift0 uint, wt *int8, bias *int32, shi
 //go:noescape
 func reluAffineReLUDot32VNNI(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
 
-// reluAffineReLUDot32PairsAVX2 is the same with two chunks' VPMADDUBSW results summed in int16: only for
-// weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.
-//
-//go:noescape
-func reluAffineReLUDot32PairsAVX2(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
-
 // reluAffineReLUDot32PairsAVX512 is the same with two chunks' VPMADDUBSW results summed in int16: only for
 // weights that simd.SparseGroup(wt, 32, 32) rates ≥ 2.
 //
 //go:noescape
 func reluAffineReLUDot32PairsAVX512(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
+
+// reluStackAVX2 returns fc_2's output without its bias for the HalfKP stack k (a *stackKernel) on
+// the accumulators a (side to move) and b, m = k.m int16 each: dst[0:2m] receives the
+// ClippedReLU of a then b (in k.masks' order when set) and idx the list of its non-zero
+// 4-byte chunks (m/2 entries of room).
+//
+//go:noescape
+func reluStackAVX2(k *uint64, a *int16, b *int16, dst *uint8, idx *uint16) int32
 
 // affineVNNI16 sets out[j] = bias[j] + Σ_i in[i]·weights[j·nin + i] for j < nout; nin is a
 // positive multiple of 64, nout of 16, and every input ≤ 127.

@@ -2,6 +2,8 @@
 
 package simd
 
+import "unsafe"
+
 // Forward returns the stack's output (fc_2's int32, bias included) for the accumulators
 // a (side to move) and b (the other perspective), each of at least Width() int16. dst
 // (≥ 2·Width() bytes) and idx (≥ Width()/2 entries) are scratch: dst receives the
@@ -17,8 +19,13 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 	if level == Generic || s.generic {
 		return s.forwardGeneric(a, b, dst, idx)
 	}
-	var o [32]int32
 	pa, pb, pd, pi := &a[0], &b[0], &dst[0], &idx[0]
+	if !wide {
+		// AVX2: the whole stack in one kernel (its fc_0 over the listed non-zero chunks,
+		// in WithActivity's order where set; the tail with int16 pairs where group1 ≥ 2).
+		return s.b2 + reluStackAVX2((*uint64)(unsafe.Pointer(&s.k)), pa, pb, pd, pi)
+	}
+	var o [32]int32
 	if vnni {
 		clippedReLU16AVX512(pd, pa, m)
 		clippedReLU16AVX512(&dst[m], pb, m)
@@ -26,48 +33,18 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		return s.b2 + reluAffineReLUDot32VNNI(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 	}
 	// idx[k] with k ≤ m/4 < m/2 and dst[m]: in bounds after the checks above.
-	var k int
-	if wide {
-		k = clippedReLU16NNZAVX512(pd, pa, m, pi, 0)
-		k += clippedReLU16NNZAVX512(&dst[m], pb, m, &idx[k], m/4)
-		switch {
-		case s.group >= 3:
-			sparseAccTriplesAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		case s.group == 2:
-			sparseAccPairsAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		default:
-			sparseAccAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		}
-		if s.group1 >= 2 {
-			return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
-		}
-		return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
-	}
-	if s.masks != nil { // WithActivity: fc_0's input in the load-time order
-		k = clippedReLU16NNZShufAVX2(pd, pa, m, pi, 0, &s.masks[0])
-		k += clippedReLU16NNZShufAVX2(&dst[m], pb, m, &idx[k], m/4, &s.masks[m])
-		switch {
-		case s.groupS >= 3:
-			sparseAccTriplesAVX232(&o[0], s.pb0, pd, s.pwtS, pi, k)
-		case s.groupS == 2:
-			sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwtS, pi, k)
-		default:
-			sparseAccAVX232(&o[0], s.pb0, pd, s.pwtS, pi, k)
-		}
-	} else {
-		k = clippedReLU16NNZAVX2(pd, pa, m, pi, 0)
-		k += clippedReLU16NNZAVX2(&dst[m], pb, m, &idx[k], m/4)
-		switch {
-		case s.group >= 3:
-			sparseAccTriplesAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		case s.group == 2:
-			sparseAccPairsAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		default:
-			sparseAccAVX232(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		}
+	k := clippedReLU16NNZAVX512(pd, pa, m, pi, 0)
+	k += clippedReLU16NNZAVX512(&dst[m], pb, m, &idx[k], m/4)
+	switch {
+	case s.group >= 3:
+		sparseAccTriplesAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	case s.group == 2:
+		sparseAccPairsAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+	default:
+		sparseAccAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
 	}
 	if s.group1 >= 2 {
-		return s.b2 + reluAffineReLUDot32PairsAVX2(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+		return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 	}
-	return s.b2 + reluAffineReLUDot32AVX2(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+	return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
 }

@@ -88,8 +88,8 @@ func main() {
 	affineAVX512(false)
 	affineAVX512(true)
 	sparseKernels()
-	clippedReLU16NNZShuf(Mem{Symbol: NewStaticSymbol("nnzTable"), Base: reg.StaticBase})
 	tailKernels()
+	reluStackAVX2(Mem{Symbol: NewStaticSymbol("nnzTable"), Base: reg.StaticBase})
 	affineVNNI16()
 	refreshPlanesKernels()
 	for _, s := range []isa{avx2, avx512} {

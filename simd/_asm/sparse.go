@@ -84,17 +84,9 @@ func sparseAcc(s isa, kind string, nout int) {
 		"idx with their chunk-major weights (simd.AffineSparse); bias may be out.")
 	out, bias, in, wt, idx, n := ld("out"), ld("bias"), ld("in"), ld("wt"), ld("idx"), ld("n")
 	nv := nout * 4 / s.bytes // vectors per chunk
-	shift := bits.TrailingZeros(uint(nout * 4))
-	per := 1 // chunks per iteration of the main loop
 	sets := 1
-	switch kind {
-	case "Pairs":
-		per = 2
-	case "Triples":
-		per = 3
-	case "VNNI":
-		sets = max(1, 4/nv)
-		per = sets
+	if kind == "VNNI" {
+		sets = max(1, 4/nv) // independent VPDPBUSD chains, one chunk each per iteration
 	}
 	acc := make([][]reg.VecVirtual, sets)
 	for u := range acc {
@@ -110,16 +102,51 @@ func sparseAcc(s isa, kind string, nout int) {
 	}
 	var ones reg.VecVirtual
 	if kind != "VNNI" {
-		ones = s.vec()
-		c := GP32()
-		MOVL(U32(0x00010001), c)
-		if s.wide {
-			VPBROADCASTD(c, ones)
-		} else {
-			x := XMM()
-			VMOVD(c, x)
-			VPBROADCASTD(x, ones)
+		ones = onesWords(s)
+	}
+	sparseAccLoops(s, kind, fn, nout, acc, ones, in, wt, idx, n)
+	for v := 0; v < nv; v++ {
+		for u := 1; u < sets; u++ {
+			VPADDD(acc[u][v], acc[0][v], acc[0][v])
 		}
+		s.mov(acc[0][v], Mem{Base: out, Disp: v * s.bytes})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// onesWords returns a new vector of s's width with 1 in every int16 word (VPMADDWD's
+// partner that sums pairs of words into dwords).
+func onesWords(s isa) reg.VecVirtual {
+	ones := s.vec()
+	c := GP32()
+	MOVL(U32(0x00010001), c)
+	if s.wide {
+		VPBROADCASTD(c, ones)
+	} else {
+		x := XMM()
+		VMOVD(c, x)
+		VPBROADCASTD(x, ones)
+	}
+	return ones
+}
+
+// sparseAccLoops emits sparseAcc's loops with fn as their label prefix: acc (sets of
+// nout·4/s.bytes vectors; set 0 holds the running sums, the others start at zero) gains
+// the products of the n input chunks listed at idx (chunk c: the 4 bytes at in + 4c, its
+// weights the nout·4 bytes at wt + nout·4·c); idx and n are advanced to the end. ones is
+// onesWords' vector (nil for "VNNI"). The sets are not yet added together.
+func sparseAccLoops(s isa, kind, fn string, nout int, acc [][]reg.VecVirtual, ones reg.VecVirtual, in, wt, idx, n reg.GPVirtual) {
+	nv := nout * 4 / s.bytes
+	shift := bits.TrailingZeros(uint(nout * 4))
+	per := 1
+	switch kind {
+	case "Pairs":
+		per = 2
+	case "Triples":
+		per = 3
+	case "VNNI":
+		per = len(acc)
 	}
 	wmem := func(c reg.GPVirtual, v int) Mem { return Mem{Base: wt, Index: c, Scale: 1, Disp: v * s.bytes} }
 	// load broadcasts chunk idx[k] of the input and returns the weight offset register.
@@ -185,14 +212,6 @@ func sparseAcc(s isa, kind string, nout int) {
 	DECQ(n)
 	JMP(LabelRef(tail))
 	Label(done)
-	for v := 0; v < nv; v++ {
-		for u := 1; u < sets; u++ {
-			VPADDD(acc[u][v], acc[0][v], acc[0][v])
-		}
-		s.mov(acc[0][v], Mem{Base: out, Disp: v * s.bytes})
-	}
-	VZEROUPPER()
-	RET()
 }
 
 func sparseKernels() {
@@ -213,7 +232,7 @@ func sparseKernels() {
 }
 
 // nnzList is the chunk listing shared by the non-zero scans (pairwiseMulNNZ,
-// clippedReLU16NNZ, clippedReLU16NNZShuf): the address of nnzTable, the count of chunks
+// clippedReLU16NNZ, reluStackAVX2): the address of nnzTable, the count of chunks
 // listed and the running chunk number of the current 32-byte block in 8 words.
 type nnzList struct {
 	t, cnt      reg.GPVirtual

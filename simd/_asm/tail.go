@@ -19,13 +19,15 @@ import (
 // ClippedReLU (x >> shift0 clamped to [0, 127]) to 32 int32 (fc_0's outputs) and stores
 // the 32 bytes to the frame, from where the chunks are broadcast (HalfKP).
 
-// tailKernels emits the six tail kernels.
+// tailKernels emits the tail kernels with a caller in package simd.
 func tailKernels() {
 	for _, fromI32 := range []bool{false, true} {
 		tail(avx2, false, fromI32, false)
 		tail(avx512, false, fromI32, false)
 		tail(avx512, true, fromI32, false)
-		tail(avx2, false, fromI32, true)
+		if !fromI32 { // HalfKP's AVX2 tail with pairs is inside reluStackAVX2 (tailBody)
+			tail(avx2, false, fromI32, true)
+		}
 		tail(avx512, false, fromI32, true)
 	}
 }
@@ -91,21 +93,41 @@ func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 			for k := range v {
 				v[k] = YMM()
 				VMOVDQU(Mem{Base: px, Disp: 32 * k}, v[k])
-				VPSRAD(c0, v[k], v[k])
 			}
-			// The packs leave chunk c at dword c/2 (c even) or 4 + c/2 (c odd); the
-			// broadcasts read it there instead of restoring the order (packD32's VPERMD).
-			VPACKSSDW(v[1], v[0], v[0])
-			VPACKSSDW(v[3], v[2], v[2])
-			VPACKSSWB(v[2], v[0], v[0])
-			VPMAXSB(zero, v[0], v[0])
-			VMOVDQU(v[0], local)
-			off = func(c int) int { return 4 * (c/2 + 4*(c%2)) }
+			off = clipToLocalAVX2(v, c0, zero, local)
 		}
 	} else {
 		src = Mem{Base: ld("in")}
 	}
 
+	r := tailBody(s, vnni, pairs, src, off, zero, nil, wt, bias, ld("w2"), shiftCount())
+	VZEROUPPER()
+	Store(r, ReturnIndex(0))
+	RET()
+}
+
+// clipToLocalAVX2 emits HalfKP's ClippedReLU of fc_0's 32 int32 outputs v (clobbered):
+// clamp(v >> c0, 0, 127) (c0 an XMM shift count, zero a zero vector), packed into the 32
+// bytes at local. The packs leave chunk c at dword c/2 (c even) or 4 + c/2 (c odd); the
+// returned offset function gives that place, so that the tail's broadcasts read each
+// chunk there instead of restoring the order (packD32's VPERMD).
+func clipToLocalAVX2(v [4]reg.VecVirtual, c0, zero reg.VecVirtual, local Mem) func(int) int {
+	for k := range v {
+		VPSRAD(c0, v[k], v[k])
+	}
+	VPACKSSDW(v[1], v[0], v[0])
+	VPACKSSDW(v[3], v[2], v[2])
+	VPACKSSWB(v[2], v[0], v[0])
+	VPMAXSB(zero, v[0], v[0])
+	VMOVDQU(v[0], local)
+	return func(c int) int { return 4 * (c/2 + 4*(c%2)) }
+}
+
+// tailBody emits the tail after its input: fc_1 over the 32 bytes whose chunk c is at
+// src + off(c) (weights wt chunk-major, 32 int32 biases at bias), its ClippedReLU (>> the
+// XMM count cnt), fc_2 with the 32 weights at pw2, and returns a register holding the
+// int32 sum. zero (a zero vector) and ones (onesWords) are made here when nil.
+func tailBody(s isa, vnni, pairs bool, src Mem, off func(int) int, zero, ones reg.VecVirtual, wt, bias, pw2 reg.GPVirtual, cnt reg.VecVirtual) reg.GPVirtual {
 	nv := 128 / s.bytes // vectors per chunk (4 or 2)
 	sets := 1
 	if vnni {
@@ -123,18 +145,8 @@ func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 			}
 		}
 	}
-	var ones reg.VecVirtual
-	if !vnni {
-		ones = s.vec()
-		c := GP32()
-		MOVL(U32(0x00010001), c)
-		if s.wide {
-			VPBROADCASTD(c, ones)
-		} else {
-			x := XMM()
-			VMOVD(c, x)
-			VPBROADCASTD(x, ones)
-		}
+	if !vnni && ones == nil {
+		ones = onesWords(s)
 	}
 	for c := 0; pairs && c < 8; c += 2 {
 		x0, x1 := s.vec(), s.vec()
@@ -172,7 +184,6 @@ func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 	}
 
 	// fc_1's ClippedReLU into 32 bytes in output order.
-	cnt := shiftCount()
 	var act reg.VecVirtual
 	if s.wide {
 		if zero == nil {
@@ -204,7 +215,6 @@ func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 	}
 
 	// fc_2: 32 products summed into int32 (|sum| ≤ 32·127·128, no wrap).
-	pw2 := ld("w2")
 	sum := YMM()
 	if vnni {
 		VPXORD(sum, sum, sum)
@@ -216,7 +226,5 @@ func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 	h := hsum(s, sum, false)
 	r := GP32()
 	VMOVD(h, r)
-	VZEROUPPER()
-	Store(r, ReturnIndex(0))
-	RET()
+	return r
 }
