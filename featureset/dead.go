@@ -56,12 +56,6 @@ func (s *Set) DeadCount() int {
 	return n
 }
 
-// appendDeadOf appends b's dead features (plus off), in ascending order.
-func appendDeadOf(b Block, off int, dst []DeadFeature) []DeadFeature {
-	deadSeq(b, off, func(d DeadFeature) bool { dst = append(dst, d); return true })
-	return dst
-}
-
 // deadSeq yields b's dead features (plus off) in ascending index order, each once; it
 // returns false when yield asked to stop.
 func deadSeq(b Block, off int, yield func(DeadFeature) bool) bool {

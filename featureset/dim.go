@@ -118,23 +118,8 @@ func lineLabel(on func(board.Square) bool) string {
 	return first.String() + "-" + last.String()
 }
 
-// strideIndex maps a tuple to its index by strides (thesis §3.4). It returns −1 when the
-// tuple's length or an element is out of range.
-func strideIndex(dims []Dimension, tuple []int) int {
-	if len(tuple) != len(dims) {
-		return -1
-	}
-	i := 0
-	for k, d := range dims {
-		if tuple[k] < 0 || tuple[k] >= d.Size() {
-			return -1
-		}
-		i = i*d.Size() + tuple[k]
-	}
-	return i
-}
-
-// strideTuple is the inverse of strideIndex: it appends the tuple of index i to dst.
+// strideTuple appends to dst the tuple of index i under dims' strides (thesis §3.4: the
+// last dimension varies fastest), the inverse of i = Σ tuple[k]·Π_{j>k} |dims[j]|.
 func strideTuple(dims []Dimension, i int, dst []int) []int {
 	n := len(dst)
 	for range dims {
