@@ -309,7 +309,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		c := tr.Config()
 		if c.Arch != arch || c.Loss != loss {
 			fmt.Fprintf(log, "resuming %s: architecture %v, loss %v from the checkpoint\n", ckpt, c.Arch, c.Loss)
-			arch, loss = c.Arch, c.Loss
+			loss = c.Loss
 		}
 		if err := tr.SetEpochs(o.epochs); err != nil {
 			return err
@@ -321,7 +321,6 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		}
 		c := tr.Config()
 		fmt.Fprintf(log, "fine-tuning %s (%v, loss %v, %d epochs) with loss %v, lr %g, %d epochs\n", o.finetune, c.Arch, c.Loss, tr.Epoch(), loss, o.lr, o.epochs)
-		arch = c.Arch
 		if e, l := tr.Best(); !o.final && tr.UseBest() {
 			fmt.Fprintf(log, "starting from its epoch %d (lowest validation loss %.6f; -final: its last parameters)\n", e, l)
 		}

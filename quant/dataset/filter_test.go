@@ -230,7 +230,7 @@ func TestFitWDL(t *testing.T) {
 	if n != 6 {
 		t.Errorf("Add counted %d samples, want 6", n)
 	}
-	a, b, err = FitWDL(samples)
+	_, b, err = FitWDL(samples)
 	if err != nil {
 		t.Fatal(err)
 	}
