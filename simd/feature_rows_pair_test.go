@@ -1,6 +1,7 @@
 package simd
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -155,25 +156,10 @@ func TestFeatureRowsUpdatePairMatchesGo(t *testing.T) {
 // table of the wrong length.
 func TestFeatureRowsUpdatePairRejects(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
-		const n, nrows = 32, 4
-		w := make([]int16, n*nrows)
-		pw := make([]int32, 8*nrows)
-		for i := range w {
-			w[i] = int16(i)
-		}
-		for i := range pw {
-			pw[i] = int32(i + 1)
-		}
-		m0, err := NewFeatureRows(w, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := m0.WithPSQT8(pw[:8*nrows-1]); err == nil {
+		const n, nrows = rejectWidth, rejectNRows
+		m0, m, pw := rejectRows(t)
+		if _, err := m0.WithPSQT8(pw[:len(pw)-1]); err == nil {
 			t.Fatal("WithPSQT8 accepted a short table")
-		}
-		m, err := m0.WithPSQT8(pw)
-		if err != nil {
-			t.Fatal(err)
 		}
 		for _, tc := range []struct {
 			idx        [4]int
@@ -191,27 +177,9 @@ func TestFeatureRowsUpdatePairRejects(t *testing.T) {
 			src := [2][]int16{make([]int16, n), make([]int16, n)}
 			pdst := [2][]int32{make([]int32, 8), make([]int32, tc.plen)}
 			psrc := [2][]int32{make([]int32, 8), make([]int32, 8)}
-			func() {
-				defer func() {
-					r, _ := recover().(string)
-					if !strings.Contains(r, tc.want) {
-						t.Errorf("%v: panic %q, want one naming %q", tc.idx, r, tc.want)
-					}
-				}()
+			panicsNamingUnwritten(t, fmt.Sprint(tc.idx), tc.want, func() {
 				m.UpdatePair(&dst, &src, &pdst, &psrc, tc.idx[0], tc.idx[1], tc.idx[2], tc.idx[3])
-			}()
-			for p := range dst {
-				for _, x := range dst[p] {
-					if x != 0 {
-						t.Fatalf("%v: dst[%d] written before the panic", tc.idx, p)
-					}
-				}
-				for _, x := range pdst[p] {
-					if x != 0 {
-						t.Fatalf("%v: pdst[%d] written before the panic", tc.idx, p)
-					}
-				}
-			}
+			}, dst[0], dst[1], pdst[0], pdst[1])
 		}
 		// Without PSQT rows the PSQT slices are not used: nil is fine.
 		dst := [2][]int16{make([]int16, n), make([]int16, n)}
@@ -266,23 +234,8 @@ func TestFeatureRowsAddSubPSQTMatchesGo(t *testing.T) {
 // naming it, before anything is written; without PSQT rows nil PSQT slices are fine.
 func TestFeatureRowsAddSubPSQTRejects(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
-		const n, nrows = 32, 4
-		w := make([]int16, n*nrows)
-		pw := make([]int32, 8*nrows)
-		for i := range w {
-			w[i] = int16(i)
-		}
-		for i := range pw {
-			pw[i] = int32(i + 1)
-		}
-		m0, err := NewFeatureRows(w, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := m0.WithPSQT8(pw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		const n, nrows = rejectWidth, rejectNRows
+		m0, m, _ := rejectRows(t)
 		for _, tc := range []struct {
 			add, sub, dlen, plen int
 			want                 string
@@ -295,25 +248,9 @@ func TestFeatureRowsAddSubPSQTRejects(t *testing.T) {
 		} {
 			dst, src := make([]int16, tc.dlen), make([]int16, n)
 			pdst, psrc := make([]int32, tc.plen), make([]int32, 8)
-			func() {
-				defer func() {
-					r, _ := recover().(string)
-					if !strings.Contains(r, tc.want) {
-						t.Errorf("%d %d: panic %q, want one naming %q", tc.add, tc.sub, r, tc.want)
-					}
-				}()
+			panicsNamingUnwritten(t, fmt.Sprint(tc.add, tc.sub), tc.want, func() {
 				m.AddSubPSQT(dst, src, pdst, psrc, tc.add, tc.sub)
-			}()
-			for _, x := range dst {
-				if x != 0 {
-					t.Fatalf("%d %d: dst written before the panic", tc.add, tc.sub)
-				}
-			}
-			for _, x := range pdst {
-				if x != 0 {
-					t.Fatalf("%d %d: pdst written before the panic", tc.add, tc.sub)
-				}
-			}
+			}, dst, pdst)
 		}
 		dst := make([]int16, n)
 		m0.AddSubPSQT(dst, dst, nil, nil, 0, 1)
@@ -349,4 +286,57 @@ func drawPSQT8(t *rapid.T, m FeatureRows, f *filler, nrows int) (FeatureRows, []
 		}
 	}
 	return m, pw, withPSQT
+}
+
+// The reject tests' rows: rejectWidth int16 each, rejectNRows of them.
+const rejectWidth, rejectNRows = 32, 4
+
+// rejectRows is the reject tests' fixture: the rows (element i of the weights holds i) as
+// m0, and with 8 PSQT int32 per row (1, 2, …) as m; pw are those PSQT rows.
+func rejectRows(t *testing.T) (m0, m FeatureRows, pw []int32) {
+	t.Helper()
+	const n, nrows = rejectWidth, rejectNRows
+	w := make([]int16, n*nrows)
+	pw = make([]int32, 8*nrows)
+	for i := range w {
+		w[i] = int16(i)
+	}
+	for i := range pw {
+		pw[i] = int32(i + 1)
+	}
+	m0, err := NewFeatureRows(w, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = m0.WithPSQT8(pw); err != nil {
+		t.Fatal(err)
+	}
+	return m0, m, pw
+}
+
+// panicsNamingUnwritten reports an error unless f panics with a message containing want,
+// and a fatal one if f wrote any of outs (int16 or int32 slices, all zero before).
+func panicsNamingUnwritten(t *testing.T, name, want string, f func(), outs ...any) {
+	t.Helper()
+	func() {
+		defer func() {
+			r, _ := recover().(string)
+			if !strings.Contains(r, want) {
+				t.Errorf("%s: panic %q, want one naming %q", name, r, want)
+			}
+		}()
+		f()
+	}()
+	for k, o := range outs {
+		var dirty bool
+		switch o := o.(type) {
+		case []int16:
+			dirty = slices.ContainsFunc(o, func(x int16) bool { return x != 0 })
+		case []int32:
+			dirty = slices.ContainsFunc(o, func(x int32) bool { return x != 0 })
+		}
+		if dirty {
+			t.Fatalf("%s: output %d written before the panic", name, k)
+		}
+	}
 }

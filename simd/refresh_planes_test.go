@@ -19,10 +19,7 @@ func TestRefreshPlanesMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			f := drawFiller(t)
-			n := length(t, "n", 16)
-			if n == 0 {
-				n = 16
-			}
+			n := widthLength(t)
 			np := rapid.IntRange(0, 11).Draw(t, "planes")
 			extra := rapid.IntRange(0, 64).Draw(t, "extraRows")
 			nrows := 64*np + extra
@@ -174,10 +171,7 @@ func TestRefreshPSQTMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			f := drawFiller(t)
-			n := length(t, "n", 16)
-			if n == 0 {
-				n = 16
-			}
+			n := widthLength(t)
 			nfeat := rapid.IntRange(1, 120).Draw(t, "features")
 			nb := []int{8, 3, 0}[rapid.IntRange(0, 2).Draw(t, "buckets")]
 			psqtRows := nfeat - rapid.IntRange(0, 1).Draw(t, "psqtShort")
@@ -274,10 +268,7 @@ func TestPlaneRefresherMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			f := drawFiller(t)
-			n := length(t, "n", 16)
-			if n == 0 {
-				n = 16
-			}
+			n := widthLength(t)
 			np := 2 * rapid.IntRange(1, MaxBoardPlanes/2).Draw(t, "pairs")
 			nrows := 64 + rapid.IntRange(0, 800).Draw(t, "extraRows")
 			prows := make([]int, np)

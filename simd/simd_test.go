@@ -90,6 +90,15 @@ func length(t *rapid.T, name string, unit int) int {
 	return unit * rapid.IntRange(0, 40).Draw(t, name)
 }
 
+// widthLength draws an accumulator width for the refresh tests: length's draw in units
+// of 16, 16 where that is 0.
+func widthLength(t *rapid.T) int {
+	if n := length(t, "n", 16); n > 0 {
+		return n
+	}
+	return 16
+}
+
 // checkSame compares the kernel's whole destination buffer with the Go twin's.
 func checkSame[T comparable](t *rapid.T, what string, got, want []T) {
 	if len(got) != len(want) {
@@ -204,10 +213,7 @@ func TestRefreshMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			f := drawFiller(t)
-			n := length(t, "n", 16)
-			if n == 0 {
-				n = 16
-			}
+			n := widthLength(t)
 			nfeat := rapid.IntRange(1, 48).Draw(t, "features")
 			bias, _ := buffer(t, "bias", n, f.i16)
 			weights, _ := buffer(t, "weights", nfeat*n, f.i16)
