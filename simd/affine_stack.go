@@ -27,37 +27,32 @@ import (
 // SparseGroup rates fc_1's weights ≥ 2, as it does for the Stockfish 13 net). Bit-identical to the layers at every level. A ReLUStack is
 // immutable and safe for concurrent use; the scratch passed to Forward is not.
 type ReLUStack struct {
-	m        int
-	w0       []int8 // fc_0 row-major [32][2m] (the dense kernel at VNNI)
-	wt0      []int8 // fc_0 chunk-major, SparseWeights(w0, 2m, 32)
-	group    int    // SparseGroup(wt0, 2m, 32)
-	b0       []int32
-	wt1      []int8 // fc_1 chunk-major, SparseWeights(w1, 32, 32)
-	b1       []int32
-	w2       []int8
-	b2       int32
-	sh0, sh1 uint
-	generic  bool // set by tests: run the Go path whatever the level
+	w0      []int8 // fc_0 row-major [32][2m] (the dense kernel at VNNI)
+	wt0     []int8 // fc_0 chunk-major, SparseWeights(w0, 2m, 32)
+	group   int    // SparseGroup(wt0, 2m, 32)
+	b0      []int32
+	wt1     []int8 // fc_1 chunk-major, SparseWeights(w1, 32, 32)
+	b1      []int32
+	w2      []int8
+	b2      int32
+	generic bool // set by tests: run the Go path whatever the level
 
-	// The first elements of w0, wt0, b0, wt1, b1 and w2, taken once for the assembly.
-	pw0, pwt0, pwt1, pw2 *int8
-	pb0, pb1             *int32
-
-	group1 int // SparseGroup(wt1, 32, 32): ≥ 2 selects the tail kernel with int16 pairs
+	// The first elements of w0 and wt0, taken once for the assembly of the AVX-512 levels
+	// (the other arrays' are in k).
+	pw0, pwt0 *int8
 
 	// Set by WithActivity (nil otherwise), used at AVX2: fc_0's input in a load-time order.
 	// ord[j] is the input (0 ≤ ord[j] < 2m) at position j of the reordered ClippedReLU
 	// output, masks the VPSHUFB masks producing it (reluStackAVX2), wtS fc_0 chunk-major
-	// with its columns in that order, groupS = SparseGroup(wtS, 2m, 32).
-	ord    []int32
-	masks  []uint8
-	wtS    []int8
-	groupS int
-	pwtS   *int8
+	// with its columns in that order.
+	ord   []int32
+	masks []uint8
+	wtS   []int8
 
-	// k is what the AVX2 kernel reads (reluStackAVX2): the pointers and shifts above,
-	// with fc_0's weights and group those of the order the AVX2 path uses (wtS/groupS
-	// after WithActivity, else wt0/group). Set by setPointers.
+	// k holds the width m, the shifts, fc_1's SparseGroup and the first elements of b0,
+	// wt1, b1 and w2 — the one place the stack keeps them — and fc_0's weights, group and
+	// input order as the AVX2 kernel (reluStackAVX2) takes them: wtS, its SparseGroup and
+	// masks after WithActivity, else wt0, group and the natural order.
 	k stackKernel
 }
 
@@ -68,13 +63,13 @@ type stackKernel struct {
 	masks  *uint8 // nil: the natural order
 	pb0    *int32
 	pwt0   *int8
-	group  int
+	group  int // SparseGroup of pwt0's weights
 	sh0    uint
 	pwt1   *int8
 	pb1    *int32
 	sh1    uint
 	pw2    *int8
-	group1 int
+	group1 int // SparseGroup(wt1, 32, 32): ≥ 2 selects the tail with int16 pairs
 	m      int
 }
 
@@ -91,7 +86,7 @@ type stackKernel struct {
 // Forward's result is bit for bit the same at every level; only the bytes Forward leaves
 // in dst are in that order at AVX2. It returns an error if len(score) ≠ 2m.
 func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
-	m2 := 2 * s.m
+	m2 := 2 * s.k.m
 	if len(score) != m2 {
 		return nil, fmt.Errorf("simd: ReLUStack.WithActivity: %d scores, want %d", len(score), m2)
 	}
@@ -157,23 +152,22 @@ func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
 		}
 	}
 	sparseWeightsInto(c.wtS, w0p, m2, 32)
-	c.groupS = SparseGroup(c.wtS, m2, 32)
-	c.setPointers()
+	c.setPointers(SparseGroup(c.wtS, m2, 32))
 	return &c, nil
 }
 
 // reluStackSmall is the block room of a ReLUStack's biases and fc_1/fc_2 weights.
 var reluStackSmall = block.Len(4*32) + block.Len(32*32) + block.Len(4*32) + block.Len(32)
 
-// setPointers takes the first elements of the arrays once for the assembly.
-func (s *ReLUStack) setPointers() {
-	s.pw0, s.pwt0, s.pwt1, s.pw2 = &s.w0[0], &s.wt0[0], &s.wt1[0], &s.w2[0]
-	s.pb0, s.pb1 = &s.b0[0], &s.b1[0]
-	s.k = stackKernel{pb0: s.pb0, pwt0: s.pwt0, group: s.group, sh0: s.sh0, pwt1: s.pwt1, pb1: s.pb1,
-		sh1: s.sh1, pw2: s.pw2, group1: s.group1, m: s.m}
+// setPointers takes the first elements of the arrays once for the assembly: fc_0 in its
+// own order, and for the AVX2 kernel in WithActivity's where that is set. groupS is the
+// SparseGroup of wtS (ignored without WithActivity).
+func (s *ReLUStack) setPointers(groupS int) {
+	s.pw0, s.pwt0 = &s.w0[0], &s.wt0[0]
+	s.k.pb0, s.k.pwt1, s.k.pb1, s.k.pw2 = &s.b0[0], &s.wt1[0], &s.b1[0], &s.w2[0]
+	s.k.masks, s.k.pwt0, s.k.group = nil, s.pwt0, s.group
 	if s.wtS != nil {
-		s.pwtS = &s.wtS[0]
-		s.k.masks, s.k.pwt0, s.k.group = &s.masks[0], s.pwtS, s.groupS
+		s.k.masks, s.k.pwt0, s.k.group = &s.masks[0], &s.wtS[0], groupS
 	}
 }
 
@@ -199,7 +193,7 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 	// One block in the order the sparse paths read it (wt0, b0, wt1, b1, w2), then fc_0
 	// row-major for the dense kernel at VNNI.
 	blk := block.New(2*block.Len(32*m2) + reluStackSmall)
-	s := &ReLUStack{m: m, b2: b2, sh0: shift0, sh1: shift1}
+	s := &ReLUStack{b2: b2, k: stackKernel{m: m, sh0: shift0, sh1: shift1}}
 	s.wt0, s.b0, s.wt1, s.b1, s.w2 = blk.Int8s(32*m2), blk.Int32s(32), blk.Int8s(32*32), blk.Int32s(32), blk.Int8s(32)
 	s.w0 = blk.Int8s(32 * m2)
 	sparseWeightsInto(s.wt0, w0, m2, 32)
@@ -209,19 +203,19 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 	copy(s.w2, w2)
 	copy(s.w0, w0)
 	s.group = SparseGroup(s.wt0, m2, 32)
-	s.group1 = SparseGroup(s.wt1, 32, 32)
-	s.setPointers()
+	s.k.group1 = SparseGroup(s.wt1, 32, 32)
+	s.setPointers(0)
 	return s, nil
 }
 
 // Width returns m, the int16 accumulator width per perspective.
-func (s *ReLUStack) Width() int { return s.m }
+func (s *ReLUStack) Width() int { return s.k.m }
 
 // forwardGeneric is Forward through the kernels' function values (the Go twins at level
 // Generic and in purego builds).
 func (s *ReLUStack) forwardGeneric(a, b []int16, dst []uint8, idx []uint16) int32 {
-	m := s.m
+	m := s.k.m
 	var o [32]int32
 	ClippedReLUAffineSparse(o[:], dst[:2*m], a[:m], b[:m], s.wt0, s.b0, s.group, idx[:m/2])
-	return s.b2 + ReLUAffineReLUDot32(o[:], s.sh0, s.wt1, s.b1, s.sh1, s.w2)
+	return s.b2 + ReLUAffineReLUDot32(o[:], s.k.sh0, s.wt1, s.b1, s.k.sh1, s.w2)
 }

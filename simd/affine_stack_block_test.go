@@ -61,7 +61,7 @@ func TestStackBlockLayout(t *testing.T) {
 	}
 	check("ReLUStack.WithActivity", []unsafe.Pointer{p(o.wtS), p(o.b0), p(o.wt1), p(o.b1), p(o.w2), p(o.masks), p(o.w0), p(o.wt0)},
 		[]int{64 * m, 128, 1024, 128, 32, 2 * m, 64 * m, 64 * m})
-	if o.pw0 != &o.w0[0] || o.pwt0 != &o.wt0[0] || o.pwt1 != &o.wt1[0] || o.pw2 != &o.w2[0] || o.pb0 != &o.b0[0] || o.pb1 != &o.b1[0] || o.pwtS != &o.wtS[0] {
+	if o.pw0 != &o.w0[0] || o.pwt0 != &o.wt0[0] || o.k.pwt1 != &o.wt1[0] || o.k.pw2 != &o.w2[0] || o.k.pb0 != &o.b0[0] || o.k.pb1 != &o.b1[0] || o.k.pwt0 != &o.wtS[0] {
 		t.Error("ReLUStack.WithActivity: assembly pointers not into its own block")
 	}
 	q, err := NewPairwiseStack(2*m, w0[:16*2*m], b0[:16], 7, 6, w1, b1, 6, w2, 0)

@@ -8,7 +8,7 @@ package simd
 // ClippedReLU of a and b (fc_0's input), idx's contents are unspecified. Shorter operands
 // panic before any arithmetic.
 func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
-	m := s.m
+	m := s.k.m
 	_, _, _, _ = a[m-1], b[m-1], dst[2*m-1], idx[m/2-1]
 	return s.forwardGeneric(a, b, dst, idx)
 }

@@ -49,8 +49,8 @@ func TestReLUStackMatchesLayers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w1max == 40 && s.group1 < 2 {
-				t.Fatalf("fc_1 weights ≤ 40: group %d", s.group1)
+			if w1max == 40 && s.k.group1 < 2 {
+				t.Fatalf("fc_1 weights ≤ 40: group %d", s.k.group1)
 			}
 			if rapid.Bool().Draw(t, "ordered") { // WithActivity: fc_0's input reordered at AVX2
 				score, _ := buffer(t, "score", 2*m, func() int32 { return int32(f.r.IntN(8)) })
@@ -136,8 +136,8 @@ func TestReLUStackRejects(t *testing.T) {
 }
 
 // TestStackKernelLayout: stackKernel's fields lie at the offsets reluStackAVX2 reads (sk*
-// in simd/_asm/relu_stack.go), and setPointers fills it from the stack (WithActivity's
-// order in place of fc_0's own after WithActivity).
+// in simd/_asm/relu_stack.go), and NewReLUStack and WithActivity fill it from the stack
+// (WithActivity's order in place of fc_0's own after WithActivity).
 func TestStackKernelLayout(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the assembly is amd64's")
@@ -155,7 +155,7 @@ func TestStackKernelLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := stackKernel{pb0: &s.b0[0], pwt0: &s.wt0[0], group: s.group, sh0: 6, pwt1: &s.wt1[0], pb1: &s.b1[0],
-		sh1: 5, pw2: &s.w2[0], group1: s.group1, m: m}
+		sh1: 5, pw2: &s.w2[0], group1: SparseGroup(s.wt1, 32, 32), m: m}
 	if s.k != want {
 		t.Fatalf("kernel fields %+v, want %+v", s.k, want)
 	}
@@ -163,7 +163,7 @@ func TestStackKernelLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.k.masks != &o.masks[0] || o.k.pwt0 != &o.wtS[0] || o.k.group != o.groupS || o.k.pb0 != &o.b0[0] || o.k.m != m {
+	if o.k.masks != &o.masks[0] || o.k.pwt0 != &o.wtS[0] || o.k.group != SparseGroup(o.wtS, 2*m, 32) || o.k.pb0 != &o.b0[0] || o.k.m != m {
 		t.Fatalf("after WithActivity: kernel fields %+v", o.k)
 	}
 }

@@ -14,7 +14,7 @@ import "unsafe"
 // After the operand checks it calls the assembly of the level directly (Generic, or a
 // stack marked generic by a test, takes the Go path).
 func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
-	m := s.m
+	m := s.k.m
 	_, _, _, _ = a[m-1], b[m-1], dst[2*m-1], idx[m/2-1]
 	if level == Generic || s.generic {
 		return s.forwardGeneric(a, b, dst, idx)
@@ -29,22 +29,22 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 	if vnni {
 		clippedReLU16AVX512(pd, pa, m)
 		clippedReLU16AVX512(&dst[m], pb, m)
-		affineVNNI16(&o[0], pd, s.pw0, s.pb0, 2*m, 32)
-		return s.b2 + reluAffineReLUDot32VNNI(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+		affineVNNI16(&o[0], pd, s.pw0, s.k.pb0, 2*m, 32)
+		return s.b2 + reluAffineReLUDot32VNNI(&o[0], s.k.sh0, s.k.pwt1, s.k.pb1, s.k.sh1, s.k.pw2)
 	}
 	// idx[k] with k ≤ m/4 < m/2 and dst[m]: in bounds after the checks above.
 	k := clippedReLU16NNZAVX512(pd, pa, m, pi, 0)
 	k += clippedReLU16NNZAVX512(&dst[m], pb, m, &idx[k], m/4)
 	switch {
 	case s.group >= 3:
-		sparseAccTriplesAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		sparseAccTriplesAVX51232(&o[0], s.k.pb0, pd, s.pwt0, pi, k)
 	case s.group == 2:
-		sparseAccPairsAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		sparseAccPairsAVX51232(&o[0], s.k.pb0, pd, s.pwt0, pi, k)
 	default:
-		sparseAccAVX51232(&o[0], s.pb0, pd, s.pwt0, pi, k)
+		sparseAccAVX51232(&o[0], s.k.pb0, pd, s.pwt0, pi, k)
 	}
-	if s.group1 >= 2 {
-		return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+	if s.k.group1 >= 2 {
+		return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.k.sh0, s.k.pwt1, s.k.pb1, s.k.sh1, s.k.pw2)
 	}
-	return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.sh0, s.pwt1, s.pb1, s.sh1, s.pw2)
+	return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.k.sh0, s.k.pwt1, s.k.pb1, s.k.sh1, s.k.pw2)
 }
