@@ -349,12 +349,11 @@ func (e *Evaluator) Forward(acc *Accumulator, pos *board.Position) Output {
 // acc with side to move stm. Stockfish's trace evaluates every bucket this way.
 func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int) Output {
 	bk := &e.bk[bucket]
-	bufs := bk.bufs
 	var pos64 int64
 	if f := bk.fused; f != nil && !e.layerByLayer {
 		pos64 = f.run(bk, acc, int(stm&1))
 	} else {
-		n := e.net
+		n, bufs := e.net, bk.bufs
 		e.st = evalState{stm: int(stm & 1), dense: &e.dense}
 		e.in = tensor{n: n.ft.width, acc: acc.v}
 		cur := &e.in
