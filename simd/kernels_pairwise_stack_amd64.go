@@ -9,7 +9,8 @@ package simd
 // input), idx's contents are unspecified. Shorter operands panic before any arithmetic.
 //
 // After the operand checks it calls the assembly of the level directly (Generic, or a
-// stack marked generic by a test, takes the Go path).
+// stack marked generic by a test, takes the Go path; at AVX-512 without VNNI fc_0's
+// kernel is chosen by sparseAccListed, as AffineSparse chooses it).
 func (s *PairwiseStack) Forward(a, b []int16, dst []uint8, idx []uint16) (out, skip int32) {
 	m := s.m
 	h := m / 2
@@ -36,14 +37,7 @@ func (s *PairwiseStack) Forward(a, b []int16, dst []uint8, idx []uint16) (out, s
 	if wide {
 		k = pairwiseMulNNZAVX512(pd, &a[0], &a[h], h, pi, 0)
 		k += pairwiseMulNNZAVX512(&dst[h], &b[0], &b[h], h, &idx[k], h/4)
-		switch {
-		case s.group >= 3:
-			sparseAccTriplesAVX51216(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		case s.group == 2:
-			sparseAccPairsAVX51216(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		default:
-			sparseAccAVX51216(&o[0], s.pb0, pd, s.pwt0, pi, k)
-		}
+		sparseAccListed(&o[0], s.pb0, pd, s.pwt0, pi, k, 16, s.group)
 		sqrCReLUPairAVX2(&u[0], &o[0], s.sqrShift, s.sh0)
 		if s.group1 >= 2 {
 			return s.b2 + affineReLUDot32PairsAVX512(&u[0], s.pwt1, s.pb1, s.sh1, s.pw2), o[15]

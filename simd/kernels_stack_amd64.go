@@ -12,7 +12,8 @@ import "unsafe"
 // panic before any arithmetic.
 //
 // After the operand checks it calls the assembly of the level directly (Generic, or a
-// stack marked generic by a test, takes the Go path).
+// stack marked generic by a test, takes the Go path; at AVX-512 without VNNI fc_0's
+// kernel is chosen by sparseAccListed, as AffineSparse chooses it).
 func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 	m := s.k.m
 	_, _, _, _ = a[m-1], b[m-1], dst[2*m-1], idx[m/2-1]
@@ -35,14 +36,7 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 	// idx[k] with k ≤ m/4 < m/2 and dst[m]: in bounds after the checks above.
 	k := clippedReLU16NNZAVX512(pd, pa, m, pi, 0)
 	k += clippedReLU16NNZAVX512(&dst[m], pb, m, &idx[k], m/4)
-	switch {
-	case s.group >= 3:
-		sparseAccTriplesAVX51232(&o[0], s.k.pb0, pd, s.pwt0, pi, k)
-	case s.group == 2:
-		sparseAccPairsAVX51232(&o[0], s.k.pb0, pd, s.pwt0, pi, k)
-	default:
-		sparseAccAVX51232(&o[0], s.k.pb0, pd, s.pwt0, pi, k)
-	}
+	sparseAccListed(&o[0], s.k.pb0, pd, s.pwt0, pi, k, 32, s.group)
 	if s.k.group1 >= 2 {
 		return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.k.sh0, s.k.pwt1, s.k.pb1, s.k.sh1, s.k.pw2)
 	}
