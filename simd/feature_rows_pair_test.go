@@ -17,31 +17,11 @@ func TestFeatureRowsAddSubPairMatchesGo(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			m, w, f, n, nrows := drawFeatureRows(t)
 			inPlace := rapid.Bool().Draw(t, "inPlace")
-			var dst, src [2][]int16
-			var whole, want [2][]int16
-			var idx [4]int
-			for i := range idx {
-				idx[i] = rapid.IntRange(0, nrows-1).Draw(t, "row")
-			}
-			for p := range 2 {
-				s, sw := buffer(t, "src", n, f.i16)
-				src[p] = s
-				dst[p], whole[p] = s, sw
-				if !inPlace {
-					dst[p], whole[p] = buffer(t, "dst", n, f.i16)
-				}
-				want[p] = slices.Clone(whole[p])
-				wdst := want[p][len(whole[p])-guard-n : len(whole[p])-guard]
-				wsrc := slices.Clone(s)
-				if inPlace {
-					wsrc = wdst
-				}
-				a, r := idx[2*p], idx[2*p+1]
-				addSubGeneric(wdst, wsrc, w[a*n:(a+1)*n], w[r*n:(r+1)*n])
-			}
-			m.AddSubPair(&dst, &src, idx[0], idx[1], idx[2], idx[3])
-			checkSame(t, "dst[0] buffer", whole[0], want[0])
-			checkSame(t, "dst[1] buffer", whole[1], want[1])
+			v := drawPairValues(t, f, w, n, nrows, inPlace)
+			idx := v.idx
+			m.AddSubPair(&v.dst, &v.src, idx[0], idx[1], idx[2], idx[3])
+			checkSame(t, "dst[0] buffer", v.whole[0], v.want[0])
+			checkSame(t, "dst[1] buffer", v.whole[1], v.want[1])
 		})
 	})
 }
@@ -104,30 +84,12 @@ func TestFeatureRowsUpdatePairMatchesGo(t *testing.T) {
 				t.Fatalf("HasPSQT8 %v, want %v", m.HasPSQT8(), withPSQT)
 			}
 			inPlace := rapid.Bool().Draw(t, "inPlace")
-			var dst, src [2][]int16
-			var whole, want [2][]int16
+			v := drawPairValues(t, f, w, n, nrows, inPlace)
+			idx := v.idx
 			var pdst, psrc [2][]int32
 			var pwhole, pwant [2][]int32
-			var idx [4]int
-			for i := range idx {
-				idx[i] = rapid.IntRange(0, nrows-1).Draw(t, "row")
-			}
 			for p := range 2 {
 				a, r := idx[2*p], idx[2*p+1]
-				s, sw := buffer(t, "src", n, f.i16)
-				src[p] = s
-				dst[p], whole[p] = s, sw
-				if !inPlace {
-					dst[p], whole[p] = buffer(t, "dst", n, f.i16)
-				}
-				want[p] = slices.Clone(whole[p])
-				wdst := want[p][len(whole[p])-guard-n : len(whole[p])-guard]
-				wsrc := slices.Clone(s)
-				if inPlace {
-					wsrc = wdst
-				}
-				addSubGeneric(wdst, wsrc, w[a*n:(a+1)*n], w[r*n:(r+1)*n])
-
 				ps, psw := buffer(t, "psrc", 8, f.i32)
 				psrc[p] = ps
 				pdst[p], pwhole[p] = ps, psw
@@ -142,9 +104,9 @@ func TestFeatureRowsUpdatePairMatchesGo(t *testing.T) {
 					}
 				}
 			}
-			m.UpdatePair(&dst, &src, &pdst, &psrc, idx[0], idx[1], idx[2], idx[3])
-			checkSame(t, "dst[0] buffer", whole[0], want[0])
-			checkSame(t, "dst[1] buffer", whole[1], want[1])
+			m.UpdatePair(&v.dst, &v.src, &pdst, &psrc, idx[0], idx[1], idx[2], idx[3])
+			checkSame(t, "dst[0] buffer", v.whole[0], v.want[0])
+			checkSame(t, "dst[1] buffer", v.whole[1], v.want[1])
 			checkSame(t, "pdst[0] buffer", pwhole[0], pwant[0])
 			checkSame(t, "pdst[1] buffer", pwhole[1], pwant[1])
 		})
@@ -339,4 +301,39 @@ func panicsNamingUnwritten(t *testing.T, name, want string, f func(), outs ...an
 			t.Fatalf("%s: output %d written before the panic", name, k)
 		}
 	}
+}
+
+// pairValues is a two-perspective update's value operands (guarded buffers: whole[p]
+// holds dst[p]) and the buffers expected afterwards, for row indices idx (perspective p
+// adds row idx[2p] and subtracts row idx[2p+1]).
+type pairValues struct {
+	dst, src, whole, want [2][]int16
+	idx                   [4]int
+}
+
+// drawPairValues draws the rows of a two-perspective update among nrows rows of n int16
+// (w, row-major) and each perspective's source and destination (the same slice when
+// inPlace), with the expected buffers from the Go AddSub.
+func drawPairValues(t *rapid.T, f *filler, w []int16, n, nrows int, inPlace bool) pairValues {
+	var v pairValues
+	for i := range v.idx {
+		v.idx[i] = rapid.IntRange(0, nrows-1).Draw(t, "row")
+	}
+	for p := range 2 {
+		s, sw := buffer(t, "src", n, f.i16)
+		v.src[p] = s
+		v.dst[p], v.whole[p] = s, sw
+		if !inPlace {
+			v.dst[p], v.whole[p] = buffer(t, "dst", n, f.i16)
+		}
+		v.want[p] = slices.Clone(v.whole[p])
+		wdst := v.want[p][len(v.whole[p])-guard-n : len(v.whole[p])-guard]
+		wsrc := slices.Clone(s)
+		if inPlace {
+			wsrc = wdst
+		}
+		a, r := v.idx[2*p], v.idx[2*p+1]
+		addSubGeneric(wdst, wsrc, w[a*n:(a+1)*n], w[r*n:(r+1)*n])
+	}
+	return v
 }

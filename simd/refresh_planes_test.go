@@ -34,12 +34,9 @@ func TestRefreshPlanesMatchesGo(t *testing.T) {
 					planes[k] = f.r.Uint64()
 				}
 			}
-			nb := []int{0, 8, 3}[rapid.IntRange(0, 2).Draw(t, "buckets")]
-			bias, _ := buffer(t, "bias", n, f.i16)
-			weights, _ := buffer(t, "weights", nrows*n, f.i16)
-			psqt, _ := buffer(t, "psqt", nrows*nb, f.i32)
-			dst, whole := buffer(t, "dst", n, f.i16)
-			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+			o := drawRefreshOperands(t, f, n, nrows)
+			nb, bias, weights, psqt := o.nb, o.bias, o.weights, o.psqt
+			dst, whole, pd, pwhole := o.dst, o.whole, o.pd, o.pwhole
 
 			want := slices.Clone(whole)
 			pwant := slices.Clone(pwhole)
@@ -297,12 +294,9 @@ func TestPlaneRefresherMatchesGo(t *testing.T) {
 					}
 				}
 			}
-			nb := []int{0, 8, 3}[rapid.IntRange(0, 2).Draw(t, "buckets")]
-			bias, _ := buffer(t, "bias", n, f.i16)
-			weights, _ := buffer(t, "weights", nrows*n, f.i16)
-			psqt, _ := buffer(t, "psqt", nrows*nb, f.i32)
-			dst, whole := buffer(t, "dst", n, f.i16)
-			pd, pwhole := buffer(t, "pdst", nb, f.i32)
+			o := drawRefreshOperands(t, f, n, nrows)
+			nb, bias, weights, psqt := o.nb, o.bias, o.weights, o.psqt
+			dst, whole, pd, pwhole := o.dst, o.whole, o.pd, o.pwhole
 
 			var rows []int
 			for k, o := range prows {
@@ -432,4 +426,27 @@ func panicsUnwritten(t *testing.T, name string, dst []int16, f func()) {
 		}
 	}()
 	f()
+}
+
+// refreshOperands are a refresh test's tables and destinations: nb PSQT buckets (0, 8 or
+// 3), n biases, nrows rows of n weights and of nb PSQT weights, and the guarded
+// destinations dst (in whole) and pd (in pwhole).
+type refreshOperands struct {
+	nb            int
+	bias, weights []int16
+	psqt          []int32
+	dst, whole    []int16
+	pd, pwhole    []int32
+}
+
+// drawRefreshOperands draws refreshOperands for width n and nrows rows.
+func drawRefreshOperands(t *rapid.T, f *filler, n, nrows int) refreshOperands {
+	var o refreshOperands
+	o.nb = []int{0, 8, 3}[rapid.IntRange(0, 2).Draw(t, "buckets")]
+	o.bias, _ = buffer(t, "bias", n, f.i16)
+	o.weights, _ = buffer(t, "weights", nrows*n, f.i16)
+	o.psqt, _ = buffer(t, "psqt", nrows*o.nb, f.i32)
+	o.dst, o.whole = buffer(t, "dst", n, f.i16)
+	o.pd, o.pwhole = buffer(t, "pdst", o.nb, f.i32)
+	return o
 }
