@@ -1,0 +1,134 @@
+// Package outfile writes the output files of the example programs safely: an existing file is
+// never overwritten unless the caller says so, a file is never written over one of the program's
+// own inputs (compared by device and inode, so "./a", "../x/a" and a symlink to a are the same
+// file), and the output is written to a temporary file in the same directory and renamed into
+// place only when complete, so an error or an interrupt leaves the old file (or no file) intact.
+//
+// It is internal to nnuekit's examples, not public API.
+package outfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrExists is returned (wrapped) by Check and Create when the output exists and overwriting was
+// not asked for.
+var ErrExists = errors.New("exists (pass -force to overwrite)")
+
+// ErrSameAsInput is returned (wrapped) when the output is one of the inputs.
+var ErrSameAsInput = errors.New("is the same file as an input")
+
+// Check reports whether path may be written as an output: it must not be the same file as any of
+// inputs (inputs that do not exist are ignored), it must not be a directory, and if it exists,
+// force must be set. Programs call it while validating flags, before any long work starts.
+func Check(path string, force bool, inputs ...string) error {
+	if path == "" {
+		return errors.New("output: empty path")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			dir := filepath.Dir(path)
+			if dst, derr := os.Stat(dir); derr != nil || !dst.IsDir() {
+				return fmt.Errorf("output %s: directory %s does not exist", path, dir)
+			}
+			return nil
+		}
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("output %s: is a directory", path)
+	}
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		ist, err := os.Stat(in)
+		if err != nil {
+			continue
+		}
+		if os.SameFile(st, ist) {
+			return fmt.Errorf("output %s %w %s", path, ErrSameAsInput, in)
+		}
+	}
+	if !force {
+		return fmt.Errorf("output %s %w", path, ErrExists)
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("output %s: not a regular file (%s); refusing to replace it", path, st.Mode().Type())
+	}
+	return nil
+}
+
+// File is an output being written: a temporary file beside its final path. Write to it, then call
+// Commit to rename it into place; Close without Commit removes the temporary file.
+type File struct {
+	*os.File
+	path      string
+	committed bool
+}
+
+// Create checks path as Check does and opens a temporary file in the same directory (so the final
+// rename is atomic). The temporary file's name starts with "."+base(path)+".tmp".
+func Create(path string, force bool, inputs ...string) (*File, error) {
+	if err := Check(path, force, inputs...); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	return &File{File: f, path: path}, nil
+}
+
+// Path is the final path of the output.
+func (f *File) Path() string { return f.path }
+
+// Commit flushes the temporary file to disk, closes it and renames it to the final path. On error
+// the temporary file is removed and the final path is untouched.
+func (f *File) Commit() error {
+	if f.committed {
+		return nil
+	}
+	err := f.File.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.File.Name(), f.path)
+	}
+	if err != nil {
+		os.Remove(f.File.Name())
+		return fmt.Errorf("output %s: %w", f.path, err)
+	}
+	f.committed = true
+	return nil
+}
+
+// Close abandons an uncommitted output: the temporary file is closed and removed. After Commit it
+// does nothing. It is safe to defer Close and call Commit on success.
+func (f *File) Close() error {
+	if f.committed {
+		return nil
+	}
+	f.committed = true // idempotent
+	f.File.Close()
+	return os.Remove(f.File.Name())
+}
+
+// WriteFile writes data to path through a temporary file, as Create + Write + Commit.
+func WriteFile(path string, data []byte, force bool, inputs ...string) error {
+	f, err := Create(path, force, inputs...)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	return f.Commit()
+}

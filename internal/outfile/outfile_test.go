@@ -1,0 +1,80 @@
+package outfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte("input"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dotdot := filepath.Join(sub, "..", "in.txt")
+
+	if err := Check(filepath.Join(dir, "new.txt"), false, in); err != nil {
+		t.Errorf("new file: %v", err)
+	}
+	if err := Check(filepath.Join(dir, "nodir", "new.txt"), false); err == nil {
+		t.Error("missing directory accepted")
+	}
+	for _, alias := range []string{in, link, dotdot} {
+		err := Check(alias, true, in)
+		if !errors.Is(err, ErrSameAsInput) {
+			t.Errorf("Check(%s, force, %s) = %v, want ErrSameAsInput", alias, in, err)
+		}
+	}
+	other := filepath.Join(dir, "other.txt")
+	os.WriteFile(other, []byte("x"), 0o644)
+	if err := Check(other, false, in); !errors.Is(err, ErrExists) {
+		t.Errorf("existing without force: %v", err)
+	}
+	if err := Check(other, true, in); err != nil {
+		t.Errorf("existing with force: %v", err)
+	}
+	if err := Check(sub, true); err == nil {
+		t.Error("directory accepted as output")
+	}
+}
+
+func TestCreateCommitAndAbort(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(out, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Abandoned: the old file stays, no temporary file is left.
+	f, err := Create(out, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("partial")
+	f.Close()
+	if b, _ := os.ReadFile(out); string(b) != "old" {
+		t.Errorf("after abort: %q, want old", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("after abort the directory holds %d entries, want 1", len(ents))
+	}
+	// Committed: the new content replaces the old.
+	if err := WriteFile(out, []byte("new"), true); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "new" {
+		t.Errorf("after commit: %q, want new", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("after commit the directory holds %d entries, want 1", len(ents))
+	}
+}
