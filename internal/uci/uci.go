@@ -453,12 +453,16 @@ func (e *Engine) SetOption(name, value string) error {
 // IsReady sends "isready" and waits up to timeout for "readyok", discarding other output
 // (a late "bestmove", for instance).
 func (e *Engine) IsReady(timeout time.Duration) error {
+	return e.isReady(context.Background(), timeout)
+}
+
+func (e *Engine) isReady(ctx context.Context, timeout time.Duration) error {
 	if err := e.Send("isready"); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		line, err := e.readLine(context.Background(), deadline, "isready")
+		line, err := e.readLine(ctx, deadline, "isready")
 		if err != nil {
 			return err
 		}
@@ -468,12 +472,17 @@ func (e *Engine) IsReady(timeout time.Duration) error {
 	}
 }
 
-// NewGame sends "ucinewgame" and synchronizes with "isready".
+// NewGame sends "ucinewgame" and synchronizes with "isready", waiting up to timeout.
 func (e *Engine) NewGame(timeout time.Duration) error {
+	return e.NewGameContext(context.Background(), timeout)
+}
+
+// NewGameContext is NewGame that also returns when ctx ends (an *Error wrapping ctx.Err()).
+func (e *Engine) NewGameContext(ctx context.Context, timeout time.Duration) error {
 	if err := e.Send("ucinewgame"); err != nil {
 		return err
 	}
-	return e.IsReady(timeout)
+	return e.isReady(ctx, timeout)
 }
 
 // PositionCommand returns the UCI "position" command for a game from start (a FEN, or ""
