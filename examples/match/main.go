@@ -101,55 +101,72 @@ Example:
 Flags:
 `
 
-func main() {
-	var o options
-	var engines listFlag
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usageText)
-		flag.PrintDefaults()
-	}
-	flag.Var(&engines, "engine", "an engine: 'name=N,cmd=PATH ARGS,arg=A,dir=D,env.K=V,option.NAME=VALUE' (repeat; at least 2)")
-	flag.StringVar(&o.each, "each", "", "UCI options for every engine: 'option.Threads=1,option.Hash=16'")
-	flag.BoolVar(&o.lenient, "lenient", false, "an option an engine does not declare (or a value outside its range) is skipped with a warning instead of an error")
-	tournament := flag.String("tournament", "roundrobin", "roundrobin, or gauntlet (the first engine against each other one)")
-	flag.IntVar(&o.games, "games", 2, "games per pairing (even: each opening is played with both colours)")
-	flag.StringVar(&o.openings, "openings", "", "opening file: EPD (one position a line) or .pgn (each game's moves); empty: the start position")
-	flag.BoolVar(&o.shuffle, "shuffle", false, "use the openings in an order shuffled by -seed instead of file order")
-	flag.Uint64Var(&o.seed, "seed", 1, "seed of -shuffle")
-	flag.Float64Var(&o.st, "st", 0, "fixed time per move in seconds (go movetime)")
-	flag.StringVar(&o.tc, "tc", "", "clock: BASE+INC in seconds (e.g. 10+0.1)")
-	flag.Int64Var(&o.nodes, "nodes", 0, "node limit per move (go nodes N)")
-	flag.IntVar(&o.depth, "depth", 0, "depth limit per move (go depth N)")
-	flag.DurationVar(&o.margin, "margin", 200*time.Millisecond, "lateness tolerated beyond -st or the clock before a time forfeit")
-	flag.DurationVar(&o.timeout, "timeout", 60*time.Second, "deadline for answers without a clock (-nodes, -depth, isready); past it an engine is hung")
-	flag.IntVar(&o.concurrency, "concurrency", 1, "games played at once")
-	flag.StringVar(&o.pgn, "pgn", "", "PGN output, appended to game by game; a file with games of this tournament is resumed (empty: games are not saved)")
-	flag.BoolVar(&o.cont, "continue", false, "accept a -pgn whose tournament is finished (all games played or the SPRT decided): play nothing, print its summary")
-	jsonStdout := flag.Bool("json", false, "print the summary as JSON on stdout (instead of the tables)")
-	flag.StringVar(&o.jsonOut, "json-out", "", "write the JSON summary to this file (an existing file needs -force, unless it is this tournament's summary being resumed)")
-	flag.BoolVar(&o.force, "force", false, "overwrite an existing -json-out or -build-openings -out")
-	flag.StringVar(&o.resign, "resign", "", "resign adjudication: 'movecount=N,score=CP[,twosided=0]'")
-	flag.StringVar(&o.draw, "draw", "", "draw adjudication: 'movenumber=N,movecount=M,score=CP'")
-	flag.IntVar(&o.maxMoves, "maxmoves", 0, "adjudicate a draw after this many moves per side after the opening (0: never)")
-	flag.StringVar(&o.sprt, "sprt", "", "SPRT of the first engine against the second: 'elo0=0,elo1=5,alpha=0.05,beta=0.05' (stops when decided)")
-	flag.StringVar(&o.anchor, "anchor", "", "engine whose ML rating is fixed (default: the first)")
-	flag.Float64Var(&o.anchorElo, "anchor-elo", 0, "the anchor's rating")
-	flag.IntVar(&o.prior, "prior", 0, "virtual draws added to each pairing for the ML ratings (BayesElo-style prior; makes 100 % and 0 % scores finite)")
-	flag.StringVar(&o.event, "event", "nnuekit match", "PGN Event tag")
-	flag.BoolVar(&o.quiet, "quiet", false, "no progress lines")
+// cli holds the command-line flags.
+type cli struct {
+	o          options
+	engines    listFlag
+	tournament *string
+	jsonStdout *bool
+	rate       *string
+	build      *bool
+	bc         buildConfig
+}
 
-	rate := flag.String("rate", "", "rate the players of a PGN file (any PGN with White, Black, Result tags; Ordo-like; uses -anchor, -anchor-elo, -prior) and exit")
-	var bc buildConfig
-	build := flag.Bool("build-openings", false, "build a balanced opening set (-from, -out, -sf, -depth, -maxcp, …) and exit")
-	flag.StringVar(&bc.in, "from", "../shared/data/positions.epd", "-build-openings: source positions (EPD)")
-	flag.StringVar(&bc.out, "out", "", "-build-openings: output EPD (required; an existing file needs -force)")
-	flag.StringVar(&bc.engine, "sf", "/usr/games/stockfish", "-build-openings: the engine that scores the positions")
-	flag.IntVar(&bc.maxCP, "maxcp", 100, "-build-openings: keep |score| ≤ maxcp centipawns")
-	flag.IntVar(&bc.minMove, "minmove", 4, "-build-openings: minimum fullmove number")
-	flag.IntVar(&bc.maxMove, "maxmove", 16, "-build-openings: maximum fullmove number")
-	flag.IntVar(&bc.minPieces, "minpieces", 26, "-build-openings: minimum number of pieces (kings and pawns included)")
-	flag.IntVar(&bc.maxHalfmove, "maxhalfmove", 20, "-build-openings: maximum halfmove clock")
+// defineFlags defines match's flags on fs, with their defaults, and its usage text.
+func defineFlags(fs *flag.FlagSet) *cli {
+	c := &cli{}
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageText)
+		fs.PrintDefaults()
+	}
+	fs.Var(&c.engines, "engine", "an engine: 'name=N,cmd=PATH ARGS,arg=A,dir=D,env.K=V,option.NAME=VALUE' (repeat; at least 2)")
+	fs.StringVar(&c.o.each, "each", "", "UCI options for every engine: 'option.Threads=1,option.Hash=16'")
+	fs.BoolVar(&c.o.lenient, "lenient", false, "an option an engine does not declare (or a value outside its range) is skipped with a warning instead of an error")
+	c.tournament = fs.String("tournament", "roundrobin", "roundrobin, or gauntlet (the first engine against each other one)")
+	fs.IntVar(&c.o.games, "games", 2, "games per pairing (even: each opening is played with both colours)")
+	fs.StringVar(&c.o.openings, "openings", "", "opening file: EPD (one position a line) or .pgn (each game's moves); empty: the start position")
+	fs.BoolVar(&c.o.shuffle, "shuffle", false, "use the openings in an order shuffled by -seed instead of file order")
+	fs.Uint64Var(&c.o.seed, "seed", 1, "seed of -shuffle")
+	fs.Float64Var(&c.o.st, "st", 0, "fixed time per move in seconds (go movetime)")
+	fs.StringVar(&c.o.tc, "tc", "", "clock: BASE+INC in seconds (e.g. 10+0.1)")
+	fs.Int64Var(&c.o.nodes, "nodes", 0, "node limit per move (go nodes N)")
+	fs.IntVar(&c.o.depth, "depth", 0, "depth limit per move (go depth N)")
+	fs.DurationVar(&c.o.margin, "margin", 200*time.Millisecond, "lateness tolerated beyond -st or the clock before a time forfeit")
+	fs.DurationVar(&c.o.timeout, "timeout", 60*time.Second, "deadline for answers without a clock (-nodes, -depth, isready); past it an engine is hung")
+	fs.IntVar(&c.o.concurrency, "concurrency", 1, "games played at once")
+	fs.StringVar(&c.o.pgn, "pgn", "", "PGN output, appended to game by game; a file with games of this tournament is resumed (empty: games are not saved)")
+	fs.BoolVar(&c.o.cont, "continue", false, "accept a -pgn whose tournament is finished (all games played or the SPRT decided): play nothing, print its summary")
+	c.jsonStdout = fs.Bool("json", false, "print the summary as JSON on stdout (instead of the tables)")
+	fs.StringVar(&c.o.jsonOut, "json-out", "", "write the JSON summary to this file (an existing file needs -force, unless it is this tournament's summary being resumed)")
+	fs.BoolVar(&c.o.force, "force", false, "overwrite an existing -json-out or -build-openings -out")
+	fs.StringVar(&c.o.resign, "resign", "", "resign adjudication: 'movecount=N,score=CP[,twosided=0]'")
+	fs.StringVar(&c.o.draw, "draw", "", "draw adjudication: 'movenumber=N,movecount=M,score=CP'")
+	fs.IntVar(&c.o.maxMoves, "maxmoves", 0, "adjudicate a draw after this many moves per side after the opening (0: never)")
+	fs.StringVar(&c.o.sprt, "sprt", "", "SPRT of the first engine against the second: 'elo0=0,elo1=5,alpha=0.05,beta=0.05' (stops when decided)")
+	fs.StringVar(&c.o.anchor, "anchor", "", "engine whose ML rating is fixed (default: the first)")
+	fs.Float64Var(&c.o.anchorElo, "anchor-elo", 0, "the anchor's rating")
+	fs.IntVar(&c.o.prior, "prior", 0, "virtual draws added to each pairing for the ML ratings (BayesElo-style prior; makes 100 % and 0 % scores finite)")
+	fs.StringVar(&c.o.event, "event", "nnuekit match", "PGN Event tag")
+	fs.BoolVar(&c.o.quiet, "quiet", false, "no progress lines")
+
+	c.rate = fs.String("rate", "", "rate the players of a PGN file (any PGN with White, Black, Result tags; Ordo-like; uses -anchor, -anchor-elo, -prior) and exit")
+	c.build = fs.Bool("build-openings", false, "build a balanced opening set (-from, -out, -sf, -depth, -maxcp, …) and exit")
+	fs.StringVar(&c.bc.in, "from", "../shared/data/positions.epd", "-build-openings: source positions (EPD)")
+	fs.StringVar(&c.bc.out, "out", "", "-build-openings: output EPD (required; an existing file needs -force)")
+	fs.StringVar(&c.bc.engine, "sf", "/usr/games/stockfish", "-build-openings: the engine that scores the positions")
+	fs.IntVar(&c.bc.maxCP, "maxcp", 100, "-build-openings: keep |score| ≤ maxcp centipawns")
+	fs.IntVar(&c.bc.minMove, "minmove", 4, "-build-openings: minimum fullmove number")
+	fs.IntVar(&c.bc.maxMove, "maxmove", 16, "-build-openings: maximum fullmove number")
+	fs.IntVar(&c.bc.minPieces, "minpieces", 26, "-build-openings: minimum number of pieces (kings and pawns included)")
+	fs.IntVar(&c.bc.maxHalfmove, "maxhalfmove", 20, "-build-openings: maximum halfmove clock")
+	return c
+}
+
+func main() {
+	c := defineFlags(flag.CommandLine)
 	flag.Parse()
+	o, bc, tournament, jsonStdout, rate, build := c.o, c.bc, c.tournament, c.jsonStdout, c.rate, c.build
+	engines := c.engines
 	if flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "match: unexpected arguments:", flag.Args())
 		os.Exit(2)

@@ -69,7 +69,7 @@ func checkPGN(t *testing.T, path string, want int) []board.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := board.ReadPGN(bytes.NewReader(b))
+	games, err := board.ReadPGN(bytes.NewReader(blankCommentLines(b)))
 	if err != nil {
 		t.Fatalf("PGN does not read back: %v\n%s", err, b)
 	}

@@ -55,9 +55,9 @@ type tournament struct {
 	lockPath    string
 	// pgnNeedsNewline: the resumed PGN does not end with a line end.
 	pgnNeedsNewline bool
-	concurrency int
-	quiet       bool
-	logw        io.Writer
+	concurrency     int
+	quiet           bool
+	logw            io.Writer
 
 	mu           sync.Mutex
 	results      []string // per game: "" not played, else the PGN result
@@ -427,8 +427,8 @@ type engineSummary struct {
 	// skipped with -lenient, with the reason.
 	Options         map[string]string `json:"options,omitempty"`
 	OptionsRejected map[string]string `json:"options_rejected,omitempty"`
-	Games   int               `json:"games"`
-	Score   float64           `json:"score"`
+	Games           int               `json:"games"`
+	Score           float64           `json:"score"`
 }
 
 type estimate struct {

@@ -18,7 +18,7 @@ const (
 	// with status 3 and a message on stderr), "hang" (stops answering but stays alive),
 	// "illegal" (answers "bestmove a1a1"), "slow" (sleeps EnvSleep before answering),
 	// "nouci" (never answers "uci"), "exit" (exits at once), "flood" (answers "go" with an
-	// output line of FloodBytes bytes, then the move), "clock" (spends half of its remaining
+	// output line of FloodBytes bytes, then the move), "clock" (spends 3/4 of its remaining
 	// clock time on each move, and like many engines reads "wtime 0" or "go infinite" as "no
 	// limit": it then answers only "stop").
 	EnvMode = "NNUEKIT_FAKE_UCI"
@@ -137,8 +137,8 @@ func Run(r io.Reader, w io.Writer, mode string, after int, sleep time.Duration) 
 					waiting = true
 					continue
 				}
-				say("info string clock mode: %d ms left, spending %d ms", rem.Milliseconds(), (rem / 2).Milliseconds())
-				time.Sleep(rem / 2)
+				say("info string clock mode: %d ms left, spending %d ms", rem.Milliseconds(), (rem * 3 / 4).Milliseconds())
+				time.Sleep(rem * 3 / 4)
 			}
 			best := firstMove(&pos)
 			if best != "0000" {
