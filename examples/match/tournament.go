@@ -626,6 +626,9 @@ func (t *tournament) printSummary(w io.Writer, s summary) {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s %d", k, s.Terminations[k]))
 	}
+	if len(parts) == 0 {
+		parts = []string{"none"}
+	}
 	fmt.Fprintf(w, "Game ends: %s\n", strings.Join(parts, ", "))
 	if len(s.Forfeits) > 0 {
 		fmt.Fprintf(w, "Forfeits: %d\n", len(s.Forfeits))
