@@ -404,3 +404,34 @@ func TestScoreBound(t *testing.T) {
 		t.Errorf("bound %v", b)
 	}
 }
+
+// FuzzPGNTail: on any file text, resuming never panics, keeps byte offsets when blanking
+// comment lines, and never changes a file whose last game ends with its result token; a cut
+// only removes a tail that starts with a tag line.
+func FuzzPGNTail(f *testing.F) {
+	g := "[Event \"x\"]\n[MatchGame \"1\"]\n[Result \"1-0\"]\n\n1. e4 {book} e5 {+0.1/1 0.001s} 1-0\n\n"
+	for _, s := range []string{g, strings.ReplaceAll(g, "\n", "\r\n"), g + "; c\n", g + "[Event \"y\"]\n\n1. e4 e5 ", "% x\n" + g + "\t",
+		"{ [x] ; y\n} 1-0", "", "; only\n", g + "(1. d4) *"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		b := blankCommentLines([]byte(text))
+		if len(b) != len(text) || strings.Count(string(b), "\n") != strings.Count(text, "\n") {
+			t.Fatalf("blanking changed the length or the lines")
+		}
+		last, start := lastGame(b)
+		if start >= 0 && (start > len(b) || !strings.HasPrefix(strings.TrimLeft(string(b[start:]), " \t\r\v\f"), "[")) {
+			t.Fatalf("game start %d is not a tag line", start)
+		}
+		path := filepath.Join(t.TempDir(), "f.pgn")
+		os.WriteFile(path, []byte(text), 0o644)
+		_, _, _ = readPGNFile(path, io.Discard)
+		after, _ := os.ReadFile(path)
+		if isResult(last) && string(after) != text {
+			t.Fatalf("a file ending with a result token was changed")
+		}
+		if string(after) != text && (start < 0 || len(after) != start) {
+			t.Fatalf("cut at %d, the last game starts at %d", len(after), start)
+		}
+	})
+}

@@ -247,3 +247,19 @@ func TestOptions(t *testing.T) {
 		e.Close()
 	}
 }
+
+// FuzzParseOptionSpec: any line parses or is refused without a panic; a parsed option has a
+// name and a type, and a spin's bounds come from the line.
+func FuzzParseOptionSpec(f *testing.F) {
+	for _, s := range []string{"option name Hash type spin default 16 min 1 max 33554432", "option name Skill Level type spin default 20 min 0 max 20",
+		"option name Style type combo default Normal var Solid var Normal var Risky", "option name Clear Hash type button",
+		"option name name type string default <empty>", "option name x type spin min 99999999999999999999", "option name", "option type"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		o, ok := ParseOptionSpec(line)
+		if ok && (o.Name == "" || !strings.Contains(line, " type")) {
+			t.Errorf("%q: %+v", line, o)
+		}
+	})
+}
