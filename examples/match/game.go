@@ -245,7 +245,8 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 			lim.Clock = true
 			lim.WTime, lim.BTime = clock[0], clock[1]
 			lim.WInc, lim.BInc = tc.inc, tc.inc
-			deadline = now.Add(max(clock[c], 0) + tc.margin)
+			// Past clock + margin the move is late anyway (clock > −margin here).
+			deadline = now.Add(clock[c] + tc.margin)
 		case tc.moveTime > 0:
 			lim.MoveTime = tc.moveTime
 			deadline = now.Add(tc.moveTime + tc.margin)

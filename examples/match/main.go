@@ -256,8 +256,12 @@ func runMain(ctx context.Context, o options, jsonStdout bool, stdout, stderr io.
 	return status
 }
 
-// setup validates the options, starts every engine once (to check it and learn its id
-// name), builds the schedule and reads the PGN file back for resuming.
+// setup validates the options and the output paths, loads the openings, starts every engine
+// once (to check it and its options, and learn its id name), builds the schedule, takes the
+// lock of the PGN file and reads it back for resuming. The caller releases the lock
+// (tournament.release). Errors: bad options, an engine that does not start or rejects an
+// option (unless -lenient), a PGN that is locked, unreadable, from other settings, or
+// finished (unless -continue), an existing -json-out (unless -force or resumed).
 func setup(o options, logw io.Writer) (*tournament, error) {
 	if len(o.engines) < 2 {
 		return nil, errors.New("at least two -engine are needed")
