@@ -38,6 +38,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -332,6 +333,9 @@ func setup(o options, logw io.Writer) (*tournament, error) {
 	if err := checkPGNPath(o.pgn, o.openings, o.jsonOut); err != nil {
 		return nil, err
 	}
+	if o.pgn != "" && o.jsonOut != "" && samePath(o.pgn, o.jsonOut) {
+		return nil, fmt.Errorf("-pgn and -json-out are the same file %s", o.pgn)
+	}
 	if o.jsonOut != "" {
 		// An existing summary is checked again against the resumed games below.
 		if err := outfile.Check(o.jsonOut, true, o.openings, o.pgn); err != nil {
@@ -416,4 +420,12 @@ func setup(o options, logw io.Writer) (*tournament, error) {
 	}
 	ok = true
 	return t, nil
+}
+
+// samePath reports whether two paths name the same file by their absolute, cleaned spelling
+// (for files that may not exist yet; existing ones are compared by device and inode).
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
