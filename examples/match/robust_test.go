@@ -54,9 +54,10 @@ func TestSuddenDeath(t *testing.T) {
 }
 
 // TestOurEngineSuddenDeath: the repository's engine (examples/engine, built here) at -tc
-// 0.05+0, 2 games, no time loss. Skipped with -short. The margin (1 s) only absorbs a loaded
-// machine's scheduling; before match sent 1 ms for a clock at or below zero, the engine read
-// "wtime 0" as "no limit" and lost every game on time whatever the margin.
+// 0.05+0, 2 games of at most 60 moves each side, no time loss. Skipped with -short. The margin
+// (5 s) only absorbs a loaded machine's scheduling (on an idle machine the default 200 ms is
+// enough: doc/reliability.md); before match sent 1 ms for a clock at or below zero, the
+// engine read "wtime 0" as "no limit" and lost every game on time whatever the margin.
 func TestOurEngineSuddenDeath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds examples/engine")
@@ -67,7 +68,7 @@ func TestOurEngineSuddenDeath(t *testing.T) {
 	}
 	o := baseOptions(t, "name=a,cmd="+bin, "name=b,cmd="+bin)
 	o.each = "option.Threads=1,option.Hash=8"
-	o.nodes, o.tc, o.margin, o.maxMoves = 0, "0.05+0", time.Second, 0
+	o.nodes, o.tc, o.margin, o.maxMoves = 0, "0.05+0", 5*time.Second, 60
 	o.openings = "openings/balanced.epd"
 	tr, log := runMatch(t, o)
 	if s := tr.summarize(); s.GamesPlayed != 2 || len(s.Forfeits) != 0 {
@@ -110,7 +111,7 @@ func inTime(t *testing.T, d time.Duration, what string, f func()) {
 // with its whole process group and restarted, and the match ends.
 func TestWrapperHang(t *testing.T) {
 	o := baseOptions(t, fakeEngine(t, "good", "first", 0), wrapperEngine(t, "hang", "hang", 2))
-	o.nodes, o.st, o.margin = 0, 0.05, 500*time.Millisecond
+	o.nodes, o.st, o.margin = 0, 0.05, 1500*time.Millisecond // generous: "good" must not lose on time on a loaded machine
 	var tr *tournament
 	var log *syncBuf
 	inTime(t, 60*time.Second, "a match with a hung engine behind a wrapper", func() { tr, log = runMatch(t, o) })
@@ -333,13 +334,13 @@ func TestOptionsChecked(t *testing.T) {
 // tournament is resumed.
 func TestJSON(t *testing.T) {
 	o := baseOptions(t, fakeEngine(t, "A", "first", 0), fakeEngine(t, "B", "first", 0))
-	o.games = 4
+	o.games = 20
 	var stdout, stderr bytes.Buffer
 	if st := runMain(context.Background(), o, true, &stdout, &stderr); st != 0 {
 		t.Fatalf("status %d: %s", st, stderr.String())
 	}
 	var s summary
-	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil || s.GamesPlayed != 4 || s.Engines[0].Options["Hash"] != "4" {
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil || s.GamesPlayed != 20 || s.Engines[0].Options["Hash"] != "4" {
 		t.Errorf("stdout is not the JSON summary: %v\n%s", err, stdout.String())
 	}
 	o.pgn = filepath.Join(t.TempDir(), "j.pgn")
@@ -363,7 +364,7 @@ func TestJSON(t *testing.T) {
 	st := runMain(ctx, o, false, &stdout, &stderr)
 	cancel()
 	b, err := os.ReadFile(o.jsonOut)
-	if st != 130 || err != nil || json.Unmarshal(b, &s) != nil || s.GamesPlayed == 0 || s.GamesPlayed == 4 {
+	if st != 130 || err != nil || json.Unmarshal(b, &s) != nil || s.GamesPlayed == 0 || s.GamesPlayed == 20 {
 		t.Fatalf("interrupted run: status %d, %s\n%s", st, stderr.String(), b)
 	}
 	// Resumed without -force: its own summary is brought up to date.
@@ -372,7 +373,7 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("resumed run: status %d, %s", st, stderr.String())
 	}
 	b, _ = os.ReadFile(o.jsonOut)
-	if json.Unmarshal(b, &s) != nil || s.GamesPlayed != 4 {
+	if json.Unmarshal(b, &s) != nil || s.GamesPlayed != 20 {
 		t.Errorf("resumed summary:\n%s", b)
 	}
 }
