@@ -382,6 +382,11 @@ func setup(o options, logw io.Writer) (*tournament, error) {
 	}
 	t.makeSchedule(o.games, o.shuffle, o.seed)
 	if o.pgn == "" {
+		if o.jsonOut != "" {
+			if err := t.checkJSONOut(false); err != nil {
+				return nil, err
+			}
+		}
 		fmt.Fprintln(logw, "match: no -pgn: the games are not saved and the run cannot be resumed")
 		return t, nil
 	}

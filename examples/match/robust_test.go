@@ -343,10 +343,15 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil || s.GamesPlayed != 20 || s.Engines[0].Options["Hash"] != "4" {
 		t.Errorf("stdout is not the JSON summary: %v\n%s", err, stdout.String())
 	}
-	o.pgn = filepath.Join(t.TempDir(), "j.pgn")
+	o.pgn = ""
 	o.jsonOut = filepath.Join(t.TempDir(), "j.json")
 	os.WriteFile(o.jsonOut, []byte("{}\n"), 0o644)
 	stdout.Reset()
+	if st := runMain(context.Background(), o, false, &stdout, &stderr); st != 2 || !strings.Contains(stderr.String(), "exists") {
+		t.Errorf("existing -json-out without -pgn: status %d, %s", st, stderr.String())
+	}
+	o.pgn = filepath.Join(t.TempDir(), "j.pgn")
+	stderr.Reset()
 	if st := runMain(context.Background(), o, false, &stdout, &stderr); st != 2 || !strings.Contains(stderr.String(), "exists") {
 		t.Errorf("existing -json-out: status %d, %s", st, stderr.String())
 	}
