@@ -94,9 +94,11 @@ func (w *worker) markBroken(i int) {
 	}
 }
 
-func (w *worker) close() {
+// close ends the worker's engines: "quit" for those in a sane state, a kill for broken ones
+// and, with kill (the run was interrupted), for all.
+func (w *worker) close(kill bool) {
 	for _, s := range w.seats {
-		if s.broken {
+		if s.broken || kill {
 			s.eng.Kill() // it may be hung: do not wait for "quit"
 		} else {
 			s.eng.Close()
@@ -215,8 +217,11 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 		if err != nil {
 			return forfeit(c, termAbandoned, "could not be started: "+err.Error())
 		}
-		if err := e.NewGame(t.tc.timeout); err != nil {
+		if err := e.NewGameContext(ctx, t.tc.timeout); err != nil {
 			w.markBroken(engIdx[c])
+			if ctx.Err() != nil {
+				return rec, errCancelled
+			}
 			return forfeit(c, termAbandoned, "did not answer ucinewgame/isready: "+err.Error())
 		}
 		engines[c] = e
@@ -235,16 +240,20 @@ func (w *worker) play(ctx context.Context, s scheduled) (gameRecord, error) {
 		now := time.Now()
 		switch {
 		case tc.base > 0:
-			lim.WTime, lim.BTime = max(clock[0], 0), max(clock[1], 0)
+			// The real remaining times; uci.Limits.Command sends a clock at or below zero
+			// (in debt within -margin) as 1 ms, never as 0 or "go infinite".
+			lim.Clock = true
+			lim.WTime, lim.BTime = clock[0], clock[1]
 			lim.WInc, lim.BInc = tc.inc, tc.inc
-			deadline = now.Add(max(clock[c], 0) + tc.margin)
+			// Past clock + margin the move is late anyway (clock > −margin here).
+			deadline = now.Add(clock[c] + tc.margin)
 		case tc.moveTime > 0:
 			lim.MoveTime = tc.moveTime
 			deadline = now.Add(tc.moveTime + tc.margin)
 		default:
 			deadline = now.Add(tc.timeout)
 		}
-		r, err := engines[c].Go(uci.PositionCommand(startFEN, uciMoves), lim, deadline)
+		r, err := engines[c].GoContext(ctx, uci.PositionCommand(startFEN, uciMoves), lim, deadline)
 		elapsed := time.Since(now)
 		if err != nil && ctx.Err() != nil {
 			// Interrupted: not the engine's fault (and it may have been signalled too).

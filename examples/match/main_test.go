@@ -69,7 +69,7 @@ func checkPGN(t *testing.T, path string, want int) []board.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	games, err := board.ReadPGN(bytes.NewReader(b))
+	games, err := board.ReadPGN(bytes.NewReader(blankCommentLines(b)))
 	if err != nil {
 		t.Fatalf("PGN does not read back: %v\n%s", err, b)
 	}
@@ -167,6 +167,7 @@ func TestStockfishMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr.release()
 	if err := tr.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -211,6 +212,7 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
+	tr.release()
 	first := tr.playedCount()
 	if first < 3 || first >= 12 {
 		t.Fatalf("interrupted run played %d games", first)
@@ -224,22 +226,26 @@ func TestResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(log.String(), "cutting an unfinished last game") || !strings.Contains(log.String(), "resuming") {
+	tr2.release()
+	if !strings.Contains(log.String(), "cutting an unfinished last game") || !strings.Contains(log.String(), "resumed "+itoa(first)+" games from "+o.pgn) {
 		t.Errorf("log: %s", log.String())
 	}
 	// A game cut after a whole move parses, but has no result token: cut too.
 	f, _ = os.OpenFile(o.pgn, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("[Event \"test\"]\n[Result \"1-0\"]\n\n1. e4 e5 ")
 	f.Close()
-	if _, err := setup(o, &syncBuf{}); err != nil {
+	tr2, err = setup(o, &syncBuf{})
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr2.release()
 	if tr2.playedCount() != first {
 		t.Errorf("resume sees %d games, %d were written", tr2.playedCount(), first)
 	}
 	if err := tr2.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	tr2.release()
 	games := checkPGN(t, o.pgn, 12)
 	var idx []string
 	for _, g := range games {
@@ -253,10 +259,17 @@ func TestResume(t *testing.T) {
 	if s.GamesPlayed != 12 || s.Ratings == nil {
 		t.Errorf("summary %+v", s)
 	}
-	tr3, err := setup(o, &syncBuf{})
-	if err != nil || tr3.playedCount() != 12 {
-		t.Fatalf("third setup: %v, %d", err, tr3.playedCount())
+	// A finished tournament is refused, unless -continue.
+	if _, err := setup(o, &syncBuf{}); err == nil || !strings.Contains(err.Error(), "all 12 games of this tournament are played; pass -continue") {
+		t.Errorf("finished file: %v", err)
 	}
+	o3 := o
+	o3.cont = true
+	tr3, err := setup(o3, &syncBuf{})
+	if err != nil || tr3.playedCount() != 12 || !tr3.finished() {
+		t.Fatalf("third setup: %v", err)
+	}
+	tr3.release()
 	// A PGN of another tournament is refused.
 	o2 := o
 	o2.engines = []string{fakeEngine(t, "X", "first", 0), fakeEngine(t, "B", "first", 0)}
@@ -319,6 +332,7 @@ func TestManyEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr.release()
 	if err := tr.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -337,6 +351,7 @@ func TestHangWithoutClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr.release()
 	if err := tr.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -637,12 +652,17 @@ func TestSPRTStop(t *testing.T) {
 	if !strings.Contains(log.String(), "SPRT finished: H1 accepted") {
 		t.Errorf("log:\n%s", log.String())
 	}
-	// Resuming a decided test plays nothing more.
+	// Resuming a decided test is refused; with -continue it plays nothing more.
 	n := s.GamesPlayed
+	if _, err := setup(o, &syncBuf{}); err == nil || !strings.Contains(err.Error(), "its SPRT is decided (H1 accepted)") {
+		t.Errorf("resume of a decided SPRT: %v", err)
+	}
+	o.cont = true
 	tr2, err := setup(o, &syncBuf{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr2.release()
 	if err := tr2.run(context.Background()); err != nil || tr2.playedCount() != n {
 		t.Errorf("resume of a decided SPRT: %v, %d games (was %d)", err, tr2.playedCount(), n)
 	}
@@ -685,6 +705,7 @@ func runMatch(t *testing.T, o options) (*tournament, *syncBuf) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr.release()
 	if err := tr.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/internal/uci"
 )
 
@@ -76,6 +77,7 @@ func loadOpenings(path string) ([]opening, error) {
 // buildConfig holds the filters of -build-openings (doc/elo.md "The opening set").
 type buildConfig struct {
 	in, out          string
+	force            bool // -force: replace an existing out
 	engine           string
 	depth            int
 	maxCP            int
@@ -89,8 +91,17 @@ type buildConfig struct {
 // pieces, halfmove clock ≤ maxHalfmove, and |Stockfish score| ≤ maxCP centipawns at a fixed
 // depth (one thread, 16 MiB hash, ucinewgame before each). It writes EPD lines with the
 // standard opcodes hmvc, fmvn, ce (centipawns, side to move), acd (depth) and id (source
-// line). Interrupting it (ctx) keeps what was written.
+// line). The output goes through a temporary file renamed into place (internal/outfile): an
+// existing cfg.out is refused unless cfg.force, and never the input. Interrupting it (ctx)
+// keeps the positions kept so far, with a message. Errors: -out missing or refused, the
+// input unreadable, the engine failing.
 func buildOpenings(ctx context.Context, cfg buildConfig, logw io.Writer) error {
+	if cfg.out == "" {
+		return errors.New("-build-openings needs -out FILE.epd (the committed set is examples/match/openings/balanced.epd; replacing it needs -force)")
+	}
+	if err := outfile.Check(cfg.out, cfg.force, cfg.in); err != nil {
+		return err
+	}
 	f, err := os.Open(cfg.in)
 	if err != nil {
 		return err
@@ -127,18 +138,28 @@ func buildOpenings(ctx context.Context, cfg buildConfig, logw io.Writer) error {
 		return err
 	}
 	defer e.Close()
-	out, err := os.Create(cfg.out)
+	out, err := outfile.Create(cfg.out, cfg.force, cfg.in)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	fmt.Fprintf(out, "# Balanced opening set built by: go run ./examples/match -build-openings -from %s -depth %d -maxcp %d -minmove %d -maxmove %d -minpieces %d -maxhalfmove %d\n",
+	w := bufio.NewWriter(out) // its first write error is kept and returned by Flush
+	commit := func() error {
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("writing %s: %w", cfg.out, err)
+		}
+		return out.Commit()
+	}
+	fmt.Fprintf(w, "# Balanced opening set built by: go run ./examples/match -build-openings -from %s -depth %d -maxcp %d -minmove %d -maxmove %d -minpieces %d -maxhalfmove %d\n",
 		cfg.in, cfg.depth, cfg.maxCP, cfg.minMove, cfg.maxMove, cfg.minPieces, cfg.maxHalfmove)
-	fmt.Fprintf(out, "# engine: %s (%s); ce = its score in centipawns from the side to move's view at depth acd\n", cfg.engine, e.IDName)
+	fmt.Fprintf(w, "# engine: %s (%s); ce = its score in centipawns from the side to move's view at depth acd\n", cfg.engine, e.IDName)
 	kept := 0
 	for i, c := range cands {
 		if ctx.Err() != nil {
-			return errors.New("interrupted")
+			if err := commit(); err != nil {
+				return err
+			}
+			return fmt.Errorf("interrupted after %d of %d candidates: %d kept in %s", i, len(cands), kept, cfg.out)
 		}
 		if err := e.NewGame(30 * time.Second); err != nil {
 			return err
@@ -155,12 +176,15 @@ func buildOpenings(ctx context.Context, cfg buildConfig, logw io.Writer) error {
 			continue
 		}
 		fen := strings.Fields(c.p.FEN())
-		fmt.Fprintf(out, "%s hmvc %d; fmvn %d; ce %d; acd %d; id \"%s:%d\";\n", strings.Join(fen[:4], " "),
+		fmt.Fprintf(w, "%s hmvc %d; fmvn %d; ce %d; acd %d; id \"%s:%d\";\n", strings.Join(fen[:4], " "),
 			c.p.HalfmoveClock(), c.p.FullmoveNumber(), cp, cfg.depth, baseName(cfg.in), c.line)
 		kept++
 		if (i+1)%50 == 0 {
 			fmt.Fprintf(logw, "build-openings: %d/%d searched, %d kept\n", i+1, len(cands), kept)
 		}
+	}
+	if err := commit(); err != nil {
+		return err
 	}
 	fmt.Fprintf(logw, "build-openings: %d of %d candidates kept in %s\n", kept, len(cands), cfg.out)
 	return nil

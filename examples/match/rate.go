@@ -81,11 +81,18 @@ func ratePGN(path, anchor string, anchorElo float64, prior int, w io.Writer) err
 	fmt.Fprintf(w, "%s: %d games rated, %d unfinished skipped, %d players\n", path, len(games)-skipped, skipped, len(names))
 	fmt.Fprintf(w, "%-24s %-24s %5s %5s %5s %7s %22s\n", "player", "opponent", "W", "D", "L", "score", "Elo (trinomial 95%)")
 	var pairs []elo.Pairing
+	var notes []string
 	for _, k := range keys {
 		r := *tally[k]
 		e, _ := elo.Trinomial(r)
-		fmt.Fprintf(w, "%-24s %-24s %5d %5d %5d %6.1f%% %22s\n", names[k.a], names[k.b], r.W, r.D, r.L, 100*e.Score, fmtEst(toEstimate(e)))
+		fmt.Fprintf(w, "%-24s %-24s %5d %5d %5d %6.1f%% %22s\n", names[k.a], names[k.b], r.W, r.D, r.L, 100*e.Score, eloCell(toEstimate(e), r))
+		if noFiniteElo(r) {
+			notes = append(notes, scoreNote(names[k.a], names[k.b], r))
+		}
 		pairs = append(pairs, elo.Pairing{A: k.a, B: k.b, WDL: elo.WDL{W: r.W, D: r.D + prior, L: r.L}})
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
 	}
 	an := 0
 	if anchor != "" {

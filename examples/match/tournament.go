@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/internal/elo"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/internal/uci"
 )
 
@@ -32,6 +33,7 @@ type pairing struct{ a, b int }
 // tournament is a configured run.
 type tournament struct {
 	specs       []uci.Spec
+	rejected    [][]uci.RejectedOption // per engine: options skipped with -lenient
 	names       []string
 	gauntlet    bool
 	pairings    []pairing
@@ -48,9 +50,14 @@ type tournament struct {
 	event       string
 	pgnPath     string
 	jsonPath    string
-	concurrency int
-	quiet       bool
-	logw        io.Writer
+	force       bool // -force: -json-out may replace an existing file
+	jsonReplace bool // -json-out exists and may be replaced (-force, or this tournament's summary)
+	lockPath    string
+	// pgnNeedsNewline: the resumed PGN does not end with a line end.
+	pgnNeedsNewline bool
+	concurrency     int
+	quiet           bool
+	logw            io.Writer
 
 	mu           sync.Mutex
 	results      []string // per game: "" not played, else the PGN result
@@ -142,7 +149,16 @@ func (t *tournament) resume(played []playedGame) error {
 		t.records = append(t.records, info)
 	}
 	t.playedBefore = len(played)
+	if t.sprt != nil {
+		t.checkSPRT()
+	}
 	return nil
+}
+
+// finished reports whether nothing is left to play: every game has a result, or the SPRT is
+// decided.
+func (t *tournament) finished() bool {
+	return t.playedCount() == len(t.games) || (t.sprt != nil && t.sprtDecision != elo.Continue)
 }
 
 // score returns the points of engine e in game g (0, ½, 1) and whether e played in g.
@@ -220,21 +236,42 @@ func (t *tournament) playedCount() int {
 }
 
 // run plays the remaining games with t.concurrency workers, appending each finished game to
-// the PGN file. ctx cancellation drops the games in progress.
+// the PGN file (if any). ctx cancellation drops the games in progress and kills their engines.
+// Errors: the PGN cannot be opened or written (the run stops; the games played so far count),
+// a game that cannot be written as PGN.
 func (t *tournament) run(ctx context.Context) error {
-	f, err := os.OpenFile(t.pgnPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
+	var f *os.File
+	if t.pgnPath != "" {
+		flags := os.O_WRONLY | os.O_APPEND
+		if st, err := os.Stat(t.pgnPath); err != nil || st.Mode().IsRegular() {
+			flags |= os.O_CREATE
+		}
+		var err error
+		if f, err = os.OpenFile(t.pgnPath, flags, 0o644); err != nil {
+			return err
+		}
+		defer f.Close()
 	}
-	defer f.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	todo := make(chan scheduled)
 	done := make(chan gameRecord)
 	var wg sync.WaitGroup
+	var errMu sync.Mutex
 	var firstErr error
-	var errOnce sync.Once
-	fail := func(err error) { errOnce.Do(func() { firstErr = err; cancel() }) }
+	fail := func(err error) {
+		errMu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		errMu.Unlock()
+		cancel()
+	}
+	failed := func() error {
+		errMu.Lock()
+		defer errMu.Unlock()
+		return firstErr
+	}
 	t.started = time.Now()
 	if t.sprt != nil {
 		t.checkSPRT()
@@ -247,7 +284,7 @@ func (t *tournament) run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			w := &worker{t: t, seats: map[int]*seat{}}
-			defer w.close()
+			defer func() { w.close(ctx.Err() != nil) }()
 			for s := range todo {
 				rec, err := w.play(ctx, s)
 				if errors.Is(err, errCancelled) {
@@ -280,16 +317,25 @@ func (t *tournament) run(ctx context.Context) error {
 	}()
 	go func() { wg.Wait(); close(done) }()
 	for rec := range done {
+		if failed() != nil {
+			continue // stopping: games finished after the error are not counted
+		}
 		text, err := t.formatPGN(&rec)
 		if err != nil {
 			fail(fmt.Errorf("game %d: %w", rec.sched.idx+1, err))
 			continue
 		}
-		// One write per game, so an interruption leaves whole games (readPGNFile cuts a partial
-		// last one after a crash).
-		if _, err := f.WriteString(text); err != nil {
-			fail(fmt.Errorf("writing %s: %w", t.pgnPath, err))
-			continue
+		if f != nil {
+			if t.pgnNeedsNewline {
+				text = "\n" + text
+			}
+			// One write per game, so an interruption leaves whole games (readPGNFile cuts a
+			// partial last one after a crash).
+			if _, err := f.WriteString(text); err != nil {
+				fail(fmt.Errorf("writing game %d to %s: %w; the run stops (the summary counts the %d games written)", rec.sched.idx+1, t.pgnPath, err, t.playedCount()))
+				continue
+			}
+			t.pgnNeedsNewline = false
 		}
 		t.mu.Lock()
 		t.results[rec.sched.idx] = rec.result
@@ -313,7 +359,7 @@ func (t *tournament) run(ctx context.Context) error {
 			}
 		}
 	}
-	return firstErr
+	return failed()
 }
 
 func (t *tournament) checkSPRT() {
@@ -336,8 +382,8 @@ func (t *tournament) progress(rec *gameRecord) {
 		wdl, pen := t.tally(a, opp)
 		line += fmt.Sprintf(" | %s: +%d =%d -%d", label, wdl.W, wdl.D, wdl.L)
 		if e, err := elo.Trinomial(wdl); err == nil {
-			line += fmt.Sprintf(" %.1f%% Elo %s", 100*e.Score, fmtEst(toEstimate(e)))
-			if pe, err := elo.Pentanomial(pen); err == nil && pen.Pairs() >= 2 {
+			line += fmt.Sprintf(" %.1f%% Elo %s", 100*e.Score, eloCell(toEstimate(e), wdl))
+			if pe, err := elo.Pentanomial(pen); err == nil && pen.Pairs() >= 2 && !noFiniteElo(wdl) {
 				line += fmt.Sprintf(" (pairs: %s)", fmtEst(toEstimate(pe)))
 			}
 		}
@@ -375,11 +421,14 @@ type summary struct {
 }
 
 type engineSummary struct {
-	Name    string            `json:"name"`
-	Cmd     []string          `json:"cmd"`
-	Options map[string]string `json:"options,omitempty"`
-	Games   int               `json:"games"`
-	Score   float64           `json:"score"`
+	Name string   `json:"name"`
+	Cmd  []string `json:"cmd"`
+	// Options are the options set, as the engine declared them; OptionsRejected those
+	// skipped with -lenient, with the reason.
+	Options         map[string]string `json:"options,omitempty"`
+	OptionsRejected map[string]string `json:"options_rejected,omitempty"`
+	Games           int               `json:"games"`
+	Score           float64           `json:"score"`
 }
 
 type estimate struct {
@@ -457,6 +506,12 @@ func (t *tournament) summarize() summary {
 				es.Options[o.Name] = o.Value
 			}
 		}
+		if i < len(t.rejected) && len(t.rejected[i]) > 0 {
+			es.OptionsRejected = map[string]string{}
+			for _, r := range t.rejected[i] {
+				es.OptionsRejected[r.Name] = r.Value + ": " + r.Err.Error()
+			}
+		}
 		wdl, _ := t.tally(i, nil)
 		es.Games, es.Score = wdl.Games(), wdl.Score()
 		s.Engines = append(s.Engines, es)
@@ -521,16 +576,24 @@ func (t *tournament) summarize() summary {
 func (t *tournament) printSummary(w io.Writer, s summary) {
 	fmt.Fprintf(w, "\n%s: %s, %d of %d games, %s, %d openings\n", s.Event, s.Tournament, s.GamesPlayed, s.GamesPlanned, s.TimeControl, s.Openings)
 	fmt.Fprintf(w, "%-24s %-24s %5s %5s %5s %7s %22s %22s %6s\n", "engine", "opponent", "W", "D", "L", "score", "Elo (trinomial 95%)", "Elo (pentanomial 95%)", "LOS")
+	var notes []string
 	for _, p := range s.Pairings {
+		wdl := elo.WDL{W: p.W, D: p.D, L: p.L}
 		tri, pen, los := "-", "-", "-"
 		if p.Trinom != nil {
-			tri = fmtEst(p.Trinom)
+			tri = eloCell(p.Trinom, wdl)
 			los = fmt.Sprintf("%.3f", p.Trinom.LOS)
 		}
 		if p.Pentnom != nil {
-			pen = fmtEst(p.Pentnom)
+			pen = eloCell(p.Pentnom, wdl)
 		}
 		fmt.Fprintf(w, "%-24s %-24s %5d %5d %5d %6.1f%% %22s %22s %6s\n", p.A, p.B, p.W, p.D, p.L, 100*p.Score, tri, pen, los)
+		if noFiniteElo(wdl) {
+			notes = append(notes, scoreNote(p.A, p.B, wdl))
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
 	}
 	if r := s.Ratings; r != nil {
 		if r.Error != "" {
@@ -563,6 +626,9 @@ func (t *tournament) printSummary(w io.Writer, s summary) {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s %d", k, s.Terminations[k]))
 	}
+	if len(parts) == 0 {
+		parts = []string{"none"}
+	}
 	fmt.Fprintf(w, "Game ends: %s\n", strings.Join(parts, ", "))
 	if len(s.Forfeits) > 0 {
 		fmt.Fprintf(w, "Forfeits: %d\n", len(s.Forfeits))
@@ -570,6 +636,48 @@ func (t *tournament) printSummary(w io.Writer, s summary) {
 			fmt.Fprintf(w, "  game %d: %s\n", f.Game, f.Reason)
 		}
 	}
+}
+
+// noFiniteElo reports a score of 0 or 100 % over at least one game: the logistic Elo
+// estimate is −∞ or +∞.
+func noFiniteElo(r elo.WDL) bool {
+	n := r.W + r.D + r.L
+	return n > 0 && (r.W == n || r.L == n)
+}
+
+// eloBound is, for a score of 0 (100 %) over n games, the one-sided 95 % upper (lower) bound
+// of the Elo difference: the exact binomial bound on the score, 1 − 0.05^(1/n) (0.05^(1/n))
+// (C. J. Clopper and E. S. Pearson, Biometrika 26, 1934; ≈ 3/n, the "rule of three"),
+// turned into Elo by the logistic curve.
+func eloBound(r elo.WDL) float64 {
+	n := float64(r.W + r.D + r.L)
+	s := 1 - math.Pow(0.05, 1/n)
+	b := -400 * math.Log10(1/s-1)
+	if r.W > 0 {
+		return -b
+	}
+	return b
+}
+
+// eloCell formats an estimate for the tables; for a score of 0 or 100 % it prints the
+// one-sided bound instead of ±∞: "< -183", "> +183".
+func eloCell(e *estimate, r elo.WDL) string {
+	if !noFiniteElo(r) {
+		return fmtEst(e)
+	}
+	if r.W > 0 {
+		return fmt.Sprintf("> %+.0f", eloBound(r))
+	}
+	return fmt.Sprintf("< %+.0f", eloBound(r))
+}
+
+// scoreNote explains a table row with a score of 0 or 100 %.
+func scoreNote(a, b string, r elo.WDL) string {
+	n := r.W + r.D + r.L
+	if r.W > 0 {
+		return fmt.Sprintf("note: %s scored 100 %% (%d of %d) against %s: no finite Elo estimate; Elo above %+.0f (95 %%, one-sided). More games, or -prior N (virtual draws) for the ML ratings, give finite figures.", a, n, n, b, eloBound(r))
+	}
+	return fmt.Sprintf("note: %s scored 0 (0 of %d) against %s: no finite Elo estimate; Elo below %+.0f (95 %%, one-sided). More games, or -prior N (virtual draws) for the ML ratings, give finite figures.", a, n, b, eloBound(r))
 }
 
 // Z95 for the ± of ML ratings.
@@ -596,14 +704,39 @@ func fmtEst(e *estimate) string {
 	return fmt.Sprintf("%+.1f [%+.0f, %+.0f]", e.Elo, e.Lo, e.Hi)
 }
 
-func writeJSON(path string, s summary) error {
+// checkJSONOut decides at setup whether an existing -json-out may be replaced: with -force,
+// or when resuming and the file is a summary of this tournament (same event, engines and
+// number of games), which the resumed run brings up to date. Errors: outfile.ErrExists.
+func (t *tournament) checkJSONOut(resumed bool) error {
+	if _, err := os.Stat(t.jsonPath); err != nil {
+		return nil // checked by outfile.Check at setup: it does not exist
+	}
+	if t.force {
+		t.jsonReplace = true
+		return nil
+	}
+	if resumed {
+		var old summary
+		if b, err := os.ReadFile(t.jsonPath); err == nil && json.Unmarshal(b, &old) == nil &&
+			old.Event == t.event && old.GamesPlanned == len(t.games) && len(old.Engines) == len(t.names) {
+			same := true
+			for i, e := range old.Engines {
+				same = same && e.Name == t.names[i]
+			}
+			if same {
+				t.jsonReplace = true
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("-json-out %s %w (or resume the tournament it summarizes)", t.jsonPath, outfile.ErrExists)
+}
+
+// writeJSON writes s to -json-out through a temporary file renamed into place.
+func (t *tournament) writeJSON(s summary) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return outfile.WriteFile(t.jsonPath, append(b, '\n'), t.jsonReplace, t.pgnPath)
 }

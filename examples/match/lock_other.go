@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+// processAlive cannot tell without Unix signals: every lock counts as held (the message says
+// to delete a stale lock file).
+func processAlive(pid int) bool { return true }
