@@ -20,7 +20,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -30,15 +29,22 @@ import (
 
 func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the bench to `file`")
+	flag.Usage = usage
 	flag.Parse()
 	args := flag.Args()
+	if len(args) > 0 && (args[0] != "bench" || len(args) > 3) {
+		fmt.Fprintf(os.Stderr, "engine: unexpected arguments %q\n", args)
+		usage()
+		os.Exit(2)
+	}
 	e := newEngine(os.Stdout)
-	if len(args) > 0 && args[0] == "bench" {
+	if len(args) > 0 {
 		depth := defaultBenchDepth
 		if len(args) > 1 {
 			d, err := strconv.Atoi(args[1])
 			if err != nil || d < 1 {
-				fmt.Fprintln(os.Stderr, "usage: engine bench [depth] [evalfile]")
+				fmt.Fprintln(os.Stderr, "engine: bench depth must be an integer ≥ 1")
+				usage()
 				os.Exit(2)
 			}
 			depth = d
@@ -62,9 +68,30 @@ func main() {
 			defer f.Close()
 			defer pprof.StopCPUProfile()
 		}
-		e.bench(depth)
+		e.bench(depth, nil)
 		e.flush()
 		return
 	}
-	e.run(bufio.NewReader(os.Stdin))
+	e.run(os.Stdin)
+}
+
+// usageText is printed by -help (and on a bad command line) before the flags.
+const usageText = `engine: a UCI chess engine on nnuekit (doc/engine.md).
+
+Synopsis:
+  engine [-cpuprofile file]                     speak UCI on stdin/stdout (for a GUI)
+  engine [-cpuprofile file] bench [depth [evalfile]]
+                                                search the 12 bench positions, print nodes/s
+
+Examples:
+  engine                                        then type: uci, isready, position startpos, go movetime 1000
+  engine bench 10 ../shared/nets/nn-ad9b42354671.nnue
+
+The engine's output is the UCI protocol itself; it has no -json flag.
+Flags:
+`
+
+func usage() {
+	fmt.Fprint(flag.CommandLine.Output(), usageText)
+	flag.PrintDefaults()
 }
