@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -62,4 +63,14 @@ func newTT(mb int) *tt {
 		panic(err)
 	}
 	return t
+}
+
+// startPos returns the start position.
+func startPos() board.Position { return board.StartPosition() }
+
+// flagOutput sends the flag package's output to w until the returned function is called.
+func flagOutput(w io.Writer) func() {
+	old := flag.CommandLine.Output()
+	flag.CommandLine.SetOutput(w)
+	return func() { flag.CommandLine.SetOutput(old) }
 }

@@ -42,9 +42,9 @@ func zeroTable(b []byte) {
 	}
 }
 
-// machineMemory returns the memory of the machine (or of the process's cgroup, if lower)
+// readMachineMemory returns the memory of the machine (or of the process's cgroup, if lower)
 // and the part of it available now, in bytes; ok is false when they cannot be read.
-func machineMemory() (total, avail uint64, ok bool) {
+func readMachineMemory() (total, avail uint64, ok bool) {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0, 0, false

@@ -20,5 +20,5 @@ func unmapTable([]byte) {}
 // zeroTable clears b.
 func zeroTable(b []byte) { clear(b) }
 
-// machineMemory: unknown here.
-func machineMemory() (total, avail uint64, ok bool) { return 0, 0, false }
+// readMachineMemory: unknown here.
+func readMachineMemory() (total, avail uint64, ok bool) { return 0, 0, false }

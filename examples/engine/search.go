@@ -31,9 +31,9 @@ const (
 // Time: the clock starts at the go command (t0), or at ponderhit for go ponder. A timer
 // (time.AfterFunc) fires at the hard limit and every thread checks the clock every 256 of
 // its nodes, so the search stops on time even when there are more threads than cores and
-// the main thread is rarely scheduled. Running out of time stops the search only once
-// the main thread has completed its first iteration (timeUp): a move is always the
-// result of a finished depth-1 search, never an arbitrary legal move.
+// the main thread is rarely scheduled. Running out of time stops the helper threads at
+// once and the main thread once it has completed its first iteration (timeUp): a move is
+// always the result of a finished depth-1 search, never an arbitrary legal move.
 type searcher struct {
 	tt        *tt
 	lim       limits
@@ -219,7 +219,7 @@ func (t *thread) iterate() {
 			d = min(depth+(t.id&1), maxDepth)
 		}
 		score := t.search(-infinity, infinity, d, 0, false)
-		if s.stop.Load() {
+		if t.stopped() {
 			if t.depth == 0 && t.pvLen[0] > 0 {
 				// Stopped inside the first iteration: the best root move so far is
 				// still better than an arbitrary legal move.
@@ -282,6 +282,13 @@ func (t *thread) report() {
 	s.info(string(b))
 }
 
+// stopped reports whether thread t must stop: the search was halted, or (helper threads)
+// the time is up while the main thread finishes its first iteration with the cores to
+// itself.
+func (t *thread) stopped() bool {
+	return t.s.stop.Load() || t.id > 0 && t.s.outOfTime.Load()
+}
+
 // countNode counts a node and, every 256 nodes of any thread, checks the time and node
 // limits. It reports whether the search must stop.
 func (t *thread) countNode() bool {
@@ -290,7 +297,7 @@ func (t *thread) countNode() bool {
 	if n&255 == 0 {
 		s.checkLimits()
 	}
-	return s.stop.Load()
+	return t.stopped()
 }
 
 // isDraw: fifty-move rule, insufficient material, or a repetition of a position since the
@@ -418,7 +425,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 		t.ev.pushNull()
 		score := -t.search(-beta, -beta+1, depth-1-r, ply+1, true)
 		t.ev.pop()
-		if t.s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if score >= beta {
@@ -481,7 +488,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 			}
 		}
 		t.ev.pop()
-		if t.s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if score > best {

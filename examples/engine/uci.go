@@ -54,6 +54,10 @@ type engine struct {
 	done   chan struct{} // closed when the running job has printed its last line
 }
 
+// machineMemory returns the machine's memory and the part available now, in bytes
+// (mem_linux.go); ok is false where it cannot be read. Tests replace it.
+var machineMemory = readMachineMemory
+
 // maxHashUnknownMemory is the Hash maximum where the machine's memory cannot be read.
 const maxHashUnknownMemory = 4096
 
@@ -179,6 +183,9 @@ func readLine(br *bufio.Reader, limit int) (line string, n int, err error) {
 		chunk, err := br.ReadSlice('\n')
 		n += len(chunk)
 		if n <= limit {
+			if len(buf)+len(chunk) > cap(buf) { // double: a long line costs < 2× its length
+				buf = slices.Grow(buf, max(len(chunk), cap(buf)))
+			}
 			buf = append(buf, chunk...)
 		} else {
 			buf = nil
@@ -374,14 +381,14 @@ func (e *engine) setEvalFile(path string) error {
 		// reading a device may never end, a directory is no network.
 		var fi os.FileInfo
 		if fi, err = os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-			err = fmt.Errorf("not a regular file (%s)", fileKind(fi.Mode()))
+			return fmt.Errorf("EvalFile %s: not a regular file (%s)", quoteShort(path), fileKind(fi.Mode()))
 		}
 		if err == nil {
 			net, err = nnue.LoadFile(path)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("EvalFile %s: %v", quoteShort(path), err)
+		return fmt.Errorf("EvalFile: %v", err) // the error names the file
 	}
 	e.net, e.evalFile = net, path
 	e.makeThreads()
@@ -543,9 +550,10 @@ func parseGo(args []string) (limits, []string) {
 	return l, notes
 }
 
-// quoteShort quotes s for a message, cut to 40 bytes (a hostile token is not echoed whole).
+// quoteShort quotes s for a message, cut to 200 bytes (a hostile token is not echoed
+// whole).
 func quoteShort(s string) string {
-	const n = 40
+	const n = 200
 	if len(s) <= n {
 		return strconv.Quote(s)
 	}
