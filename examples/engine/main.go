@@ -7,16 +7,21 @@
 // Usage:
 //
 //	go run ./examples/engine            # speaks UCI on stdin/stdout (plug into a GUI)
+//	go run ./examples/engine -help      # synopsis, examples, flags
 //	go run ./examples/engine bench [depth] [evalfile]   # Stockfish-style bench, then exit
 //	go run ./examples/engine -cpuprofile cpu.out bench 10 ../shared/thesis-models/hv.nn
 //
-// Options (setoption name … value …): Hash (MiB, default 128), Threads (default 1),
-// EvalFile (path of a thesis .nn, Stockfish .nnue or native network; "<default>" for the
-// embedded network, "<material>" for a material-only evaluation), Move Overhead (ms,
-// default 30), DebugEval (verify incremental == refresh at every node). Besides the UCI
-// commands it understands `eval` (network output; Stockfish nets print the NNUE
-// contribution table), `bench [depth]` and `d` (print the position). doc/engine.md
-// documents the search features, their sources, speed and memory.
+// Options (setoption name … value …): Hash (MiB, default 128, at most what the machine
+// can give), Threads (default 1), EvalFile (path of a regular file holding a thesis .nn,
+// Stockfish .nnue or native network; "<default>" for the embedded network, "<material>"
+// for a material-only evaluation), Move Overhead (ms, default 30), DebugEval (verify
+// incremental == refresh at every node), Ponder. Every go form is answered (time.go has
+// the time rules; unknown go tokens are skipped with an info string; searchmoves and
+// ponder/ponderhit work). Besides the UCI commands it understands `eval` (network output;
+// Stockfish nets print the NNUE contribution table), `bench [depth [evalfile]]`
+// (interruptible by stop and quit) and `d` (print the position). doc/engine.md documents
+// the commands, the behaviour on bad input, the search features, their sources, speed
+// and memory.
 package main
 
 import (
