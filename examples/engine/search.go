@@ -85,7 +85,7 @@ func (s *searcher) startClock() {
 	}
 	s.timerMu.Lock()
 	defer s.timerMu.Unlock()
-	if s.stop.Load() {
+	if s.stop.Load() || s.timer != nil {
 		return
 	}
 	s.timer = time.AfterFunc(max(s.budget.hard-s.elapsed(), 0), s.timeUp)

@@ -167,6 +167,11 @@ func (e *engine) run(r io.Reader) {
 			return
 		}
 		if err != nil {
+			// End of input is quit for a search (go infinite would never end), but a
+			// running bench is bounded and finishes: printf 'bench\n' | engine prints it.
+			if e.cur == nil && e.done != nil {
+				<-e.done
+			}
 			e.stopSearch()
 			return
 		}
@@ -313,10 +318,10 @@ func (e *engine) setOption(args []string) error {
 		}
 	}
 	id, v := strings.ToLower(strings.Join(name, " ")), strings.Join(value, " ")
-	spin := func(lo, hi int) (int, error) {
+	spin := func(name string, lo, hi int) (int, error) {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("option %s: value %s is not an integer in %d…%d", id, quoteShort(v), lo, hi)
+			return 0, fmt.Errorf("option %s: value %s is not an integer in %d…%d", name, quoteShort(v), lo, hi)
 		}
 		return n, nil
 	}
@@ -331,20 +336,20 @@ func (e *engine) setOption(args []string) error {
 	}
 	switch id {
 	case "hash":
-		n, err := spin(minHash, maxHash)
+		n, err := spin("Hash", minHash, maxHash)
 		if err != nil {
 			return err
 		}
 		return e.resizeTT(n)
 	case "threads":
-		n, err := spin(1, maxThreads)
+		n, err := spin("Threads", 1, maxThreads)
 		if err != nil {
 			return err
 		}
 		e.nThreads = n
 		e.makeThreads()
 	case "move overhead":
-		n, err := spin(0, 5000)
+		n, err := spin("Move Overhead", 0, 5000)
 		if err != nil {
 			return err
 		}

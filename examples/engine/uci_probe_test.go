@@ -248,7 +248,7 @@ func TestUCIHashLimits(t *testing.T) {
 	}
 	for _, v := range []string{"65536", fmt.Sprint(maxHash + 1), "1048576", "0", "99999999999999999999"} {
 		s.send("setoption name Hash value " + v)
-		if line, _, ok := s.expect(regexp.MustCompile(`^info string error: option hash: value`), 5*time.Second); !ok {
+		if line, _, ok := s.expect(regexp.MustCompile(`^info string error: option Hash: value`), 5*time.Second); !ok {
 			t.Errorf("Hash %s: no error; output:\n%s", v, s.out.String())
 		} else {
 			t.Log(line)
