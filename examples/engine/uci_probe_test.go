@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"runtime"
 	"strings"
@@ -269,6 +270,20 @@ func TestUCIHashLimits(t *testing.T) {
 	if err := e.setOption(strings.Fields("name Hash value 64")); err != nil || e.tt == old || e.hashMB != 64 {
 		t.Errorf("Hash 64 with 200 MiB available: err %v, hash %d", err, e.hashMB)
 	}
+
+	// An allocation the kernel refuses (mem_linux.go: mmap, ENOMEM) is an error, not the
+	// runtime's fatal out of memory; the table stays.
+	if runtime.GOOS != "linux" || math.MaxInt == math.MaxInt32 {
+		return
+	}
+	machineMemory = func() (uint64, uint64, bool) { return 1 << 62, 1 << 62, true }
+	old = e.tt
+	huge := math.MaxInt >> 23 // 2⁴⁰ MiB = 2⁶⁰ bytes on 64-bit: beyond any machine's memory
+	err = e.resizeTT(huge)
+	if err == nil || !strings.Contains(err.Error(), "the 64 MiB table stays") || e.tt != old || e.hashMB != 64 {
+		t.Errorf("Hash 2⁴⁰ MiB: err %v, table replaced %v", err, e.tt != old)
+	}
+	t.Log(err)
 }
 
 type ioDiscard struct{}
