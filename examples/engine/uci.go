@@ -1,10 +1,12 @@
 package main
 
 // uci.go: the Universal Chess Interface protocol (UCI specification, Stefan-Meyer Kahlen
-// 2004; CPW "UCI"): commands are read line by line; a search runs in its own goroutine so
-// that stop, isready and quit are answered while it thinks. Bad input (unknown command,
-// bad FEN, illegal move, bad option value) is answered with an "info string" error and
-// the engine keeps running.
+// 2004; CPW "UCI"): commands are read line by line (at most maxLineBytes each); a search
+// or a bench runs in its own goroutine so that stop, isready, ponderhit and quit are
+// answered while it thinks. Bad input (unknown command, bad FEN, illegal move, bad option
+// value) is answered with an "info string error" and the engine keeps running; a go
+// command always ends with a bestmove (tokens it cannot parse are skipped with an
+// "info string warning"; after a rejected position it is "bestmove 0000").
 
 import (
 	"bufio"
@@ -422,7 +424,8 @@ func fileKind(m os.FileMode) string {
 	return "mode " + m.String()
 }
 
-// position parses "startpos|fen <FEN> [moves m1 m2 …]"; on error the position is unchanged.
+// position parses "startpos|fen <FEN> [moves m1 m2 …]" and makes it the root. On error
+// e.root is unchanged; the caller records the error (posErr), which go then reports.
 func (e *engine) position(args []string) error {
 	if len(args) == 0 {
 		return errors.New("position: want 'position startpos|fen <fen> [moves …]'")
