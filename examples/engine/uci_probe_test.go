@@ -15,8 +15,12 @@ import (
 	"time"
 )
 
-// margin is the slack on every timing bound (scheduling on a loaded machine).
-const margin = 400 * time.Millisecond
+// margin is the slack on every timing bound (scheduling on a loaded machine); the
+// many-threads overshoot, whose finding is about its size, gets smpMargin.
+const (
+	margin    = time.Second
+	smpMargin = 400 * time.Millisecond
+)
 
 var warningRE = regexp.MustCompile(`^info string warning: `)
 
@@ -118,8 +122,8 @@ func TestUCIGoLazySMPOnTime(t *testing.T) {
 		worst = max(worst, d)
 	}
 	t.Logf("Threads %d, go movetime 100: slowest answer %v", threads, worst)
-	if worst > 100*time.Millisecond+margin {
-		t.Errorf("Threads %d: go movetime 100 answered after %v, want ≤ 100 ms + %v", threads, worst, margin)
+	if worst > 100*time.Millisecond+smpMargin {
+		t.Errorf("Threads %d: go movetime 100 answered after %v, want ≤ 100 ms + %v", threads, worst, smpMargin)
 	}
 }
 
