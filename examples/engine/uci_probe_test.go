@@ -7,6 +7,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"runtime"
@@ -264,7 +265,7 @@ func TestUCIHashLimits(t *testing.T) {
 	// More than the memory available now: refused, the table stays.
 	defer func(f func() (uint64, uint64, bool)) { machineMemory = f }(machineMemory)
 	machineMemory = func() (uint64, uint64, bool) { return 8 << 30, 200 << 20, true }
-	e := newEngine(ioDiscard{})
+	e := newEngine(io.Discard)
 	old := e.tt
 	err := e.setOption(strings.Fields("name Hash value 256"))
 	want = "option Hash: 256 MiB is more than the 200 MiB of memory available now; the 128 MiB table stays"
@@ -289,10 +290,6 @@ func TestUCIHashLimits(t *testing.T) {
 	}
 	t.Log(err)
 }
-
-type ioDiscard struct{}
-
-func (ioDiscard) Write(p []byte) (int, error) { return len(p), nil }
 
 // TestUCIHashClearPrompt: ucinewgame with a large table answers isready promptly (Hash
 // 2048 blocked 7.7 s: every page of the table was written).
@@ -404,5 +401,27 @@ func TestUsage(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestUCIBenchEndOfInput: at the end of the input a running bench finishes (printf
+// 'bench 2\n' | engine prints the totals), a running search stops.
+func TestUCIBenchEndOfInput(t *testing.T) {
+	s := readySession(t)
+	s.send("bench 2")
+	s.w.Close()
+	select {
+	case <-s.done:
+	case <-time.After(time.Minute):
+		t.Fatal("the engine did not end after the bench")
+	}
+	if !strings.Contains(s.out.String(), "Nodes/second") || strings.Contains(s.out.String(), "bench stopped") {
+		t.Errorf("bench 2 then end of input:\n%s", s.out.String())
+	}
+	s = readySession(t)
+	s.send("go infinite")
+	s.w.Close()
+	if _, _, ok := s.expect(bestRE, margin); !ok {
+		t.Errorf("go infinite then end of input: no bestmove")
 	}
 }
