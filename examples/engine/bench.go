@@ -6,6 +6,7 @@ package main
 // fingerprint of the search (it changes when the search or the evaluation changes).
 
 import (
+	"sync"
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -33,18 +34,50 @@ var benchFENs = []string{
 
 // benchResult is the outcome of one bench run.
 type benchResult struct {
-	nodes   int64
-	elapsed time.Duration
+	nodes     int64
+	elapsed   time.Duration
+	positions int // positions searched to the end
 }
 
-// runBench searches every bench position to depth and returns the totals.
-func (e *engine) runBench(depth int) benchResult {
+// benchJob lets the UCI loop stop a bench between or inside its searches.
+type benchJob struct {
+	mu      sync.Mutex
+	s       *searcher // the search running now
+	stopped bool
+}
+
+// stop ends the bench: the running search stops and no other starts.
+func (j *benchJob) stop() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.stopped = true
+	if j.s != nil {
+		j.s.halt()
+	}
+}
+
+// begin registers the next search; false when the bench was stopped.
+func (j *benchJob) begin(s *searcher) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.s = s
+	return !j.stopped
+}
+
+func (j *benchJob) isStopped() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.stopped
+}
+
+// runBench searches every bench position to depth and returns the totals; with a job, it
+// ends early once job.stop is called (positions then counts the finished searches). The
+// engine's position is not touched.
+func (e *engine) runBench(depth int, job *benchJob) benchResult {
 	e.tt.clear()
 	for _, t := range e.threads {
 		t.clearHistory()
 	}
-	root, history := e.root, e.history
-	defer func() { e.root, e.history = root, history }() // bench leaves the position as it was
 	var r benchResult
 	start := time.Now()
 	for _, fen := range benchFENs {
@@ -53,21 +86,56 @@ func (e *engine) runBench(depth int) benchResult {
 			e.printf("info string error: bench position %q: %v", fen, err)
 			continue
 		}
-		e.root, e.history = pos, nil
-		s := e.newSearcher(limits{depth: depth}, nil)
-		s.run(&e.root, nil)
+		s := e.newSearcher(&pos, limits{depth: depth}, nil)
+		if job != nil && !job.begin(s) {
+			break
+		}
+		s.run(&pos, nil)
 		r.nodes += s.nodes()
+		if job != nil && job.isStopped() {
+			break // this search was cut short: not counted
+		}
+		r.positions++
 	}
 	r.elapsed = time.Since(start)
 	return r
 }
 
-// bench runs the bench and prints Stockfish's summary lines.
-func (e *engine) bench(depth int) {
-	r := e.runBench(depth)
+// bench runs the bench (job: see runBench) and prints Stockfish's summary lines.
+func (e *engine) bench(depth int, job *benchJob) {
+	r := e.runBench(depth, job)
+	if r.positions < len(benchFENs) {
+		e.printf("info string bench stopped after %d of %d positions", r.positions, len(benchFENs))
+	}
 	ms := max(r.elapsed.Milliseconds(), 1)
 	e.printf("\n===========================")
 	e.printf("Total time (ms) : %d", ms)
 	e.printf("Nodes searched  : %d", r.nodes)
 	e.printf("Nodes/second    : %d", r.nodes*1000/ms)
+}
+
+// startBench runs the bench in the background (UCI bench command), so that stop, quit and
+// isready are answered while it runs. A network given with it (bench 10 file.nnue) is
+// loaded for this bench only: the previous EvalFile is restored after it.
+func (e *engine) startBench(depth int, evalFile string) {
+	restore := func() {}
+	if evalFile != "" {
+		net, file := e.net, e.evalFile
+		if err := e.setEvalFile(evalFile); err != nil {
+			e.printf("info string error: bench: %v", err)
+			return
+		}
+		restore = func() {
+			e.net, e.evalFile = net, file
+			e.makeThreads()
+		}
+	}
+	job := &benchJob{}
+	done := make(chan struct{})
+	e.cancel, e.done = job.stop, done
+	go func() {
+		defer close(done)
+		e.bench(depth, job)
+		restore()
+	}()
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzCommand feeds arbitrary lines to the UCI command parser (position, setoption,
@@ -20,6 +22,8 @@ func FuzzCommand(f *testing.F) {
 		"setoption name DebugEval value maybe",
 		"go wtime 1000 btime 1000 winc 10 binc 10 movestogo 5",
 		"go depth -1 nodes 99999999999999999999",
+		"go wtime 0 btime -5 movestogo 3", "go movetime 9223372036854775807", "go searchmoves e2e4 d2d4 depth 3",
+		"go ponder wtime 100 btime 100", "go frob 1 depth x wtime", "position startpos moves e2e4 e7e4",
 		"eval", "d", "isready", "ucinewgame", "\x00\xff",
 	} {
 		f.Add(s)
@@ -30,9 +34,17 @@ func FuzzCommand(f *testing.F) {
 		if len(fields) > 0 {
 			switch fields[0] {
 			case "go":
-				if l, err := parseGo(fields[1:]); err == nil {
-					if l.depth < 0 || l.depth >= maxPly || l.nodes < 0 || l.movesToGo < 0 {
-						t.Fatalf("parseGo(%q) = %+v out of range", line, l)
+				l, _ := parseGo(fields[1:])
+				const maxT = maxTimeMs * time.Millisecond
+				if l.depth < 0 || l.depth >= maxPly || l.nodes < 0 || l.movesToGo < 0 || l.movesToGo > maxMovesToGo ||
+					l.winc < 0 || l.binc < 0 || max(l.wtime, l.btime, l.winc, l.binc, l.moveTime) > maxT ||
+					min(l.wtime, l.btime, l.moveTime) < -maxT {
+					t.Fatalf("parseGo(%q) = %+v out of range", line, l)
+				}
+				for _, white := range []bool{true, false} {
+					b, _ := l.timeBudget(white, defaultOverhead)
+					if b.soft < 0 || b.soft > b.hard || b.timed != (b.hard > 0) {
+						t.Fatalf("go %q: budget %+v", line, b)
 					}
 				}
 				return
@@ -49,4 +61,46 @@ func FuzzCommand(f *testing.F) {
 			t.Fatalf("after %q the root position is invalid: %v", line, err)
 		}
 	})
+}
+
+// FuzzReadLine: readLine splits any input into the same lines as strings.Split on '\n',
+// giving up (and counting) the lines over the limit, with a reader buffer smaller than
+// the lines.
+func FuzzReadLine(f *testing.F) {
+	for _, s := range []string{"", "uci\nisready\n", "a\n\nb", strings.Repeat("x", 100) + "\nok\n", "\xff\x00\r\n"} {
+		f.Add(s, 20)
+	}
+	f.Fuzz(func(t *testing.T, in string, limit int) {
+		limit = 1 + abs(limit)%64
+		br := bufio.NewReaderSize(strings.NewReader(in), 16)
+		want := strings.SplitAfter(in, "\n")
+		if want[len(want)-1] == "" {
+			want = want[:len(want)-1]
+		}
+		for i := 0; ; i++ {
+			line, n, err := readLine(br, limit)
+			if i >= len(want) {
+				if n != 0 || err == nil {
+					t.Fatalf("line %d beyond the input: %q, %d, %v", i, line, n, err)
+				}
+				return
+			}
+			if n != len(want[i]) || (n <= limit && line != want[i]) || (n > limit && line != "") {
+				t.Fatalf("line %d: %q (%d bytes), want %q (limit %d)", i, line, n, want[i], limit)
+			}
+			if err != nil {
+				if i != len(want)-1 {
+					t.Fatalf("line %d: %v before the end", i, err)
+				}
+				return
+			}
+		}
+	})
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
+	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -51,25 +51,26 @@ func quietEngine(t testing.TB) *engine {
 // main thread's score and the searcher.
 func searchPos(e *engine, pos board.Position, lim limits) (board.Move, int, *searcher) {
 	e.root, e.history = pos, nil
-	s := e.newSearcher(lim, nil)
+	s := e.newSearcher(&e.root, lim, nil)
 	m := s.run(&e.root, nil)
 	return m, s.threads[0].bestScore, s
 }
 
-// syncBuffer is an io.Writer safe for a concurrent reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
+// newTT returns a table of mb MiB (small sizes that cannot fail) for tests.
+func newTT(mb int) *tt {
+	t, err := allocTT(mb)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
+// startPos returns the start position.
+func startPos() board.Position { return board.StartPosition() }
 
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
+// flagOutput sends the flag package's output to w until the returned function is called.
+func flagOutput(w io.Writer) func() {
+	old := flag.CommandLine.Output()
+	flag.CommandLine.SetOutput(w)
+	return func() { flag.CommandLine.SetOutput(old) }
 }

@@ -51,7 +51,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		t.ev.push(m)
 		score := -t.qsearch(-beta, -alpha, ply+1)
 		t.ev.pop()
-		if t.s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if score > best {

@@ -27,11 +27,30 @@ const (
 )
 
 // searcher is one go command: shared state of the threads searching it.
+//
+// Time: the clock starts at the go command (t0), or at ponderhit for go ponder. A timer
+// (time.AfterFunc) fires at the hard limit and every thread checks the clock every 256 of
+// its nodes, so the search stops on time even when there are more threads than cores and
+// the main thread is rarely scheduled. Running out of time stops the helper threads at
+// once and the main thread once it has completed its first iteration (timeUp): a move is
+// always the result of a finished depth-1 search, never an arbitrary legal move.
 type searcher struct {
-	tt       *tt
-	lim      limits
-	start    time.Time
-	budget   time.Duration // 0: no time limit
+	tt        *tt
+	lim       limits
+	t0        time.Time    // the go command
+	clockOff  atomic.Int64 // ns from t0 to the start of the clock (set by ponderhit)
+	budget    budget
+	rootMoves []board.Move // go searchmoves, legal ones only; nil: every move
+	notes     []string     // warnings for "info string" (searchmoves, missing clock)
+
+	pondering   atomic.Bool // go ponder before ponderhit: no time limit
+	ponderOnce  sync.Once
+	ponderhitCh chan struct{} // closed by ponderhit
+	timerMu     sync.Mutex
+	timer       *time.Timer
+	outOfTime   atomic.Bool // the hard limit passed
+	firstDone   atomic.Bool // the main thread completed an iteration
+
 	stop     atomic.Bool
 	stopOnce sync.Once
 	stopCh   chan struct{}
@@ -41,11 +60,84 @@ type searcher struct {
 	debugErr atomic.Int64
 }
 
+// halt stops the search (stop, limits reached); it is idempotent.
 func (s *searcher) halt() {
 	s.stopOnce.Do(func() {
 		s.stop.Store(true)
 		close(s.stopCh)
+		s.timerMu.Lock()
+		if s.timer != nil {
+			s.timer.Stop()
+		}
+		s.timerMu.Unlock()
 	})
+}
+
+// elapsed is the time on the search's clock (since go, or since ponderhit).
+func (s *searcher) elapsed() time.Duration {
+	return time.Since(s.t0) - time.Duration(s.clockOff.Load())
+}
+
+// startClock arms the hard-limit timer (timed searches, not while pondering).
+func (s *searcher) startClock() {
+	if !s.budget.timed || s.pondering.Load() {
+		return
+	}
+	s.timerMu.Lock()
+	defer s.timerMu.Unlock()
+	if s.stop.Load() || s.timer != nil {
+		return
+	}
+	s.timer = time.AfterFunc(max(s.budget.hard-s.elapsed(), 0), s.timeUp)
+}
+
+// timeUp: the hard limit has passed. The search stops now, or as soon as the main thread
+// completes its first iteration.
+func (s *searcher) timeUp() {
+	s.outOfTime.Store(true)
+	if s.firstDone.Load() {
+		s.halt()
+	}
+}
+
+// ponderhit switches a go ponder search to normal search: the clock starts now, with the
+// budget of the go command's clock.
+func (s *searcher) ponderhit() {
+	if !s.lim.ponder {
+		return
+	}
+	s.ponderOnce.Do(func() {
+		s.clockOff.Store(int64(time.Since(s.t0)))
+		s.pondering.Store(false)
+		s.startClock()
+		close(s.ponderhitCh)
+	})
+}
+
+// checkLimits (every 256 nodes of any thread) stops the search at the hard time limit or
+// the node limit.
+func (s *searcher) checkLimits() {
+	if s.budget.timed && !s.pondering.Load() && s.elapsed() >= s.budget.hard {
+		s.timeUp()
+	}
+	if s.lim.nodes > 0 && s.nodes() >= s.lim.nodes {
+		s.halt()
+	}
+}
+
+// restrictRoot keeps in l only the moves of go searchmoves (if any were given).
+func (s *searcher) restrictRoot(l *moveList) {
+	if s.rootMoves == nil {
+		return
+	}
+	n := 0
+	for _, m := range l.Moves[:l.N] {
+		if slices.Contains(s.rootMoves, m) {
+			l.Moves[n] = m
+			n++
+		}
+	}
+	l.N = n
 }
 
 func (s *searcher) nodes() int64 {
@@ -72,9 +164,10 @@ type thread struct {
 	pvLen    [maxPly + 1]int
 	fromNull [maxPly + 2]int // plies since the last null move on the path (repetitions stop there)
 
-	bestMove  board.Move
-	bestScore int
-	depth     int // last completed iteration
+	bestMove   board.Move
+	ponderMove board.Move // the reply expected after bestMove (second PV move); NullMove: none
+	bestScore  int
+	depth      int // last completed iteration
 }
 
 func newThread(id int, ev evaluator) *thread {
@@ -107,7 +200,7 @@ func (t *thread) prepare(s *searcher, root *board.Position, history []uint64) {
 	t.base = len(t.keys)
 	t.keys = t.keys[:t.base+maxPly+2]
 	t.ev.reset(root)
-	t.bestMove, t.bestScore, t.depth = board.NullMove, 0, 0
+	t.bestMove, t.ponderMove, t.bestScore, t.depth = board.NullMove, board.NullMove, 0, 0
 	for i := range t.killers {
 		t.killers[i] = [2]board.Move{}
 	}
@@ -126,7 +219,7 @@ func (t *thread) iterate() {
 			d = min(depth+(t.id&1), maxDepth)
 		}
 		score := t.search(-infinity, infinity, d, 0, false)
-		if s.stop.Load() {
+		if t.stopped() {
 			if t.depth == 0 && t.pvLen[0] > 0 {
 				// Stopped inside the first iteration: the best root move so far is
 				// still better than an arbitrary legal move.
@@ -136,14 +229,19 @@ func (t *thread) iterate() {
 		}
 		if t.pvLen[0] > 0 {
 			t.bestMove, t.bestScore, t.depth = t.pv[0][0], score, d
+			t.ponderMove = board.NullMove
+			if t.pvLen[0] > 1 {
+				t.ponderMove = t.pv[0][1]
+			}
 		}
 		if t.id == 0 {
+			s.firstDone.Store(true)
 			t.report()
-			if s.budget > 0 && time.Since(s.start) > s.budget/2 {
-				break // the next iteration would not finish in time
-			}
-			if s.stop.Load() {
+			if s.stop.Load() || s.outOfTime.Load() {
 				break
+			}
+			if s.budget.timed && !s.pondering.Load() && s.elapsed() > s.budget.soft {
+				break // the next iteration would not finish in time
 			}
 			if a := max(score, -score); a >= mateBound && !s.lim.infinite && d >= 2*(mateScore-a)+4 {
 				break // a mate found well inside the horizon: deeper iterations change nothing
@@ -158,7 +256,7 @@ func (t *thread) report() {
 	if s.info == nil {
 		return
 	}
-	el := time.Since(s.start)
+	el := time.Since(s.t0)
 	n := s.nodes()
 	nps := int64(float64(n) / max(el.Seconds(), 1e-6))
 	var b []byte
@@ -184,20 +282,22 @@ func (t *thread) report() {
 	s.info(string(b))
 }
 
-// countNode counts a node and, on the main thread every 256 nodes, checks the time and
-// node limits. It reports whether the search must stop.
+// stopped reports whether thread t must stop: the search was halted, or (helper threads)
+// the time is up while the main thread finishes its first iteration with the cores to
+// itself.
+func (t *thread) stopped() bool {
+	return t.s.stop.Load() || t.id > 0 && t.s.outOfTime.Load()
+}
+
+// countNode counts a node and, every 256 nodes of any thread, checks the time and node
+// limits. It reports whether the search must stop.
 func (t *thread) countNode() bool {
 	n := t.nodes.Add(1)
 	s := t.s
-	if t.id == 0 && n&255 == 0 {
-		if s.budget > 0 && time.Since(s.start) >= s.budget {
-			s.halt()
-		}
-		if s.lim.nodes > 0 && s.nodes() >= s.lim.nodes {
-			s.halt()
-		}
+	if n&255 == 0 {
+		s.checkLimits()
 	}
-	return s.stop.Load()
+	return t.stopped()
 }
 
 // isDraw: fifty-move rule, insufficient material, or a repetition of a position since the
@@ -325,7 +425,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 		t.ev.pushNull()
 		score := -t.search(-beta, -beta+1, depth-1-r, ply+1, true)
 		t.ev.pop()
-		if t.s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if score >= beta {
@@ -338,6 +438,9 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 
 	var ml moveList
 	genLegal(pos, &ml)
+	if ply == 0 {
+		t.s.restrictRoot(&ml)
+	}
 	if ml.N == 0 {
 		if inCheck {
 			return -mateScore + ply
@@ -385,7 +488,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 			}
 		}
 		t.ev.pop()
-		if t.s.stop.Load() {
+		if t.stopped() {
 			return 0
 		}
 		if score > best {

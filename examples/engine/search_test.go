@@ -91,13 +91,13 @@ func TestMatedAndDraws(t *testing.T) {
 	long := make([]uint64, 3000)
 	pos0 := board.StartPosition()
 	e.root, e.history = pos0, long
-	if m := e.newSearcher(limits{depth: 2}, nil).run(&e.root, long); !pos0.IsLegal(m) {
+	if m := e.newSearcher(&e.root, limits{depth: 2}, nil).run(&e.root, long); !pos0.IsLegal(m) {
 		t.Fatalf("long history: move %v", m)
 	}
 	th := e.threads[0]
 	start := board.StartPosition()
 	start.SetClocks(4, 3)
-	s := e.newSearcher(limits{}, nil)
+	s := e.newSearcher(&e.root, limits{}, nil)
 	other := board.StartPosition()
 	m, _ := board.ParseUCIMove(&other, "e2e4")
 	other, _ = other.Play(m)

@@ -25,7 +25,7 @@ func TestSelfPlay(t *testing.T) {
 		if err := e.position(append([]string{"startpos", "moves"}, moves...)); err != nil {
 			t.Fatal(err)
 		}
-		s := e.newSearcher(limits{depth: 4}, nil)
+		s := e.newSearcher(&e.root, limits{depth: 4}, nil)
 		m := s.run(&e.root, e.history)
 		if m == board.NullMove {
 			if pos.HasLegalMove() {

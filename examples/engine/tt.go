@@ -8,7 +8,11 @@ package main
 // check and reads as a miss instead of corrupting the search.
 
 import (
+	"fmt"
+	"math"
+	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/nnuekit/nnuekit/board"
 )
@@ -26,11 +30,25 @@ type ttSlot struct {
 	data  atomic.Uint64
 }
 
-// tt is a power-of-two array of slots (16 bytes each).
+// tt is a power-of-two array of slots (16 bytes each) in memory from mapTable.
 type tt struct {
 	slots []ttSlot
 	mask  uint64
 	gen   atomic.Uint32 // search generation (6 bits), for replacement and hashfull
+	mem   *ttMem
+}
+
+// ttMem owns a table's memory; it is released once, by release or by the cleanup that
+// runs when the table becomes unreachable.
+type ttMem struct {
+	b    []byte
+	done atomic.Bool
+}
+
+func (m *ttMem) free() {
+	if m.done.CompareAndSwap(false, true) {
+		unmapTable(m.b)
+	}
 }
 
 // ttEntry is an unpacked entry.
@@ -42,18 +60,44 @@ type ttEntry struct {
 	bound int
 }
 
-// newTT returns a table of at most mb MiB (at least one slot).
-func newTT(mb int) *tt {
+// ttBytes returns the size of the table allocTT(mb) makes: the largest power-of-two
+// number of 16-byte slots that fits in mb MiB (at least one slot).
+func ttBytes(mb int) uint64 {
 	n := uint64(1)
 	for n*2*16 <= uint64(max(mb, 1))<<20 {
 		n *= 2
 	}
-	return &tt{slots: make([]ttSlot, n), mask: n - 1}
+	return n * 16
 }
 
-// clear empties the table (ucinewgame; no search may be running).
+// allocTT returns a zeroed table of ttBytes(mb) bytes. The memory comes from mapTable
+// (mem_linux.go: outside the Go heap, so a refusal is an error, not a fatal runtime
+// error); it is returned by release, or when the table is no longer referenced.
+func allocTT(mb int) (*tt, error) {
+	size := ttBytes(mb)
+	if size > uint64(math.MaxInt) {
+		return nil, fmt.Errorf("%d MiB does not fit in this platform's address space", mb)
+	}
+	b, err := mapTable(int(size))
+	if err != nil {
+		return nil, err
+	}
+	n := size / 16
+	t := &tt{slots: unsafe.Slice((*ttSlot)(unsafe.Pointer(unsafe.SliceData(b))), n), mask: n - 1, mem: &ttMem{b: b}}
+	runtime.AddCleanup(t, (*ttMem).free, t.mem)
+	return t, nil
+}
+
+// release returns the table's memory now; the table must not be used afterwards.
+func (t *tt) release() {
+	t.slots = nil
+	t.mem.free()
+}
+
+// clear empties the table (ucinewgame, bench; no search may be running). On Linux the
+// pages are dropped (madvise), not written: instant for any size.
 func (t *tt) clear() {
-	clear(t.slots)
+	zeroTable(t.mem.b)
 	t.gen.Store(0)
 }
 

@@ -1,16 +1,21 @@
 package main
 
 // uci.go: the Universal Chess Interface protocol (UCI specification, Stefan-Meyer Kahlen
-// 2004; CPW "UCI"): commands are read line by line; a search runs in its own goroutine so
-// that stop, isready and quit are answered while it thinks. Bad input (unknown command,
-// bad FEN, illegal move, bad option value) is answered with an "info string" error and
-// the engine keeps running.
+// 2004; CPW "UCI"): commands are read line by line (at most maxLineBytes each); a search
+// or a bench runs in its own goroutine so that stop, isready, ponderhit and quit are
+// answered while it thinks. Bad input (unknown command, bad FEN, illegal move, bad option
+// value) is answered with an "info string error" and the engine keeps running; a go
+// command always ends with a bestmove (tokens it cannot parse are skipped with an
+// "info string warning"; after a rejected position it is "bestmove 0000").
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,7 +27,7 @@ import (
 
 const (
 	defaultHash     = 128 // MiB, as the thesis engine (thesis §2.5)
-	maxHash         = 1 << 16
+	minHash         = 1
 	maxThreads      = 256
 	defaultOverhead = 30 * time.Millisecond
 	evalDefault     = "<default>"
@@ -44,20 +49,78 @@ type engine struct {
 
 	root    board.Position
 	history []uint64 // keys of the game positions before root
+	posErr  error    // the last position command was rejected: go answers bestmove 0000
 
-	cur  *searcher
-	done chan struct{} // closed when the current search has printed bestmove
+	cur    *searcher     // the running go search (ponderhit), nil otherwise
+	cancel func()        // stops the running job (a search or a bench); nil: none
+	done   chan struct{} // closed when the running job has printed its last line
+}
+
+// machineMemory returns the machine's memory and the part available now, in bytes
+// (mem_linux.go); ok is false where it cannot be read. Tests replace it.
+var machineMemory = readMachineMemory
+
+// maxHashUnknownMemory is the Hash maximum where the machine's memory cannot be read.
+const maxHashUnknownMemory = 4096
+
+// maxHash is the Hash maximum advertised and accepted: the largest power of two (MiB) not
+// above three quarters of the machine's memory (or cgroup limit), at most 2²⁰ MiB and, on
+// 32-bit platforms, 1024 MiB; maxHashUnknownMemory where the memory cannot be read.
+var maxHash = func() int {
+	limit := uint64(1 << 20)
+	if math.MaxInt == math.MaxInt32 {
+		limit = 1024
+	}
+	total, _, ok := machineMemory()
+	if !ok {
+		return int(min(maxHashUnknownMemory, limit))
+	}
+	mb := max(total/4*3>>20, minHash)
+	p := uint64(1)
+	for p*2 <= mb {
+		p *= 2
+	}
+	return int(min(p, limit))
+}()
+
+// resizeTT replaces the transposition table by one of mb MiB. The memory must be
+// available now (machineMemory); a refusal (not available, or the allocation failed) is
+// an error and the old table stays. The same size keeps the table and its contents.
+func (e *engine) resizeTT(mb int) error {
+	if ttBytes(mb) == ttBytes(e.hashMB) && e.tt != nil {
+		e.hashMB = mb
+		return nil
+	}
+	need := ttBytes(mb)
+	if _, avail, ok := machineMemory(); ok && need > avail {
+		return fmt.Errorf("option Hash: %d MiB is more than the %d MiB of memory available now; the %d MiB table stays",
+			need>>20, avail>>20, ttBytes(e.hashMB)>>20)
+	}
+	t, err := allocTT(mb)
+	if err != nil {
+		return fmt.Errorf("option Hash: %v; the %d MiB table stays", err, ttBytes(e.hashMB)>>20)
+	}
+	if e.tt != nil {
+		e.tt.release()
+	}
+	e.tt, e.hashMB = t, mb
+	return nil
 }
 
 func newEngine(w io.Writer) *engine {
-	e := &engine{out: bufio.NewWriter(w), hashMB: defaultHash, nThreads: 1, overhead: defaultOverhead,
+	e := &engine{out: bufio.NewWriter(w), nThreads: 1, overhead: defaultOverhead,
 		evalFile: evalDefault, root: board.StartPosition()}
 	net, err := nnue.Default()
 	if err != nil {
 		e.printf("info string error: default network: %v; using material evaluation", err)
 	}
 	e.net = net
-	e.tt = newTT(e.hashMB)
+	if err := e.resizeTT(defaultHash); err != nil {
+		e.printf("info string error: %v; using %d MiB", err, minHash)
+		if err := e.resizeTT(minHash); err != nil {
+			panic(fmt.Sprintf("engine: no memory for a %d MiB transposition table: %v", minHash, err))
+		}
+	}
 	e.makeThreads()
 	return e
 }
@@ -90,16 +153,55 @@ func (e *engine) makeThreads() {
 	}
 }
 
-// run reads commands until quit or end of input.
-func (e *engine) run(r *bufio.Reader) {
+// maxLineBytes bounds a command line (the longest real one, a position with a few
+// thousand moves, is tens of KB). A longer line is discarded unread, with an info string.
+const maxLineBytes = 1 << 20
+
+// run reads commands until quit or end of input. Memory stays bounded whatever the input:
+// a line over maxLineBytes is skipped without being stored.
+func (e *engine) run(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := r.ReadString('\n')
-		if strings.TrimSpace(line) != "" && !e.command(line) {
+		line, n, err := readLine(br, maxLineBytes)
+		if n > maxLineBytes {
+			e.printf("info string error: input line of %d bytes ignored (limit %d bytes)", n, maxLineBytes)
+		} else if strings.TrimSpace(line) != "" && !e.command(line) {
 			return
 		}
 		if err != nil {
+			// End of input is quit for a search (go infinite would never end), but a
+			// running bench is bounded and finishes: printf 'bench\n' | engine prints it.
+			if e.cur == nil && e.done != nil {
+				<-e.done
+			}
 			e.stopSearch()
 			return
+		}
+	}
+}
+
+// readLine reads up to and including the next '\n'. It returns the line when it has at
+// most limit bytes; longer lines are read to their end and dropped (line is empty). n is
+// the line's length in bytes (counted to limit+1 and beyond); err is the reader's error
+// (io.EOF at the end of the input).
+func readLine(br *bufio.Reader, limit int) (line string, n int, err error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += len(chunk)
+		if n <= limit {
+			if len(buf)+len(chunk) > cap(buf) { // double: a long line costs < 2× its length
+				buf = slices.Grow(buf, max(len(chunk), cap(buf)))
+			}
+			buf = append(buf, chunk...)
+		} else {
+			buf = nil
+		}
+		if err != bufio.ErrBufferFull {
+			if n > limit {
+				return "", n, err
+			}
+			return string(buf), n, err
 		}
 	}
 }
@@ -113,11 +215,12 @@ func (e *engine) command(line string) bool {
 	switch f[0] {
 	case "uci":
 		e.printf("id name nnuekit-engine\nid author the nnuekit authors")
-		e.printf("option name Hash type spin default %d min 1 max %d", defaultHash, maxHash)
+		e.printf("option name Hash type spin default %d min %d max %d", defaultHash, minHash, maxHash)
 		e.printf("option name Threads type spin default 1 min 1 max %d", maxThreads)
 		e.printf("option name EvalFile type string default %s", evalDefault)
 		e.printf("option name Move Overhead type spin default %d min 0 max 5000", defaultOverhead.Milliseconds())
 		e.printf("option name DebugEval type check default false")
+		e.printf("option name Ponder type check default false")
 		e.printf("uciok")
 	case "isready":
 		e.printf("readyok")
@@ -134,27 +237,39 @@ func (e *engine) command(line string) bool {
 		}
 	case "position":
 		e.stopSearch()
-		if err := e.position(f[1:]); err != nil {
-			e.printf("info string error: %v", err)
+		e.posErr = e.position(f[1:])
+		if e.posErr != nil {
+			e.printf("info string error: %v; no position until the next valid position command", e.posErr)
 		}
 	case "go":
 		e.stopSearch()
-		lim, err := parseGo(f[1:])
-		if err != nil {
-			e.printf("info string error: %v", err)
+		lim, notes := parseGo(f[1:])
+		for _, n := range notes {
+			e.printf("info string warning: %s", n)
+		}
+		if e.posErr != nil {
+			// The GUI's position is not the engine's: answering for the previous position
+			// would play a move of another game.
+			e.printf("info string error: no position to search: the last position command was rejected (%v)", e.posErr)
+			e.printf("bestmove 0000")
 			return true
 		}
 		e.startSearch(lim)
 	case "stop":
 		e.stopSearch()
 	case "ponderhit":
-		// Pondering is not offered (no Ponder option); a go ponder is searched as a normal
-		// go, so ponderhit has nothing to do.
+		if e.cur != nil {
+			e.cur.ponderhit()
+		}
 	case "quit":
 		e.stopSearch()
 		return false
 	case "eval":
 		e.stopSearch()
+		if e.posErr != nil {
+			e.printf("info string error: no position (the last position command was rejected)")
+			return true
+		}
 		e.eval()
 	case "bench":
 		e.stopSearch()
@@ -162,18 +277,26 @@ func (e *engine) command(line string) bool {
 		if len(f) > 1 {
 			d, err := strconv.Atoi(f[1])
 			if err != nil || d < 1 || d >= maxPly {
-				e.printf("info string error: bench depth %q: want an integer in 1…%d", f[1], maxPly-1)
+				e.printf("info string error: bench depth %s: want an integer in 1…%d", quoteShort(f[1]), maxPly-1)
 				return true
 			}
 			depth = d
 		}
-		e.bench(depth)
+		evalFile := ""
+		if len(f) > 2 {
+			evalFile = strings.Join(f[2:], " ")
+		}
+		e.startBench(depth, evalFile)
 	case "d":
+		if e.posErr != nil {
+			e.printf("info string error: no position (the last position command was rejected)")
+			return true
+		}
 		e.printf("info string fen %s", e.root.FEN())
 	case "debug", "register":
 		// UCI commands without effect here.
 	default:
-		e.printf("info string error: unknown command %q", f[0])
+		e.printf("info string error: unknown command %s", quoteShort(f[0]))
 	}
 	return true
 }
@@ -197,47 +320,56 @@ func (e *engine) setOption(args []string) error {
 		}
 	}
 	id, v := strings.ToLower(strings.Join(name, " ")), strings.Join(value, " ")
-	spin := func(lo, hi int) (int, error) {
+	spin := func(name string, lo, hi int) (int, error) {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("option %s: value %q is not an integer in %d…%d", id, v, lo, hi)
+			return 0, fmt.Errorf("option %s: value %s is not an integer in %d…%d", name, quoteShort(v), lo, hi)
 		}
 		return n, nil
 	}
+	check := func(name string) (bool, error) {
+		switch strings.ToLower(v) {
+		case "true":
+			return true, nil
+		case "false":
+			return false, nil
+		}
+		return false, fmt.Errorf("option %s: value %s is not true or false", name, quoteShort(v))
+	}
 	switch id {
 	case "hash":
-		n, err := spin(1, maxHash)
+		n, err := spin("Hash", minHash, maxHash)
 		if err != nil {
 			return err
 		}
-		e.hashMB = n
-		e.tt = newTT(n)
+		return e.resizeTT(n)
 	case "threads":
-		n, err := spin(1, maxThreads)
+		n, err := spin("Threads", 1, maxThreads)
 		if err != nil {
 			return err
 		}
 		e.nThreads = n
 		e.makeThreads()
 	case "move overhead":
-		n, err := spin(0, 5000)
+		n, err := spin("Move Overhead", 0, 5000)
 		if err != nil {
 			return err
 		}
 		e.overhead = time.Duration(n) * time.Millisecond
 	case "debugeval":
-		switch strings.ToLower(v) {
-		case "true":
-			e.debug = true
-		case "false":
-			e.debug = false
-		default:
-			return fmt.Errorf("option DebugEval: value %q is not true or false", v)
+		b, err := check("DebugEval")
+		if err != nil {
+			return err
 		}
+		e.debug = b
+	case "ponder":
+		// The GUI says whether it will ponder; go ponder and ponderhit work either way.
+		_, err := check("Ponder")
+		return err
 	case "evalfile":
 		return e.setEvalFile(v)
 	default:
-		return fmt.Errorf("unknown option %q", strings.Join(name, " "))
+		return fmt.Errorf("unknown option %s", quoteShort(strings.Join(name, " ")))
 	}
 	return nil
 }
@@ -252,10 +384,18 @@ func (e *engine) setEvalFile(path string) error {
 		net, err = nnue.Default()
 	case evalMaterial:
 	default:
-		net, err = nnue.LoadFile(path)
+		// Only a regular file: opening a FIFO or a terminal blocks until a writer comes,
+		// reading a device may never end, a directory is no network.
+		var fi os.FileInfo
+		if fi, err = os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("EvalFile %s: not a regular file (%s)", quoteShort(path), fileKind(fi.Mode()))
+		}
+		if err == nil {
+			net, err = nnue.LoadFile(path)
+		}
 	}
 	if err != nil {
-		return fmt.Errorf("EvalFile %q: %v", path, err)
+		return fmt.Errorf("EvalFile: %v", err) // the error names the file
 	}
 	e.net, e.evalFile = net, path
 	e.makeThreads()
@@ -267,7 +407,25 @@ func (e *engine) setEvalFile(path string) error {
 	return nil
 }
 
-// position parses "startpos|fen <FEN> [moves m1 m2 …]"; on error the position is unchanged.
+// fileKind names the type of a file that is not a regular file.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	}
+	return "mode " + m.String()
+}
+
+// position parses "startpos|fen <FEN> [moves m1 m2 …]" and makes it the root. On error
+// e.root is unchanged; the caller records the error (posErr), which go then reports.
 func (e *engine) position(args []string) error {
 	if len(args) == 0 {
 		return errors.New("position: want 'position startpos|fen <fen> [moves …]'")
@@ -294,21 +452,24 @@ func (e *engine) position(args []string) error {
 		}
 		pos, rest = p, rest[n:]
 	default:
-		return fmt.Errorf("position: want startpos or fen, got %q", args[0])
+		return fmt.Errorf("position: want startpos or fen, got %s", quoteShort(args[0]))
 	}
 	var hist []uint64
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
-			return fmt.Errorf("position: unexpected %q (want 'moves')", rest[0])
+			return fmt.Errorf("position: unexpected %s (want 'moves')", quoteShort(rest[0]))
 		}
 		for _, s := range rest[1:] {
+			if len(s) > 5 {
+				return fmt.Errorf("position: move %s is not a UCI move (4 or 5 characters)", quoteShort(s))
+			}
 			m, err := board.ParseUCIMove(&pos, s)
 			if err != nil {
-				return fmt.Errorf("position: move %q: %v", s, err)
+				return fmt.Errorf("position: %v", err)
 			}
 			next, _, err := pos.PlayChecked(m)
 			if err != nil {
-				return fmt.Errorf("position: move %q in %s: %v", s, pos.FEN(), err)
+				return fmt.Errorf("position: move %s in %s: %v", quoteShort(s), pos.FEN(), err)
 			}
 			hist = append(hist, key(&pos))
 			if next.HalfmoveClock() == 0 {
@@ -321,8 +482,21 @@ func (e *engine) position(args []string) error {
 	return nil
 }
 
-func parseGo(args []string) (limits, error) {
+// goKeywords are the parameters of go (UCI); searchmoves takes the moves after it up to
+// the next keyword.
+var goKeywords = map[string]bool{"searchmoves": true, "ponder": true, "wtime": true, "btime": true,
+	"winc": true, "binc": true, "movestogo": true, "depth": true, "nodes": true, "mate": true,
+	"movetime": true, "infinite": true}
+
+// parseGo parses the arguments of a go command. It never fails: an unknown token, a
+// parameter without a value or with a value that is not an integer is skipped and named
+// in the returned notes (one "info string" each); a number beyond int64 counts as the
+// largest one. Values are clamped: times to ±maxTimeMs (increments and movestogo to ≥ 0),
+// depth to 1…maxPly−1, nodes to ≥ 1, mate n to 1…maxPly/2.
+func parseGo(args []string) (limits, []string) {
 	var l limits
+	var notes []string
+	note := func(format string, a ...any) { notes = append(notes, fmt.Sprintf(format, a...)) }
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch a {
@@ -330,81 +504,142 @@ func parseGo(args []string) (limits, error) {
 			l.infinite = true
 			continue
 		case "ponder":
-			continue // searched as a normal go (see ponderhit)
+			l.ponder = true
+			continue
 		case "searchmoves":
-			return l, errors.New("go: searchmoves is not supported")
+			for i+1 < len(args) && !goKeywords[args[i+1]] {
+				i++
+				l.searchMoves = append(l.searchMoves, args[i])
+			}
+			if len(l.searchMoves) == 0 {
+				note("go: searchmoves without moves ignored")
+			}
+			continue
 		}
-		if i+1 >= len(args) {
-			return l, fmt.Errorf("go: %s needs a value", a)
+		if !goKeywords[a] {
+			note("go: unknown parameter %s ignored", quoteShort(a))
+			continue
 		}
-		n, err := strconv.ParseInt(args[i+1], 10, 64)
-		if err != nil {
-			return l, fmt.Errorf("go: %s %q: not an integer", a, args[i+1])
+		if i+1 >= len(args) || goKeywords[args[i+1]] {
+			note("go: %s without a value ignored", a)
+			continue
 		}
 		i++
-		ms := time.Duration(n) * time.Millisecond
+		n, err := strconv.ParseInt(args[i], 10, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			note("go: %s %s is not an integer, ignored", a, quoteShort(args[i]))
+			continue
+		}
+		// ParseInt returns ±MaxInt64 with ErrRange: the clamps below take it from there.
+		ms := time.Duration(min(max(n, -maxTimeMs), maxTimeMs)) * time.Millisecond
 		switch a {
 		case "wtime":
-			l.wtime = ms
+			l.wtime, l.wtimeSet, l.clock = ms, true, true
 		case "btime":
-			l.btime = ms
+			l.btime, l.btimeSet, l.clock = ms, true, true
 		case "winc":
-			l.winc = ms
+			l.winc, l.clock = max(ms, 0), true
 		case "binc":
-			l.binc = ms
+			l.binc, l.clock = max(ms, 0), true
 		case "movestogo":
-			l.movesToGo = int(max(n, 0))
+			l.movesToGo, l.clock = int(min(max(n, 0), maxMovesToGo)), true
 		case "movetime":
-			l.moveTime = max(ms, time.Millisecond)
+			l.moveTime, l.moveTimeSet = ms, true
 		case "depth":
 			l.depth = int(min(max(n, 1), maxPly-1))
 		case "nodes":
 			l.nodes = max(n, 1)
 		case "mate":
-			l.depth = int(min(max(2*n+1, 1), maxPly-1)) // a mate in n is found by depth 2n−1
-		default:
-			return l, fmt.Errorf("go: unknown parameter %q", a)
+			// A mate in n is found by depth 2n−1; one ply more confirms it.
+			l.depth = int(2*min(max(n, 1), maxPly/2) + 1)
+			l.depth = min(l.depth, maxPly-1)
 		}
 	}
-	return l, nil
+	return l, notes
+}
+
+// quoteShort quotes s for a message, cut to 200 bytes (a hostile token is not echoed
+// whole).
+func quoteShort(s string) string {
+	const n = 200
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:n]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 // startSearch runs a search of the current position in the background; it prints
-// bestmove when done.
+// bestmove (with the expected reply as "ponder", when the principal variation has one)
+// when done.
 func (e *engine) startSearch(lim limits) {
-	s := e.newSearcher(lim, func(msg string) { e.printf("info %s", msg) })
-	e.cur = s
+	s := e.newSearcher(&e.root, lim, func(msg string) { e.printf("info %s", msg) })
+	for _, n := range s.notes {
+		e.printf("info string warning: %s", n)
+	}
+	e.cur, e.cancel = s, s.halt
 	done := make(chan struct{})
 	e.done = done
 	go func() {
 		defer close(done)
 		best := s.run(&e.root, e.history)
-		e.printf("bestmove %s", best)
+		if p := s.threads[0].ponderMove; p != board.NullMove && best == s.threads[0].bestMove {
+			e.printf("bestmove %s ponder %s", best, p)
+		} else {
+			e.printf("bestmove %s", best)
+		}
 	}()
 }
 
-func (e *engine) newSearcher(lim limits, info func(string)) *searcher {
-	s := &searcher{tt: e.tt, lim: lim, start: time.Now(), stopCh: make(chan struct{}), threads: e.threads,
-		debug: e.debug, info: info}
-	s.budget = lim.timeBudget(e.root.SideToMove() == board.White, e.overhead)
+// newSearcher prepares a search of root with limits lim: the time budget and the legal
+// moves of searchmoves (notes for what it ignored).
+func (e *engine) newSearcher(root *board.Position, lim limits, info func(string)) *searcher {
+	s := &searcher{tt: e.tt, lim: lim, t0: time.Now(), stopCh: make(chan struct{}),
+		ponderhitCh: make(chan struct{}), threads: e.threads, debug: e.debug, info: info}
+	var note string
+	s.budget, note = lim.timeBudget(root.SideToMove() == board.White, e.overhead)
+	if note != "" {
+		s.notes = append(s.notes, note)
+	}
+	s.pondering.Store(lim.ponder)
+	if len(lim.searchMoves) > 0 {
+		moves := []board.Move{}
+		for _, str := range lim.searchMoves {
+			m, err := board.ParseUCIMove(root, str)
+			if err != nil || !root.IsLegal(m) {
+				s.notes = append(s.notes, fmt.Sprintf("go searchmoves: %s is not a legal move here, ignored", quoteShort(str)))
+				continue
+			}
+			if !slices.Contains(moves, m) {
+				moves = append(moves, m)
+			}
+		}
+		if len(moves) == 0 {
+			s.notes = append(s.notes, "go searchmoves: no legal move given, searching every move")
+		} else {
+			s.rootMoves = moves
+		}
+	}
 	return s
 }
 
-// stopSearch stops the running search, if any, and waits for its bestmove.
+// stopSearch stops the running job (a search or a bench), if any, and waits for its last
+// line (bestmove, or the bench summary).
 func (e *engine) stopSearch() {
-	if e.cur == nil {
+	if e.done == nil {
 		return
 	}
-	e.cur.halt()
+	e.cancel()
 	<-e.done
-	e.cur, e.done = nil, nil
+	e.cur, e.cancel, e.done = nil, nil, nil
 }
 
 // run searches root with every thread and returns the best move (NullMove, printed
-// "0000", when there is no legal move).
+// "0000", when there is no legal move). With go infinite it returns after stop, with go
+// ponder after ponderhit or stop.
 func (s *searcher) run(root *board.Position, history []uint64) board.Move {
 	var ml moveList
 	genLegal(root, &ml)
+	s.restrictRoot(&ml)
 	if ml.N == 0 {
 		if s.info != nil {
 			if root.InCheck() {
@@ -413,13 +648,15 @@ func (s *searcher) run(root *board.Position, history []uint64) board.Move {
 				s.info("depth 0 score cp 0")
 			}
 		}
-		s.waitIfInfinite()
+		s.waitRelease()
+		s.halt()
 		return board.NullMove
 	}
 	s.tt.newSearch()
 	for _, t := range s.threads {
 		t.prepare(s, root, history)
 	}
+	s.startClock()
 	var wg sync.WaitGroup
 	for _, t := range s.threads[1:] {
 		wg.Add(1)
@@ -430,7 +667,7 @@ func (s *searcher) run(root *board.Position, history []uint64) board.Move {
 	}
 	main := s.threads[0]
 	main.iterate()
-	s.waitIfInfinite()
+	s.waitRelease()
 	s.halt()
 	wg.Wait()
 	if s.debugErr.Load() > 0 && s.info != nil {
@@ -442,10 +679,17 @@ func (s *searcher) run(root *board.Position, history []uint64) board.Move {
 	return main.bestMove
 }
 
-// waitIfInfinite: with go infinite the bestmove waits for stop (UCI).
-func (s *searcher) waitIfInfinite() {
-	if s.lim.infinite {
+// waitRelease holds the bestmove as UCI asks: with go infinite until stop, with go ponder
+// until ponderhit or stop.
+func (s *searcher) waitRelease() {
+	switch {
+	case s.lim.infinite:
 		<-s.stopCh
+	case s.lim.ponder:
+		select {
+		case <-s.stopCh:
+		case <-s.ponderhitCh:
+		}
 	}
 }
 

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,32 +15,47 @@ import (
 
 var (
 	infoRE = regexp.MustCompile(`^info depth \d+ seldepth \d+ score (cp -?\d+|mate -?\d+) nodes \d+ nps \d+ hashfull \d+ time \d+ pv( [a-h][1-8][a-h][1-8][qrbn]?)+$`)
-	bestRE = regexp.MustCompile(`^bestmove ([a-h][1-8][a-h][1-8][qrbn]?|0000)$`)
+	bestRE = regexp.MustCompile(`^bestmove ([a-h][1-8][a-h][1-8][qrbn]?|0000)( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$`)
 )
 
-// session drives an engine through a pipe, as a GUI does.
+// session drives an engine through a pipe, as a GUI does, and timestamps every output
+// line.
 type session struct {
 	t    *testing.T
 	w    *io.PipeWriter
-	out  *syncBuffer
+	out  *lineLog
+	next int // index of the first line not consumed by expect
 	done chan struct{}
 }
 
 func newSession(t *testing.T) *session {
+	t.Helper()
 	r, w := io.Pipe()
-	s := &session{t: t, w: w, out: &syncBuffer{}, done: make(chan struct{})}
+	s := &session{t: t, w: w, out: &lineLog{}, done: make(chan struct{})}
 	e := newEngine(s.out)
 	go func() {
 		defer close(s.done)
-		e.run(bufio.NewReader(r))
+		e.run(r)
 	}()
+	t.Cleanup(func() {
+		w.Close()
+		select {
+		case <-s.done:
+		case <-time.After(30 * time.Second):
+			t.Error("the engine did not end at the end of its input")
+		}
+	})
 	return s
 }
 
-func (s *session) send(line string) {
-	if _, err := io.WriteString(s.w, line+"\n"); err != nil {
-		s.t.Fatal(err)
+func (s *session) send(line string) time.Time {
+	now := time.Now()
+	for _, p := range []string{line, "\n"} { // two writes: no copy of a long line
+		if _, err := io.WriteString(s.w, p); err != nil {
+			s.t.Fatal(err)
+		}
 	}
+	return now
 }
 
 // waitFor waits until the output has n lines matching re (generous timeout: a loaded
@@ -48,9 +65,9 @@ func (s *session) waitFor(re *regexp.Regexp, n int) []string {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		var got []string
-		for _, l := range strings.Split(s.out.String(), "\n") {
-			if re.MatchString(l) {
-				got = append(got, l)
+		for _, l := range s.out.lines() {
+			if re.MatchString(l.text) {
+				got = append(got, l.text)
 			}
 		}
 		if len(got) >= n {
@@ -59,8 +76,71 @@ func (s *session) waitFor(re *regexp.Regexp, n int) []string {
 		if time.Now().After(deadline) {
 			s.t.Fatalf("timeout waiting for %v (×%d); output:\n%s", re, n, s.out.String())
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// expect returns the first line after the last expected one that matches re and when it
+// was written; ok is false when none came within timeout.
+func (s *session) expect(re *regexp.Regexp, timeout time.Duration) (line string, at time.Time, ok bool) {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ls := s.out.lines()
+		for i := s.next; i < len(ls); i++ {
+			if re.MatchString(ls[i].text) {
+				s.next = i + 1
+				return ls[i].text, ls[i].at, true
+			}
+		}
+		if time.Now().After(deadline) {
+			return "", time.Time{}, false
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// lineLog is an io.Writer that records every complete line with the time it was written;
+// safe for a concurrent reader.
+type lineLog struct {
+	mu   sync.Mutex
+	part []byte
+	ls   []logLine
+}
+
+type logLine struct {
+	at   time.Time
+	text string
+}
+
+func (l *lineLog) Write(p []byte) (int, error) {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.part = append(l.part, p...)
+	for {
+		i := bytes.IndexByte(l.part, '\n')
+		if i < 0 {
+			break
+		}
+		l.ls = append(l.ls, logLine{now, string(l.part[:i])})
+		l.part = l.part[i+1:]
+	}
+	return len(p), nil
+}
+
+func (l *lineLog) lines() []logLine {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.ls)
+}
+
+func (l *lineLog) String() string {
+	var b strings.Builder
+	for _, x := range l.lines() {
+		b.WriteString(x.text + "\n")
+	}
+	return b.String()
 }
 
 // TestUCISession: start, options, position with moves, go movetime, go infinite + stop,
@@ -99,23 +179,26 @@ func TestUCISession(t *testing.T) {
 		"position startpos moves e2e5",
 		"setoption name Hash value lots",
 		"setoption name Nonsense value 1",
-		"go depth x",
 		"frobnicate",
 		"bench -3",
 		"setoption name EvalFile value /nonexistent.nnue",
 	} {
 		s.send(bad)
 	}
-	s.waitFor(regexp.MustCompile(`^info string error: `), 8)
-	// The failed position commands left the position unchanged: a search still works.
+	s.waitFor(regexp.MustCompile(`^info string error: `), 7)
+	s.send("go depth x") // a bad go parameter: a warning, and the go searches until stop
+	s.waitFor(regexp.MustCompile(`^info string warning: go: depth "x" is not an integer, ignored$`), 1)
+	s.send("stop")
+	s.waitFor(regexp.MustCompile(`^bestmove 0000$`), 1) // the last position was rejected
+	s.send("position startpos moves e2e4 e7e5 g1f3")
 	s.send("go depth 3")
-	best = s.waitFor(bestRE, 3)
-	checkLegal(t, &pos, strings.Fields(best[2])[1])
+	best = s.waitFor(bestRE, 4)
+	checkLegal(t, &pos, strings.Fields(best[3])[1])
 	s.send("eval")
 	s.waitFor(regexp.MustCompile(`^info string NNUE evaluation -?\d+ `), 1)
 	s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1") // stalemate: no legal move
 	s.send("go depth 2")
-	s.waitFor(regexp.MustCompile(`^bestmove 0000$`), 1)
+	s.waitFor(regexp.MustCompile(`^bestmove 0000$`), 2)
 	s.send("quit")
 	select {
 	case <-s.done:
@@ -144,19 +227,40 @@ func checkLegal(t *testing.T, pos *board.Position, uci string) {
 	}
 }
 
-// TestParseGo covers the go parameters and their errors.
+// TestParseGo covers the go parameters, their clamps and the tokens it skips.
 func TestParseGo(t *testing.T) {
-	l, err := parseGo(strings.Fields("wtime 60000 btime 50000 winc 1000 binc 900 movestogo 20"))
-	if err != nil || l.wtime != time.Minute || l.btime != 50*time.Second || l.winc != time.Second || l.binc != 900*time.Millisecond || l.movesToGo != 20 {
-		t.Fatalf("parseGo: %+v, %v", l, err)
+	l, notes := parseGo(strings.Fields("wtime 60000 btime 50000 winc 1000 binc 900 movestogo 20"))
+	if len(notes) > 0 || l.wtime != time.Minute || l.btime != 50*time.Second || l.winc != time.Second || l.binc != 900*time.Millisecond || l.movesToGo != 20 || !l.clock || !l.wtimeSet || !l.btimeSet {
+		t.Fatalf("parseGo: %+v, %v", l, notes)
 	}
-	l, err = parseGo(strings.Fields("depth 7 nodes 1000 infinite"))
-	if err != nil || l.depth != 7 || l.nodes != 1000 || !l.infinite {
-		t.Fatalf("parseGo: %+v, %v", l, err)
+	l, notes = parseGo(strings.Fields("depth 7 nodes 1000 infinite ponder"))
+	if len(notes) > 0 || l.depth != 7 || l.nodes != 1000 || !l.infinite || !l.ponder || l.clock {
+		t.Fatalf("parseGo: %+v, %v", l, notes)
 	}
-	for _, bad := range []string{"depth", "depth x", "wtime 1e3", "bogus 1", "searchmoves e2e4"} {
-		if _, err := parseGo(strings.Fields(bad)); err == nil {
-			t.Errorf("parseGo(%q): no error", bad)
+	l, notes = parseGo(strings.Fields("searchmoves e2e4 d2d4 xx movetime 50"))
+	if len(notes) > 0 || !slices.Equal(l.searchMoves, []string{"e2e4", "d2d4", "xx"}) || l.moveTime != 50*time.Millisecond || !l.moveTimeSet {
+		t.Fatalf("parseGo searchmoves: %+v, %v", l, notes)
+	}
+	// Clamps: no value overflows a Duration, nothing is negative that must not be.
+	l, _ = parseGo(strings.Fields("wtime 99999999999999999999 btime -99999999999999999999 winc -5 movetime 9223372036854775807 movestogo -3 depth 1000 nodes -1 mate 99999999999"))
+	if l.wtime != maxTimeMs*time.Millisecond || l.btime != -maxTimeMs*time.Millisecond || l.winc != 0 ||
+		l.moveTime != maxTimeMs*time.Millisecond || l.movesToGo != 0 || l.depth != maxPly-1 || l.nodes != 1 {
+		t.Fatalf("parseGo clamps: %+v", l)
+	}
+	for bad, want := range map[string]string{
+		"depth":            "go: depth without a value ignored",
+		"depth x":          `go: depth "x" is not an integer, ignored`,
+		"wtime 1e3":        `go: wtime "1e3" is not an integer, ignored`,
+		"bogus 1":          `go: unknown parameter "bogus" ignored`,
+		"searchmoves":      "go: searchmoves without moves ignored",
+		"wtime movetime 5": "go: wtime without a value ignored",
+	} {
+		l, notes := parseGo(strings.Fields(bad))
+		if len(notes) == 0 || notes[0] != want {
+			t.Errorf("parseGo(%q): notes %q, want first %q", bad, notes, want)
+		}
+		if bad == "wtime movetime 5" && (!l.moveTimeSet || l.moveTime != 5*time.Millisecond) {
+			t.Errorf("parseGo(%q): movetime lost: %+v", bad, l)
 		}
 	}
 }
