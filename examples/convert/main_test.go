@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nnuekit/nnuekit/internal/outfile"
+	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant/dataset"
 )
 
@@ -83,12 +85,23 @@ func TestConvertErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.binpack")
 	os.WriteFile(bad, good[:5000], 0o644)
 	out := filepath.Join(dir, "out.plain")
-	st, err := run(context.Background(), options{in: bad, out: out, noProgress: true}, nil)
+	// Without -partial an input error leaves no output at all.
+	_, err := run(context.Background(), options{in: bad, out: out, noProgress: true}, nil)
 	var fe *dataset.FormatError
 	if !errors.As(err, &fe) || fe.Offset <= 0 || fe.Offset > 5000 {
 		t.Fatalf("truncated input: %v", err)
 	}
-	// The output holds whole records for every sample read before the error.
+	if !strings.Contains(err.Error(), "nothing written") {
+		t.Errorf("error %q does not say that nothing was written", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("after an input error the directory holds %d entries, want only the input", len(ents))
+	}
+	// With -partial the output holds whole records for every sample read before the error.
+	st, err := run(context.Background(), options{in: bad, out: out, noProgress: true, partial: true}, nil)
+	if !errors.As(err, &fe) {
+		t.Fatalf("truncated input with -partial: %v", err)
+	}
 	r := dataset.NewStockfishPlainReader(mustOpen(t, out))
 	n := int64(0)
 	for r.Next() {
@@ -99,8 +112,12 @@ func TestConvertErrors(t *testing.T) {
 	}
 	for _, o := range []options{
 		{in: fixtures + "datagen.txt", out: filepath.Join(dir, "x.csv")},
-		{in: filepath.Join(dir, "x.bullet"), out: out},
-		{in: fixtures + "datagen.txt", out: fixtures + "datagen.txt"},
+		{in: filepath.Join(dir, "x.bullet"), out: filepath.Join(dir, "y.plain")},
+		{in: fixtures + "datagen.txt", out: fixtures + "datagen.txt", force: true},
+		{in: fixtures + "datagen.txt", out: filepath.Join(dir, "y.bullet"), bulletScale: -1},
+		{in: filepath.Join(dir, "missing.txt"), out: filepath.Join(dir, "y.plain")},
+		{in: fixtures + "datagen.txt"},
+		{out: filepath.Join(dir, "y.plain")},
 	} {
 		o.noProgress = true
 		if _, err := run(context.Background(), o, nil); err == nil {
@@ -109,14 +126,70 @@ func TestConvertErrors(t *testing.T) {
 	}
 }
 
-// TestConvertInterrupt: a cancelled run stops and leaves a valid output.
+// TestConvertOverInput: the output is never the input, however it is spelled (absolute,
+// relative, "..", a symlink), even with -force; the input keeps every byte.
+func TestConvertOverInput(t *testing.T) {
+	dir := t.TempDir()
+	orig, _ := os.ReadFile(fixtures + "datagen.txt")
+	in := filepath.Join(dir, "data.txt")
+	os.WriteFile(in, orig, 0o644)
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(dir, "sub"))
+	for _, alias := range []string{in, "../data.txt", "../sub/../data.txt", link, "../link.txt"} {
+		_, err := run(context.Background(), options{in: "../data.txt", out: alias, force: true, noProgress: true}, nil)
+		if !errors.Is(err, outfile.ErrSameAsInput) {
+			t.Errorf("-out %s: %v, want ErrSameAsInput", alias, err)
+		}
+		if b, _ := os.ReadFile(in); !bytes.Equal(b, orig) {
+			t.Fatalf("-out %s: the input now holds %d bytes, want %d", alias, len(b), len(orig))
+		}
+	}
+}
+
+// TestConvertExisting: an existing output is replaced only with -force, and an error keeps it.
+func TestConvertExisting(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.plain")
+	os.WriteFile(out, []byte("old"), 0o644)
+	_, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: out, noProgress: true}, nil)
+	if !errors.Is(err, outfile.ErrExists) {
+		t.Errorf("existing output without -force: %v", err)
+	}
+	good, _ := os.ReadFile(fixtures + "datagen-sf.binpack")
+	bad := filepath.Join(dir, "bad.binpack")
+	os.WriteFile(bad, good[:5000], 0o644)
+	if _, err := run(context.Background(), options{in: bad, out: out, force: true, noProgress: true}, nil); err == nil {
+		t.Error("truncated input: no error")
+	}
+	if b, _ := os.ReadFile(out); string(b) != "old" {
+		t.Errorf("after a failed run the output holds %q, want the old content", b)
+	}
+	st, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: out, force: true, noProgress: true}, nil)
+	if err != nil || st.written != 3685 {
+		t.Errorf("-force: %+v, %v", st, err)
+	}
+}
+
+// TestConvertInterrupt: a cancelled run stops and writes nothing, or with -partial leaves a
+// valid output.
 func TestConvertInterrupt(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.binpack")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	st, err := run(ctx, options{in: fixtures + "sfgen.binpack", out: out, noProgress: true}, nil)
-	if !errors.Is(err, context.Canceled) || st.read != 1024 {
+	if !errors.Is(err, context.Canceled) || st.read != 1023 {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("interrupted run left an output: %v", err)
+	}
+	st, err = run(ctx, options{in: fixtures + "sfgen.binpack", out: out, noProgress: true, partial: true}, nil)
+	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("%+v, %v", st, err)
 	}
 	r := dataset.NewBinpackReader(mustOpen(t, out))
@@ -124,8 +197,53 @@ func TestConvertInterrupt(t *testing.T) {
 	for r.Next() {
 		n++
 	}
-	if r.Err() != nil || n != st.written {
+	if r.Err() != nil || n != st.written || n == 0 {
 		t.Errorf("interrupted output: %d samples (%v), %d written", n, r.Err(), st.written)
+	}
+}
+
+// TestConvertNet converts networks of three formats to the native format and back.
+func TestConvertNet(t *testing.T) {
+	dir := t.TempDir()
+	for _, net := range []string{"../../../shared/thesis-models/all+ph+pv.nn", "../../../shared/nets/nn-62ef826d1a6d.nnue", "../../../shared/thesis-models/best.nn"} {
+		if _, err := os.Stat(net); err != nil {
+			t.Logf("skipping %s: %v (../shared absent)", net, err)
+			continue
+		}
+		out := filepath.Join(dir, filepath.Base(net)+".native")
+		sum, err := convertNet(options{net: net, out: out})
+		if err != nil {
+			// a format nnuekit's native writer cannot store must be refused with an error and
+			// leave no file
+			if _, serr := os.Stat(out); serr == nil {
+				t.Errorf("%s: %v, and an output was left", net, err)
+			}
+			t.Logf("%s: %v", net, err)
+			continue
+		}
+		fi, _ := os.Stat(out)
+		if fi == nil || fi.Size() != sum.Bytes || sum.Bytes == 0 {
+			t.Errorf("%s: %+v, file %v", net, sum, fi)
+		}
+		a, _ := nnue.LoadFile(net)
+		b, err := nnue.LoadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sameNetwork(a, b); err != nil {
+			t.Errorf("%s: %v", net, err)
+		}
+		if _, err := convertNet(options{net: net, out: out}); !errors.Is(err, outfile.ErrExists) {
+			t.Errorf("second conversion without -force: %v", err)
+		}
+	}
+	// Not a network: a clear error, no output.
+	out := filepath.Join(dir, "x.nnue")
+	if _, err := convertNet(options{net: fixtures + "datagen.txt", out: out}); err == nil {
+		t.Error("a text file converted as a network")
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed conversion left an output")
 	}
 }
 
