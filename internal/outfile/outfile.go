@@ -59,9 +59,30 @@ func Check(path string, force bool, inputs ...string) error {
 		return fmt.Errorf("output %s %w", path, ErrExists)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("output %s: not a regular file (%s); refusing to replace it", path, st.Mode().Type())
+		return fmt.Errorf("output %s: not a regular file (%s); refusing to replace it", path, Kind(st.Mode()))
 	}
 	return nil
+}
+
+// Kind names the type of a file that is not a regular file, for error messages: "a directory",
+// "a character device" (as /dev/full), "a block device", "a named pipe", "a socket", or
+// "an irregular file".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "an irregular file"
 }
 
 // File is an output being written: a temporary file beside its final path. Write to it, then call
