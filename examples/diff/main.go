@@ -50,6 +50,19 @@ type options struct {
 	verify bool
 }
 
+const usage = `diff plays a move list or the games of a PGN file and prints, for every move, the features it
+adds and removes for each perspective, and whether a perspective needs a refresh instead.
+
+Usage:
+  diff -set SET [-fen FEN] -moves "e2e4 e7e5 ..." [-json] [-verify]
+  diff -set SET -pgn FILE [-json] [-verify]
+
+Examples:
+  go run ./examples/diff -set all+ph+pv -moves "e2e4 e7e5 g1f3" -verify
+
+Flags:
+`
+
 func main() {
 	var o options
 	flag.StringVar(&o.set, "set", "all", `feature-set spec, e.g. "all+ph+pv"`)
@@ -58,6 +71,10 @@ func main() {
 	flag.StringVar(&o.pgn, "pgn", "", "PGN file: play every game")
 	flag.BoolVar(&o.json, "json", false, "one JSON object per move")
 	flag.BoolVar(&o.verify, "verify", false, "check every diff against the full active sets")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
