@@ -24,6 +24,7 @@ const stockfish = "/usr/games/stockfish"
 const fakeEngineEnv = "NNUEKIT_DATAGEN_FAKE_ENGINE"
 
 func TestMain(m *testing.M) {
+	runMainIfAsked()
 	if os.Getenv(fakeEngineEnv) == "1" {
 		fakeEngine(os.Stdin, os.Stdout)
 		os.Exit(0)
