@@ -57,6 +57,7 @@ type options struct {
 	quietOnly    bool
 	force        bool
 	partial      bool
+	checksum     bool
 	json         bool
 	progress     time.Duration
 	noProgress   bool
@@ -67,7 +68,7 @@ const usage = `convert converts NNUE training data between formats (by extension
 .bullet for output only), or a network to nnuekit's native format.
 
 Usage:
-  convert -in IN -out OUT [-force] [-partial] [-quiet-only] [-bullet-scale S] [-json]
+  convert -in IN -out OUT [-force] [-partial] [-checksum] [-quiet-only] [-bullet-scale S] [-json]
   convert -net NET -out OUT.nnue [-force] [-json]
 
 Examples:
@@ -83,6 +84,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "output file (.binpack, .plain, .txt or .bullet; with -net any name); never the input")
 	flag.StringVar(&o.net, "net", "", "convert this network (any format nnue.Load reads) to nnuekit's native format instead of data")
 	flag.BoolVar(&o.force, "force", false, "replace an existing output file")
+	flag.BoolVar(&o.checksum, "checksum", false, "for .binpack output: end every chunk with nnuekit's checksum trailer (Stockfish's readers skip it; doc/datagen.md)")
 	flag.BoolVar(&o.partial, "partial", false, "on an input error or interrupt keep the records converted before it (default: write nothing)")
 	flag.Float64Var(&o.bulletScale, "bullet-scale", 100.0/361, "for .bullet: score multiplier from internal units to the trainer's units (default: Stockfish 15.1 internal units → UCI centipawns)")
 	flag.BoolVar(&o.quietOnly, "quiet-only", false, "keep only samples that pass the thesis filter (not in check, best move not a capture, |score| ≤ 5000)")
@@ -122,8 +124,12 @@ func main() {
 		}
 		os.Exit(1)
 	}
+	checked := ""
+	if format(o.in) == ".binpack" {
+		checked = fmt.Sprintf(" (every record passed the sanity pass; %d chunks verified by their checksum, %d without one)", st.checksummed, st.nosum)
+	}
 	report(o, summary{In: o.in, Out: o.out, Read: &st.read, Written: &st.written},
-		fmt.Sprintf("%s → %s: %d samples read, %d written", o.in, o.out, st.read, st.written))
+		fmt.Sprintf("%s → %s: %d samples read, %d written%s", o.in, o.out, st.read, st.written, checked))
 }
 
 // summary is the -json output.
@@ -175,6 +181,9 @@ func (o *options) validate() error {
 	if _, err := newWriter(o.out, io.Discard, *o); err != nil {
 		return err
 	}
+	if o.checksum && format(o.out) != ".binpack" {
+		return fmt.Errorf("-checksum applies to .binpack output, not %s", format(o.out))
+	}
 	if format(o.out) == ".bullet" && (o.bulletScale <= 0 || o.bulletScale != o.bulletScale) {
 		return fmt.Errorf("-bullet-scale %v: must be > 0", o.bulletScale)
 	}
@@ -184,7 +193,12 @@ func (o *options) validate() error {
 	return outfile.Check(o.out, o.force, o.in)
 }
 
-type stats struct{ read, written int64 }
+// stats counts a conversion's samples and, for binpack input, its chunks with and without a
+// checksum trailer.
+type stats struct {
+	read, written      int64
+	checksummed, nosum int
+}
 
 // countingReader counts the bytes read for the progress bar.
 type countingReader struct {
@@ -217,7 +231,9 @@ func newReader(path string, r io.Reader) (dataset.SampleReader, error) {
 func newWriter(path string, w io.Writer, o options) (dataset.SampleWriter, error) {
 	switch format(path) {
 	case ".binpack":
-		return dataset.NewBinpackWriter(w), nil
+		bw := dataset.NewBinpackWriter(w)
+		bw.SetChecksums(o.checksum)
+		return bw, nil
 	case ".plain":
 		return dataset.NewStockfishPlainWriter(w), nil
 	case ".txt":
@@ -323,6 +339,9 @@ func run(ctx context.Context, o options, progress io.Writer) (st stats, err erro
 			return st, fmt.Errorf("%s: sample %d: %w", o.out, st.read, err)
 		}
 		st.written++
+	}
+	if br, ok := r.(*dataset.BinpackReader); ok {
+		st.checksummed, st.nosum = br.Chunks()
 	}
 	cause := r.Err()
 	if cause != nil {

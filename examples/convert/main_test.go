@@ -97,10 +97,15 @@ func TestConvertErrors(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Fatalf("after an input error the directory holds %d entries, want only the input", len(ents))
 	}
-	// With -partial the output holds whole records for every sample read before the error.
-	st, err := run(context.Background(), options{in: bad, out: out, noProgress: true, partial: true}, nil)
-	if !errors.As(err, &fe) {
-		t.Fatalf("truncated input with -partial: %v", err)
+	// With -partial the output holds whole records for every sample read before the error (a
+	// binpack reader delivers nothing of a bad chunk: use text cut in the middle of a line).
+	txt, _ := os.ReadFile(fixtures + "datagen.txt")
+	badTxt := filepath.Join(dir, "bad.txt")
+	os.WriteFile(badTxt, append(txt[:20000:20000], "\nnot a line\n"...), 0o644)
+	st, err := run(context.Background(), options{in: badTxt, out: out, noProgress: true, partial: true}, nil)
+	var pe *dataset.ParseError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "-partial") {
+		t.Fatalf("bad text input with -partial: %v", err)
 	}
 	r := dataset.NewStockfishPlainReader(mustOpen(t, out))
 	n := int64(0)
@@ -254,4 +259,26 @@ func mustOpen(t *testing.T, path string) *os.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// TestConvertChecksum: -checksum writes chunk trailers that the reader verifies; the samples are
+// the same as without.
+func TestConvertChecksum(t *testing.T) {
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "sum.binpack")
+	st, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: sum, checksum: true, noProgress: true}, nil)
+	if err != nil || st.written != 3685 {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	plain := filepath.Join(dir, "back.plain")
+	st, err = run(context.Background(), options{in: sum, out: plain, noProgress: true}, nil)
+	if err != nil || st.read != 3685 || st.checksummed != 1 || st.nosum != 0 {
+		t.Fatalf("reading the checksummed file: %+v, %v", st, err)
+	}
+	if b, _ := os.ReadFile(plain); !bytes.Equal(b, gunzip(t, fixtures+"datagen-sf.plain.gz")) {
+		t.Error("the checksummed binpack reads back differently")
+	}
+	if _, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: filepath.Join(dir, "x.plain"), checksum: true, noProgress: true}, nil); err == nil {
+		t.Error("-checksum accepted for .plain output")
+	}
 }

@@ -94,13 +94,23 @@ type File struct {
 }
 
 // Create checks path as Check does and opens a temporary file in the same directory (so the final
-// rename is atomic). The temporary file's name starts with "."+base(path)+".tmp".
+// rename is atomic). The temporary file's name starts with "."+base(path)+".tmp". Its permissions
+// are those of the file it replaces, or 0644 for a new file.
 func Create(path string, force bool, inputs ...string) (*File, error) {
 	if err := Check(path, force, inputs...); err != nil {
 		return nil, err
 	}
+	perm := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		os.Remove(f.Name())
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	return &File{File: f, path: path}, nil

@@ -78,3 +78,22 @@ func TestCreateCommitAndAbort(t *testing.T) {
 		t.Errorf("after commit the directory holds %d entries, want 1", len(ents))
 	}
 }
+
+// TestPermissions: a new output is 0644 (not CreateTemp's 0600); a replaced one keeps its mode.
+func TestPermissions(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.txt")
+	if err := WriteFile(out, []byte("a"), false); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o644 {
+		t.Errorf("new output mode %v, want 0644", st.Mode().Perm())
+	}
+	os.Chmod(out, 0o640)
+	if err := WriteFile(out, []byte("b"), true); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o640 {
+		t.Errorf("replaced output mode %v, want 0640", st.Mode().Perm())
+	}
+}
