@@ -31,6 +31,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -170,7 +171,12 @@ func (o *options) validate() error {
 		if o.partial || o.quietOnly {
 			return errors.New("-partial and -quiet-only apply to data, not to -net")
 		}
-		return outfile.Check(o.out, o.force, o.net)
+		if err := outfile.Check(o.out, o.force, o.net); err != nil {
+			return err
+		}
+		return outfile.SameFormat(o.out, "an nnuekit native network", func(h []byte, _ int64) bool {
+			return bytes.HasPrefix(h, []byte(nnue.NativeMagic))
+		})
 	}
 	if o.in == "" {
 		return errors.New("-in (data) or -net (network) is required (see -help)")
@@ -190,7 +196,44 @@ func (o *options) validate() error {
 	if _, err := os.Stat(o.in); err != nil {
 		return err
 	}
-	return outfile.Check(o.out, o.force, o.in)
+	if err := outfile.Check(o.out, o.force, o.in); err != nil {
+		return err
+	}
+	what, is := looksLike(format(o.out))
+	return outfile.SameFormat(o.out, what, is)
+}
+
+// looksLike describes the data format of extension ext and recognizes it from the first bytes of
+// a file of size bytes, so that -force replaces only a file of the format being written.
+func looksLike(ext string) (string, func(head []byte, size int64) bool) {
+	firstLine := func(h []byte) []byte {
+		for len(h) > 0 {
+			line := h
+			if i := bytes.IndexByte(h, '\n'); i >= 0 {
+				line, h = h[:i], h[i+1:]
+			} else {
+				h = nil
+			}
+			line = bytes.TrimSpace(line)
+			if len(line) > 0 && line[0] != '#' {
+				return line
+			}
+		}
+		return nil
+	}
+	switch ext {
+	case ".binpack":
+		return "a binpack (\"BINP\" chunks)", func(h []byte, _ int64) bool { return bytes.HasPrefix(h, []byte("BINP")) }
+	case ".plain":
+		return "Stockfish plain text (\"fen …\" records)", func(h []byte, _ int64) bool { return bytes.HasPrefix(firstLine(h), []byte("fen ")) }
+	case ".txt":
+		return "thesis text lines (FEN,score,move…)", func(h []byte, _ int64) bool {
+			fen, _, _ := bytes.Cut(firstLine(h), []byte(","))
+			_, err := board.ParseFEN(string(fen))
+			return err == nil
+		}
+	}
+	return "bullet records (32 bytes each)", func(_ []byte, size int64) bool { return size%32 == 0 }
 }
 
 // stats counts a conversion's samples and, for binpack input, its chunks with and without a
@@ -248,6 +291,9 @@ func newWriter(path string, w io.Writer, o options) (dataset.SampleWriter, error
 // back, checking that it evaluates the start position as the original does.
 func convertNet(o options) (summary, error) {
 	sum := summary{In: o.net, Out: o.out}
+	if err := o.validate(); err != nil {
+		return sum, err
+	}
 	nw, err := nnue.LoadFile(o.net)
 	if err != nil {
 		return sum, err

@@ -159,7 +159,8 @@ func TestConvertOverInput(t *testing.T) {
 func TestConvertExisting(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.plain")
-	os.WriteFile(out, []byte("old"), 0o644)
+	const old = "fen 8/8/8/8/8/8/8/K6k w - - 0 1\nmove a1a2\nscore 0\nply 0\nresult 0\ne\n"
+	os.WriteFile(out, []byte(old), 0o644)
 	_, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: out, noProgress: true}, nil)
 	if !errors.Is(err, outfile.ErrExists) {
 		t.Errorf("existing output without -force: %v", err)
@@ -170,12 +171,44 @@ func TestConvertExisting(t *testing.T) {
 	if _, err := run(context.Background(), options{in: bad, out: out, force: true, noProgress: true}, nil); err == nil {
 		t.Error("truncated input: no error")
 	}
-	if b, _ := os.ReadFile(out); string(b) != "old" {
+	if b, _ := os.ReadFile(out); string(b) != old {
 		t.Errorf("after a failed run the output holds %q, want the old content", b)
 	}
 	st, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: out, force: true, noProgress: true}, nil)
 	if err != nil || st.written != 3685 {
 		t.Errorf("-force: %+v, %v", st, err)
+	}
+}
+
+// TestConvertOtherFormat: -force replaces only a file of the format being written.
+func TestConvertOtherFormat(t *testing.T) {
+	dir := t.TempDir()
+	png := []byte("\x89PNG\r\n\x1a\n0123456789")
+	sfBin, _ := os.ReadFile(fixtures + "datagen-sf.binpack")
+	for _, tc := range []struct {
+		name string
+		old  []byte
+	}{{"x.binpack", png}, {"x.plain", sfBin}, {"x.txt", []byte("fen 8/8/8/8/8/8/8/K6k w - - 0 1\n")}, {"x.bullet", png}} {
+		out := filepath.Join(dir, tc.name)
+		os.WriteFile(out, tc.old, 0o644)
+		_, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: out, force: true, bulletScale: 1, noProgress: true}, nil)
+		if !errors.Is(err, outfile.ErrOtherFormat) {
+			t.Errorf("-force over %s holding another format: %v", tc.name, err)
+		}
+		if b, _ := os.ReadFile(out); !bytes.Equal(b, tc.old) {
+			t.Errorf("%s was changed", tc.name)
+		}
+	}
+	// the same format is replaced
+	out := filepath.Join(dir, "y.binpack")
+	os.WriteFile(out, sfBin, 0o644)
+	if _, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: out, force: true, noProgress: true}, nil); err != nil {
+		t.Errorf("-force over a binpack: %v", err)
+	}
+	net := filepath.Join(dir, "net.nnue")
+	os.WriteFile(net, png, 0o644)
+	if _, err := convertNet(options{net: "../../../shared/thesis-models/hv.nn", out: net, force: true}); err == nil {
+		t.Error("-net -force over a PNG accepted")
 	}
 }
 

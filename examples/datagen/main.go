@@ -165,6 +165,11 @@ func (o *options) validate() error {
 		if errors.Is(err, outfile.ErrExists) {
 			return fmt.Errorf("%w, or -append to add games to it", err)
 		}
+		if err == nil && o.force {
+			if err := checkDatagenFile(o.out); err != nil {
+				return fmt.Errorf("-force: %w; refusing to replace it", err)
+			}
+		}
 		return err
 	}
 	if !st.Mode().IsRegular() {
@@ -173,13 +178,19 @@ func (o *options) validate() error {
 	if err := outfile.Check(o.out, true, o.engine); err != nil {
 		return err
 	}
-	return checkDatagenFile(o.out)
+	if err := checkDatagenFile(o.out); err != nil {
+		return fmt.Errorf("-append: %w; refusing to add games to it", err)
+	}
+	return nil
 }
 
-// checkDatagenFile checks that the existing file at path holds datagen's format: its first and
-// last whole lines parse as compact lines with a game result. An empty file passes.
+// checkDatagenFile checks that the file at path, if it exists, holds datagen's format: its first
+// and last whole lines parse as compact lines with a game result. A missing or empty file passes.
 func checkDatagenFile(path string) error {
 	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -194,7 +205,7 @@ func checkDatagenFile(path string) error {
 		return nil
 	}
 	refuse := func(why string) error {
-		return fmt.Errorf("-append %s: not a datagen file (%s); refusing to add games to it", path, why)
+		return fmt.Errorf("%s: not a datagen file (%s)", path, why)
 	}
 	if bytes.HasPrefix(head, []byte("BINP")) {
 		return refuse("it starts with a binpack chunk")
@@ -340,7 +351,7 @@ func run(ctx context.Context, o options, logw io.Writer) (st stats, err error) {
 		return st, nil
 	}
 	if existing > 0 {
-		fmt.Fprintf(logw, "datagen: resuming %s: %d games present, %d to go\n", o.out, existing, todo)
+		fmt.Fprintf(logw, "datagen: resuming %s: %d games present (its first and last lines checked: datagen's format with results), %d to go\n", o.out, existing, todo)
 	}
 	openings, err := loadOpenings()
 	if err != nil {

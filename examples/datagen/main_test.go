@@ -258,6 +258,8 @@ func TestOutputRules(t *testing.T) {
 		{out: full, force: true, want: "not a regular file"},
 		{out: full, want: "exists"},
 		{out: mine, appendTo: true, force: true, want: "exclude"},
+		{out: plain, force: true, want: "not a datagen file"},
+		{out: bin, force: true, want: "binpack"},
 		{out: filepath.Join(dir, "x.binpack"), want: "convert"},
 		{out: filepath.Join(dir, "nodir", "x.txt"), want: "does not exist"},
 	} {

@@ -119,6 +119,9 @@ func register(fs *flag.FlagSet, o *options) *string {
 	return nets
 }
 
+// isPNG recognizes a PNG file by its signature.
+func isPNG(head []byte, _ int64) bool { return bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")) }
+
 // netPath resolves one -nets entry: an existing file is a path, anything else a thesis name.
 func netPath(shared, entry string) string {
 	if st, err := os.Stat(entry); err == nil && st.Mode().IsRegular() {
@@ -153,6 +156,9 @@ func (o *options) validate() ([]string, error) {
 			continue
 		}
 		if err := outfile.Check(out.path, o.force, inputs...); err != nil {
+			return nil, fmt.Errorf("%s: %w", out.flag, err)
+		}
+		if err := outfile.SameFormat(out.path, "a PNG image", isPNG); err != nil {
 			return nil, fmt.Errorf("%s: %w", out.flag, err)
 		}
 	}

@@ -102,6 +102,8 @@ func TestValidate(t *testing.T) {
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "h.png")
 	os.WriteFile(existing, []byte("x"), 0o644)
+	realPNG := filepath.Join(dir, "real.png")
+	os.WriteFile(realPNG, []byte("\x89PNG\r\n\x1a\n..."), 0o644)
 	net := filepath.Join(dir, "n.nn")
 	os.WriteFile(net, []byte("not a network"), 0o644)
 	base := options{shared: dir, amount: 0.45, nets: []string{net}}
@@ -110,6 +112,7 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{func(o *options) { o.pngPath = existing }, "exists"},
+		{func(o *options) { o.pngPath = existing; o.force = true }, "another format"},
 		{func(o *options) { o.scatterPath = net; o.force = true }, "same file as an input"},
 		{func(o *options) { o.nets = []string{"no-such-net"} }, "neither a network file nor a thesis network name"},
 		{func(o *options) { o.amount = 0.5 }, "-amount"},
@@ -124,7 +127,7 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	o := base
-	o.pngPath = existing
+	o.pngPath = realPNG
 	o.force = true
 	if paths, err := o.validate(); err != nil || len(paths) != 1 || paths[0] != net {
 		t.Errorf("valid options: %v, %v", paths, err)

@@ -378,11 +378,21 @@ func run(o options, stdout io.Writer) error {
 		return errors.New("-json and -md exclude each other")
 	}
 	inputs := append(append(append([]string{}, o.results...), o.pgns...), o.nps, o.stats)
-	for _, out := range []string{o.mdPath, o.png} {
-		if out != "" {
-			if err := outfile.Check(out, o.force, inputs...); err != nil {
-				return err
-			}
+	for _, out := range []struct {
+		path, what string
+		is         func([]byte, int64) bool
+	}{
+		{o.mdPath, "text", func(h []byte, _ int64) bool { return !bytes.ContainsRune(h, 0) }},
+		{o.png, "a PNG image", func(h []byte, _ int64) bool { return bytes.HasPrefix(h, []byte("\x89PNG\r\n\x1a\n")) }},
+	} {
+		if out.path == "" {
+			continue
+		}
+		if err := outfile.Check(out.path, o.force, inputs...); err != nil {
+			return err
+		}
+		if err := outfile.SameFormat(out.path, out.what, out.is); err != nil {
+			return err
 		}
 	}
 	res, tcs, err := readResults(o.results, o.anchor)

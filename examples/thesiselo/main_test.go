@@ -77,6 +77,17 @@ func TestReport(t *testing.T) {
 	if err := run(o, &out); !errors.Is(err, outfile.ErrExists) {
 		t.Errorf("existing -png without -force: %v", err)
 	}
+	o.force = true
+	if err := run(o, &out); err != nil {
+		t.Errorf("-force over the PNG: %v", err)
+	}
+	notPNG := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notPNG, []byte("my notes"), 0o644)
+	o.png = notPNG
+	if err := run(o, &out); !errors.Is(err, outfile.ErrOtherFormat) {
+		t.Errorf("-png -force over a text file: %v", err)
+	}
+	o.png = png
 	md := filepath.Join(dir, "t.md")
 	o.force, o.mdPath = true, md
 	if err := run(o, &out); err != nil {

@@ -10,6 +10,7 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,6 +84,40 @@ func Kind(m fs.FileMode) string {
 		return "a regular file"
 	}
 	return "an irregular file"
+}
+
+// ErrOtherFormat is returned (wrapped) by SameFormat when an existing output holds another format.
+var ErrOtherFormat = errors.New("holds another format")
+
+// SameFormat checks that an existing, non-empty file at path looks like the format the program
+// is about to write, so that -force replaces a file of the same kind and never, say, a PNG named
+// like a data file. is receives up to the first 64 KiB of the file and its size; what names the
+// expected format in the error. A missing or empty file passes.
+func SameFormat(path, what string, is func(head []byte, size int64) bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() || st.Size() == 0 {
+		return nil // Check refuses what is not a regular file
+	}
+	head := make([]byte, min(st.Size(), 64<<10))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if !is(head[:n], st.Size()) {
+		return fmt.Errorf("output %s %w (not %s); refusing to replace it", path, ErrOtherFormat, what)
+	}
+	return nil
 }
 
 // File is an output being written: a temporary file beside its final path. Write to it, then call

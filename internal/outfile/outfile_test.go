@@ -97,3 +97,25 @@ func TestPermissions(t *testing.T) {
 		t.Errorf("replaced output mode %v, want 0640", st.Mode().Perm())
 	}
 }
+
+func TestSameFormat(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "a.png")
+	os.WriteFile(png, []byte("\x89PNG\r\n\x1a\nrest"), 0o644)
+	isPNG := func(h []byte, _ int64) bool { return len(h) >= 4 && string(h[1:4]) == "PNG" }
+	isText := func(h []byte, _ int64) bool { return len(h) > 0 && h[0] == 't' }
+	if err := SameFormat(png, "a PNG image", isPNG); err != nil {
+		t.Errorf("PNG as PNG: %v", err)
+	}
+	if err := SameFormat(png, "text", isText); !errors.Is(err, ErrOtherFormat) {
+		t.Errorf("PNG as text: %v", err)
+	}
+	if err := SameFormat(filepath.Join(dir, "missing"), "text", isText); err != nil {
+		t.Errorf("missing file: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o644)
+	if err := SameFormat(empty, "text", isText); err != nil {
+		t.Errorf("empty file: %v", err)
+	}
+}
