@@ -24,6 +24,7 @@
 // stdout:
 //
 //	{"in": "...", "out": "...", "read": N, "written": M}                      (data)
+//	  + "chunks_checksummed": C, "chunks_without_checksum": P                 (binpack input)
 //	{"in": "...", "out": "...", "bytes": B, "description": "...", "arch": "..."} (-net)
 //
 // See doc/datagen.md ("Converting").
@@ -129,19 +130,27 @@ func main() {
 	if format(o.in) == ".binpack" {
 		checked = fmt.Sprintf(" (every record passed the sanity pass; %d chunks verified by their checksum, %d without one)", st.checksummed, st.nosum)
 	}
-	report(o, summary{In: o.in, Out: o.out, Read: &st.read, Written: &st.written},
+	sum := summary{In: o.in, Out: o.out, Read: &st.read, Written: &st.written}
+	if format(o.in) == ".binpack" {
+		sum.ChunksChecksummed, sum.ChunksPlain = &st.checksummed, &st.nosum
+	}
+	report(o, sum,
 		fmt.Sprintf("%s → %s: %d samples read, %d written%s", o.in, o.out, st.read, st.written, checked))
 }
 
 // summary is the -json output.
 type summary struct {
-	In          string `json:"in"`
-	Out         string `json:"out"`
-	Read        *int64 `json:"read,omitempty"`
-	Written     *int64 `json:"written,omitempty"`
-	Bytes       int64  `json:"bytes,omitempty"`
-	Description string `json:"description,omitempty"`
-	Arch        string `json:"arch,omitempty"`
+	In      string `json:"in"`
+	Out     string `json:"out"`
+	Read    *int64 `json:"read,omitempty"`
+	Written *int64 `json:"written,omitempty"`
+	// binpack input: chunks verified by a checksum trailer and chunks without one (every record
+	// of both passed the reader's sanity pass)
+	ChunksChecksummed *int   `json:"chunks_checksummed,omitempty"`
+	ChunksPlain       *int   `json:"chunks_without_checksum,omitempty"`
+	Bytes             int64  `json:"bytes,omitempty"`
+	Description       string `json:"description,omitempty"`
+	Arch              string `json:"arch,omitempty"`
 }
 
 func report(o options, s summary, text string) {
