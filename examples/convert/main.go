@@ -17,8 +17,11 @@
 // The output is written to a temporary file beside it and renamed into place only when the
 // whole input was converted, so an error or an interrupt (Ctrl-C, SIGTERM) leaves no output and
 // an existing file untouched; -partial keeps the records converted before the error instead.
-// An existing output is replaced only with -force, and never when it is the input itself (the
-// same file by device and inode, however it is spelled). Input errors are reported with their
+// An existing output is replaced only with -force and only when it holds the format being
+// written, and never when it is the input itself (the same file by device and inode, however it
+// is spelled). -checksum ends every chunk of a binpack output with a CRC-32C trailer that
+// Stockfish's readers skip; a binpack input is checked a whole chunk at a time (its trailer if
+// it has one, then every record) before any of its samples is written. Input errors are reported with their
 // byte offset (binpack, plain) or line (text). Progress goes to stderr: a redrawn bar on a
 // terminal, one line every 10 updates otherwise. -json prints the summary as one JSON object on
 // stdout:
