@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -313,5 +314,21 @@ func TestConvertChecksum(t *testing.T) {
 	}
 	if _, err := run(context.Background(), options{in: fixtures + "datagen.txt", out: filepath.Join(dir, "x.plain"), checksum: true, noProgress: true}, nil); err == nil {
 		t.Error("-checksum accepted for .plain output")
+	}
+}
+
+// TestJSONOutput: -json prints the summary as one JSON object on stdout (nothing else with
+// -no-progress), with the chunk counts for binpack input.
+func TestJSONOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.plain")
+	text, code := runMain(t, "-in", fixtures+"datagen-sf.binpack", "-out", out, "-json", "-no-progress")
+	var sum struct {
+		Read, Written int64
+		Checksummed   *int `json:"chunks_checksummed"`
+		Plain         *int `json:"chunks_without_checksum"`
+	}
+	if err := json.Unmarshal([]byte(text), &sum); err != nil || code != 0 || sum.Read != 3685 || sum.Written != 3685 ||
+		sum.Checksummed == nil || *sum.Checksummed != 0 || sum.Plain == nil || *sum.Plain != 1 {
+		t.Errorf("exit %d, output %q: %+v, %v", code, text, sum, err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -342,3 +343,28 @@ func TestWriteErrorEnds(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestJSONOutput: -json prints the run's summary, and -stats -json the file's statistics, as one
+// JSON object on stdout.
+func TestJSONOutput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d.txt")
+	o := fakeOptions(t, out, 2)
+	text, code := runMain(t, "-out", out, "-games", "2", "-nodes", "1", "-workers", "1", "-engine", o.engine, "-quiet", "-json")
+	var sum struct {
+		Out        string `json:"out"`
+		TotalGames int    `json:"total_games"`
+		Games      int    `json:"games"`
+		Positions  int    `json:"positions"`
+	}
+	if err := json.Unmarshal([]byte(text), &sum); err != nil || code != 0 || sum.Out != out || sum.Games != 2 || sum.TotalGames != 2 || sum.Positions == 0 {
+		t.Fatalf("exit %d, output %q: %+v, %v", code, text, sum, err)
+	}
+	text, code = runMain(t, "-stats", out, "-json")
+	var st struct {
+		Games, Positions int
+		Results          map[string]int
+	}
+	if err := json.Unmarshal([]byte(text), &st); err != nil || code != 0 || st.Games != 2 || st.Positions != sum.Positions || st.Results["1/2-1/2"]+st.Results["1-0"]+st.Results["0-1"] != 2 {
+		t.Errorf("-stats -json: exit %d, %q: %+v, %v", code, text, st, err)
+	}
+}

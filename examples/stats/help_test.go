@@ -23,6 +23,7 @@ func runMainIfAsked() {
 	if !ok {
 		return
 	}
+	os.Unsetenv(runMainEnv) // processes main starts are not to run main again
 	os.Args = append([]string{"stats"}, strings.Split(args, "\x1f")...)
 	flag.CommandLine = flag.NewFlagSet("stats", flag.ExitOnError)
 	flag.CommandLine.Usage = func() { flag.Usage() } // as the standard CommandLine does
