@@ -368,3 +368,27 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("-stats -json: exit %d, %q: %+v, %v", code, text, st, err)
 	}
 }
+
+// TestStopFake: cancelling (Ctrl-C) ends a run on a new file with the finished games renamed
+// into place, whole lines only, and no temporary file left (fake engine, no Stockfish needed).
+func TestStopFake(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "stop.txt")
+	o := fakeOptions(t, out, 100000)
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	st, err := run(ctx, o, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := int64(strings.Count(string(b), "\n")); got != st.games || st.games == 0 || st.games >= 100000 || b[len(b)-1] != '\n' {
+		t.Errorf("%d lines, %d games reported", got, st.games)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d directory entries, want 1", len(ents))
+	}
+}
