@@ -500,8 +500,9 @@ func (bw *BinpackWriter) Count() int64 { return bw.n }
 // ---- reader ----
 
 // BinpackReader streams samples from Stockfish's binpack (see the format comment above). It
-// reads one chunk at a time into memory (at most BinpackMaxChunk bytes, allocated as the bytes
-// arrive, so a hostile header cannot make it allocate more than the input holds) and checks the
+// reads one chunk at a time into memory (at most BinpackMaxChunk bytes, allocated 1 MiB at a
+// time as the bytes arrive, so a hostile header cannot make it allocate much more than the input
+// holds) and checks the
 // whole chunk before it returns any sample of it: its checksum trailer when it has one
 // (BinpackWriter.SetChecksums), then a sanity pass that decodes every record. A chunk that fails
 // either delivers nothing, so corrupt samples never reach the caller ahead of the error.
@@ -521,7 +522,8 @@ func (bw *BinpackWriter) Count() int64 { return bw.n }
 // position (board.Position.Validate), an illegal move, a result outside {−1, 0, 1}, a score
 // outside ±BinpackMaxScore. A flipped bit that turns a record into another possible one (a
 // score by ±2^k within range, a piece into another in a legal position, a move into another
-// legal move) passes these checks: only a checksum trailer catches it. doc/datagen.md ("Integrity") lists what these checks catch of single-bit flips.
+// legal move) passes these checks: only a checksum trailer catches it. doc/datagen.md
+// ("Integrity") counts what the checks catch of single-bit flips.
 type BinpackReader struct {
 	br      *bufio.Reader
 	off     int64 // bytes consumed from the input
