@@ -502,10 +502,10 @@ func (bw *BinpackWriter) Count() int64 { return bw.n }
 // BinpackReader streams samples from Stockfish's binpack (see the format comment above). It
 // reads one chunk at a time into memory (at most BinpackMaxChunk bytes, allocated 1 MiB at a
 // time as the bytes arrive, so a hostile header cannot make it allocate much more than the input
-// holds) and checks the
-// whole chunk before it returns any sample of it: its checksum trailer when it has one
-// (BinpackWriter.SetChecksums), then a sanity pass that decodes every record. A chunk that fails
-// either delivers nothing, so corrupt samples never reach the caller ahead of the error.
+// holds) and checks the whole chunk before it returns any sample of it: its checksum trailer
+// when it has one (BinpackWriter.SetChecksums), then a sanity pass that decodes every record. A
+// chunk that fails either delivers nothing, so corrupt samples never reach the caller ahead of
+// the error.
 //
 // Each sample's Pos carries the record's rule-50 counter and a fullmove number derived from its
 // ply (ply/2 + 1), Best the record's move, Score its score, Result the game result (the record's
