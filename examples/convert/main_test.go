@@ -332,3 +332,24 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("exit %d, output %q: %+v, %v", code, text, sum, err)
 	}
 }
+
+// TestMainError: a failing run prints the error alone (no "0 samples read" summary first) and
+// exits 1; a usage error exits 2 before reading anything.
+func TestMainError(t *testing.T) {
+	dir := t.TempDir()
+	good, _ := os.ReadFile(fixtures + "datagen-sf.binpack")
+	bad := filepath.Join(dir, "bad.binpack")
+	os.WriteFile(bad, good[:5000], 0o644)
+	out := filepath.Join(dir, "out.plain")
+	text, code := runMain(t, "-in", bad, "-out", out, "-no-progress")
+	if code != 1 || strings.Contains(text, "samples read") || strings.Count(text, "\n") != 1 ||
+		!strings.HasPrefix(text, "convert: "+bad+": dataset: binpack: byte offset 8: ") || !strings.Contains(text, "nothing written to") {
+		t.Errorf("exit %d, output %q", code, text)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed run left an output")
+	}
+	if text, code := runMain(t, "-in", bad); code != 2 || !strings.Contains(text, "-out is required") {
+		t.Errorf("missing -out: exit %d, %q", code, text)
+	}
+}
