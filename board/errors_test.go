@@ -15,3 +15,13 @@ func TestFENErrorWording(t *testing.T) {
 		t.Errorf("field error: %v", err)
 	}
 }
+
+// TestEPDErrorWording: an EPD line's error names the package once.
+func TestEPDErrorWording(t *testing.T) {
+	r := NewEPDReader(strings.NewReader("bad line\n"), "a.epd")
+	for r.Next() {
+	}
+	if err := r.Err(); err == nil || !strings.HasPrefix(err.Error(), "board: a.epd:1: bad FEN at offset 0: ") {
+		t.Errorf("EPD error: %v", err)
+	}
+}
