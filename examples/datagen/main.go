@@ -27,7 +27,8 @@
 // checks that it holds datagen's format (its first and last whole lines parse as compact lines
 // with a result), cuts a truncated last line (which only a crash can leave), counts the games
 // and plays the remaining ones, writing whole lines only; -force replaces it, and the old file
-// stays intact until the new one is complete. An output that is not a regular file (a device,
+// stays intact until the new one is complete. A lock file ".NAME.lock" beside the output keeps a
+// second run off the same output while one runs. An output that is not a regular file (a device,
 // a FIFO, a symlink to one) is refused, and so is an output named like another format (.binpack,
 // .plain, .bullet): convert the text file afterwards. A write error ends the run with the error.
 //
@@ -329,6 +330,11 @@ func run(ctx context.Context, o options, logw io.Writer) (st stats, err error) {
 	if err := o.validate(); err != nil {
 		return st, err
 	}
+	unlock, err := outfile.Lock(o.out)
+	if err != nil {
+		return st, err
+	}
+	defer unlock()
 	_, statErr := os.Stat(o.out)
 	replacing := statErr == nil && o.force
 	f, existing, finish, err := openOutput(o, logw)

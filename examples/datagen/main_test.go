@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/quant/dataset"
 )
 
@@ -390,5 +391,23 @@ func TestStopFake(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("%d directory entries, want 1", len(ents))
+	}
+}
+
+// TestLocked: a second run on an output another run is writing is refused (two resumes would
+// append the same games twice; two new files would be renamed over each other).
+func TestLocked(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d.txt")
+	unlock, err := outfile.Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	o := fakeOptions(t, out, 1)
+	if _, err := run(context.Background(), o, io.Discard); !errors.Is(err, outfile.ErrLocked) {
+		t.Errorf("run on a locked output: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("the locked output was written")
 	}
 }

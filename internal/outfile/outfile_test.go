@@ -119,3 +119,23 @@ func TestSameFormat(t *testing.T) {
 		t.Errorf("empty file: %v", err)
 	}
 }
+
+func TestLock(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.txt")
+	unlock, err := Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(out); !errors.Is(err, ErrLocked) {
+		t.Errorf("second lock: %v", err)
+	}
+	unlock()
+	unlock2, err := Lock(out)
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	unlock2()
+	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 0 {
+		t.Errorf("%d entries left", len(ents))
+	}
+}
