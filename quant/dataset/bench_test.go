@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"testing"
@@ -24,27 +23,6 @@ func BenchmarkParseLine(b *testing.B) {
 				b.Fatal(err)
 			}
 			n += len(dst)
-		}
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
-}
-
-// BenchmarkBinpackReader reads sfgen.binpack (3,000 samples in one chunk): the checksum and
-// sanity pass decode every chunk once before the samples are delivered from a second decode.
-func BenchmarkBinpackReader(b *testing.B) {
-	data, err := os.ReadFile("testdata/binpack/sfgen.binpack")
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		r := NewBinpackReader(bytes.NewReader(data))
-		for r.Next() {
-			n++
-		}
-		if r.Err() != nil {
-			b.Fatal(r.Err())
 		}
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")

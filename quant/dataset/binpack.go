@@ -635,7 +635,7 @@ func (r *BinpackReader) readChunk() bool {
 	} else {
 		r.plain++
 	}
-	r.dec = chunkDecoder{data: data, base: body, chain: r.chains}
+	r.dec = chunkDecoder{data: data, base: body, chain: r.chains, verified: true}
 	return true
 }
 
@@ -693,6 +693,9 @@ type chunkDecoder struct {
 	res       int
 	chain     int // 1-based number of the current chain in the file
 	err       error
+	// verified: the sanity pass has decoded these very bytes without error, so the position and
+	// move legality checks (pure functions of the bytes) are not repeated
+	verified bool
 }
 
 func (d *chunkDecoder) fail(off int64, err error) bool {
@@ -734,12 +737,14 @@ func (d *chunkDecoder) readStem() bool {
 	d.res = int(unsignedToSigned(pr >> 14))
 	rule50 := (int(b[30])<<8 | int(b[31])) & 0xFF
 	setPly(&p, d.ply, rule50)
-	if err := p.Validate(); err != nil {
-		return d.fail(start, fmt.Errorf("%w: %w", ErrCorrupt, err))
-	}
 	m := decompressMove(uint16(b[24])<<8 | uint16(b[25]))
-	if !legalMove(&p, m) {
-		return d.fail(start, fmt.Errorf("%w: move %v not legal in %s", ErrCorrupt, m, p.FEN()))
+	if !d.verified {
+		if err := p.Validate(); err != nil {
+			return d.fail(start, fmt.Errorf("%w: %w", ErrCorrupt, err))
+		}
+		if !legalMove(&p, m) {
+			return d.fail(start, fmt.Errorf("%w: move %v not legal in %s", ErrCorrupt, m, p.FEN()))
+		}
 	}
 	result, ok := resultFromSTM(d.res, p.SideToMove())
 	if !ok {
@@ -897,7 +902,7 @@ func (d *chunkDecoder) decodeMove(p *board.Position) (board.Move, error) {
 		}
 		m = board.NewMove(from, nthSetBit(att, int(id)))
 	}
-	if !legalMove(p, m) {
+	if !d.verified && !legalMove(p, m) {
 		return bad("move " + m.String() + " not legal")
 	}
 	return m, nil
