@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // MaxEPDLineBytes bounds one line of an EPD file read by EPDReader (1 MiB: a position
@@ -25,8 +26,11 @@ type EPDError struct {
 	Err  error
 }
 
-// Error returns `board: FILE:LINE: cause`.
-func (e *EPDError) Error() string { return fmt.Sprintf("board: %s:%d: %v", e.File, e.Line, e.Err) }
+// Error returns `board: FILE:LINE: cause`, without repeating the package name when the cause is
+// one of this package's errors (`board: a.epd:3: bad FEN placement at offset 5: …`).
+func (e *EPDError) Error() string {
+	return fmt.Sprintf("board: %s:%d: %s", e.File, e.Line, strings.TrimPrefix(e.Err.Error(), "board: "))
+}
 
 // Unwrap returns the cause.
 func (e *EPDError) Unwrap() error { return e.Err }

@@ -47,8 +47,12 @@ type FENError struct {
 	Err    error
 }
 
-// Error returns e.g. `board: bad FEN placement at offset 17: unknown piece letter 'x'`.
+// Error returns e.g. `board: bad FEN placement at offset 17: unknown piece letter 'x'`, or
+// `board: bad FEN at offset 0: …` when the record as a whole is wrong (FieldFEN).
 func (e *FENError) Error() string {
+	if e.Field == FieldFEN {
+		return fmt.Sprintf("board: bad FEN at offset %d: %s", e.Offset, e.Reason)
+	}
 	return fmt.Sprintf("board: bad FEN %s at offset %d: %s", e.Field, e.Offset, e.Reason)
 }
 

@@ -20,15 +20,26 @@
 // best move, |score| > 5000) are applied by readers, not here; the progress bar counts the
 // positions that pass them ("quiet").
 //
-// The output is appended to: on restart datagen counts the games already in the file (cutting a
-// truncated last line, which only a crash can leave) and plays the remaining ones. SIGINT and
-// SIGTERM drop the games in progress, flush, and exit; every line in the file is a whole game.
+// -out must be given. A new file is written through a temporary file beside it and renamed into
+// place when the run ends (also on Ctrl-C or SIGTERM, which drop the games in progress and keep
+// the whole ones; a crash leaves the temporary file ".NAME.tmp…", which can be renamed and
+// resumed). An existing file is never touched without a flag: -append resumes it — datagen
+// checks that it holds datagen's format (its first and last whole lines parse as compact lines
+// with a result), cuts a truncated last line (which only a crash can leave), counts the games
+// and plays the remaining ones, writing whole lines only; -force replaces it, and the old file
+// stays intact until the new one is complete. A lock file ".NAME.lock" beside the output keeps a
+// second run off the same output while one runs. An output that is not a regular file (a device,
+// a FIFO, a symlink to one) is refused, and so is an output named like another format (.binpack,
+// .plain, .bullet): convert the text file afterwards. A write error ends the run with the error.
+//
+// -json prints the run's summary as one JSON object on stdout; with -stats, the statistics.
 package main
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,12 +47,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/quant/dataset"
 )
 
@@ -55,11 +68,31 @@ type options struct {
 	hash     int
 	progress time.Duration
 	quiet    bool
+	appendTo bool
+	force    bool
+	json     bool
 }
+
+const usage = `datagen generates NNUE training data by self-play with a UCI engine (thesis text format with
+game results, doc/datagen.md).
+
+Usage:
+  datagen -out FILE.txt [-games N] [-nodes N] [-workers N] [-seed S] [-engine PATH] [-append | -force] [-json]
+  datagen -stats FILE.txt [-json]
+
+Examples:
+  go run ./examples/datagen -out /work/data/train.txt -games 29500 -nodes 800 -workers 2 -seed 1
+  go run ./examples/datagen -out /work/data/train.txt -games 40000 -append   (resume, play 10500 more)
+
+Flags:
+`
 
 func main() {
 	var o options
-	flag.StringVar(&o.out, "out", "train.txt", "output file (appended to; resumable)")
+	flag.StringVar(&o.out, "out", "", "output file in the thesis's text format (required; an existing file needs -append or -force)")
+	flag.BoolVar(&o.appendTo, "append", false, "resume an existing output: count its games and add the missing ones")
+	flag.BoolVar(&o.force, "force", false, "replace an existing output (kept intact until the new one is complete)")
+	flag.BoolVar(&o.json, "json", false, "print the summary (or -stats) as one JSON object on stdout")
 	flag.IntVar(&o.games, "games", 1000, "total number of games the file should hold")
 	flag.IntVar(&o.nodes, "nodes", 5000, "nodes per move (go nodes N); the thesis's data used 5000")
 	flag.IntVar(&o.workers, "workers", 2, "engine processes in parallel (one thread each)")
@@ -69,6 +102,10 @@ func main() {
 	flag.DurationVar(&o.progress, "progress", time.Second, "progress update interval (a new line every 30 updates when stderr is not a terminal)")
 	flag.BoolVar(&o.quiet, "quiet", false, "no progress output")
 	statsPath := flag.String("stats", "", "print statistics of an existing data file (games, positions, quiet positions, results, WDL fit) and exit")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if *statsPath != "" {
 		st, err := readStats(*statsPath)
@@ -76,11 +113,19 @@ func main() {
 			fmt.Fprintln(os.Stderr, "datagen:", err)
 			os.Exit(1)
 		}
-		printStats(os.Stdout, *statsPath, st)
+		if o.json {
+			printStatsJSON(os.Stdout, *statsPath, st)
+		} else {
+			printStats(os.Stdout, *statsPath, st)
+		}
 		return
 	}
 	if flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "datagen: unexpected arguments:", flag.Args())
+		fmt.Fprintf(os.Stderr, "datagen: unexpected arguments %q\n", flag.Args())
+		os.Exit(2)
+	}
+	if err := o.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "datagen:", err)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -90,8 +135,118 @@ func main() {
 		fmt.Fprintln(os.Stderr, "datagen:", err)
 		os.Exit(1)
 	}
+	if o.json {
+		b, _ := json.Marshal(map[string]any{"out": o.out, "total_games": st.total, "games": st.games,
+			"positions": st.positions, "quiet": st.quiet, "seconds": st.elapsed.Seconds()})
+		fmt.Println(string(b))
+		return
+	}
 	fmt.Fprintf(os.Stderr, "datagen: %s now holds %d games (%d written in this run, %d positions, %d quiet) in %s\n",
 		o.out, st.total, st.games, st.positions, st.quiet, st.elapsed.Round(time.Second))
+}
+
+// validate checks the flags and the output before any engine starts.
+func (o *options) validate() error {
+	if o.games < 0 || o.nodes <= 0 || o.workers <= 0 || o.hash <= 0 {
+		return errors.New("-games must be ≥ 0 and -nodes, -workers, -hash > 0")
+	}
+	if o.out == "" {
+		return errors.New("-out is required (see -help)")
+	}
+	if o.appendTo && o.force {
+		return errors.New("-append and -force exclude each other")
+	}
+	switch ext := strings.ToLower(filepath.Ext(o.out)); ext {
+	case ".binpack", ".plain", ".bullet":
+		return fmt.Errorf("-out %s: datagen writes the thesis's text format, not %s (write a .txt and convert it with examples/convert)", o.out, ext)
+	}
+	st, err := os.Stat(o.out)
+	if err != nil || !o.appendTo {
+		err := outfile.Check(o.out, o.force, o.engine)
+		if errors.Is(err, outfile.ErrExists) {
+			return fmt.Errorf("%w, or -append to add games to it", err)
+		}
+		if err == nil && o.force {
+			if err := checkDatagenFile(o.out); err != nil {
+				return fmt.Errorf("-force: %w; refusing to replace it", err)
+			}
+		}
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("-append %s: not a regular file (%s)", o.out, outfile.Kind(st.Mode()))
+	}
+	if err := outfile.Check(o.out, true, o.engine); err != nil {
+		return err
+	}
+	if err := checkDatagenFile(o.out); err != nil {
+		return fmt.Errorf("-append: %w; refusing to add games to it", err)
+	}
+	return nil
+}
+
+// checkDatagenFile checks that the file at path, if it exists, holds datagen's format: its first
+// and last whole lines parse as compact lines with a game result. A missing or empty file passes.
+func checkDatagenFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return err
+	}
+	head = head[:n]
+	if n == 0 {
+		return nil
+	}
+	refuse := func(why string) error {
+		return fmt.Errorf("%s: not a datagen file (%s)", path, why)
+	}
+	if bytes.HasPrefix(head, []byte("BINP")) {
+		return refuse("it starts with a binpack chunk")
+	}
+	check := func(line []byte, which string) error {
+		samples, err := dataset.ParseLine(string(line), 1, nil)
+		if err != nil {
+			return refuse(fmt.Sprintf("%s line: %v", which, err))
+		}
+		if samples[0].Result == dataset.NoResult {
+			return refuse(which + " line has no game result")
+		}
+		return nil
+	}
+	i := bytes.IndexByte(head, '\n')
+	if i < 0 {
+		if n == len(head) && n < 64<<10 {
+			return nil // one partial line, which the resume cuts
+		}
+		return refuse("no line end in its first 64 KiB")
+	}
+	if err := check(head[:i], "first"); err != nil {
+		return err
+	}
+	// the last whole line: read the tail
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	tailLen := min(st.Size(), int64(dataset.MaxLineBytes)+2)
+	tail := make([]byte, tailLen)
+	if _, err := f.ReadAt(tail, st.Size()-tailLen); err != nil && err != io.EOF {
+		return err
+	}
+	end := bytes.LastIndexByte(tail, '\n')
+	start := bytes.LastIndexByte(tail[:end], '\n') + 1
+	if start == 0 && tailLen < st.Size() {
+		return refuse("last line longer than the longest line datagen writes")
+	}
+	return check(tail[start:end], "last")
 }
 
 type stats struct {
@@ -99,9 +254,9 @@ type stats struct {
 	elapsed                        time.Duration
 }
 
-// prepareOutput opens path for appending, cuts a truncated last line, and counts the whole
+// prepareOutput opens the existing regular file path for appending, cuts a truncated last line, and counts the whole
 // games already present.
-func prepareOutput(path string) (*os.File, int64, error) {
+func prepareOutput(path string, logw io.Writer) (*os.File, int64, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, 0, err
@@ -125,7 +280,7 @@ func prepareOutput(path string) (*os.File, int64, error) {
 		}
 	}
 	if end != off {
-		fmt.Fprintf(os.Stderr, "datagen: %s: cutting a truncated last line (%d bytes)\n", path, off-end)
+		fmt.Fprintf(logw, "datagen: %s: cutting a truncated last line (%d bytes)\n", path, off-end)
 		if err := f.Truncate(end); err != nil {
 			f.Close()
 			return nil, 0, err
@@ -138,23 +293,71 @@ func prepareOutput(path string) (*os.File, int64, error) {
 	return f, lines, nil
 }
 
-func run(ctx context.Context, o options, logw io.Writer) (stats, error) {
-	var st stats
-	if o.games < 0 || o.nodes <= 0 || o.workers <= 0 || o.hash <= 0 {
-		return st, errors.New("-games must be ≥ 0 and -nodes, -workers, -hash > 0")
+// appendWriter is what the games of an -append run are written to: the file itself (tests
+// replace it to inject write errors).
+var appendWriter = func(f *os.File) io.Writer { return f }
+
+// openOutput opens the output as validate allowed it: a temporary file for a new output or with
+// -force, the file itself with -append (after counting its games). finish(commit) ends it: a
+// temporary file is renamed into place when commit is true and removed otherwise.
+func openOutput(o options, logw io.Writer) (w io.Writer, existing int64, finish func(commit bool) error, err error) {
+	if o.appendTo {
+		if _, err := os.Stat(o.out); err == nil {
+			f, n, err := prepareOutput(o.out, logw)
+			if err != nil {
+				return nil, 0, nil, err
+			}
+			return appendWriter(f), n, func(bool) error { return f.Close() }, nil
+		}
 	}
-	f, existing, err := prepareOutput(o.out)
+	f, err := outfile.Create(o.out, o.force, o.engine)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return f, 0, func(commit bool) error {
+		if commit {
+			return f.Commit()
+		}
+		return f.Close()
+	}, nil
+}
+
+// run plays the games o asks for into o.out. A new output is committed at the end of the run,
+// also after an interrupt or an engine failure (it holds whole games only); an output replaced
+// with -force is committed only after a clean run or an interrupt, so an error keeps the old
+// file; a write error commits nothing.
+func run(ctx context.Context, o options, logw io.Writer) (st stats, err error) {
+	if err := o.validate(); err != nil {
+		return st, err
+	}
+	unlock, err := outfile.Lock(o.out)
 	if err != nil {
 		return st, err
 	}
-	defer f.Close()
+	defer unlock()
+	_, statErr := os.Stat(o.out)
+	replacing := statErr == nil && o.force
+	f, existing, finish, err := openOutput(o, logw)
+	if err != nil {
+		return st, err
+	}
+	writeFailed := false
+	defer func() {
+		commit := !writeFailed && (err == nil || !replacing)
+		if ferr := finish(commit); err == nil {
+			err = ferr
+		}
+		if err != nil && !commit {
+			err = fmt.Errorf("%w (nothing written to %s)", err, o.out)
+		}
+	}()
 	st.total = existing
 	todo := int64(o.games) - existing
 	if todo <= 0 {
 		return st, nil
 	}
 	if existing > 0 {
-		fmt.Fprintf(logw, "datagen: resuming %s: %d games present, %d to go\n", o.out, existing, todo)
+		fmt.Fprintf(logw, "datagen: resuming %s: %d games present (its first and last lines checked: datagen's format with results), %d to go\n", o.out, existing, todo)
 	}
 	openings, err := loadOpenings()
 	if err != nil {
@@ -286,7 +489,11 @@ func run(ctx context.Context, o options, logw io.Writer) (stats, error) {
 			}
 			// One write per whole line: the file never holds a partial game except after a crash
 			// in the middle of this call, which prepareOutput repairs.
+			if writeFailed {
+				continue
+			}
 			if _, err := f.Write(line); err != nil {
+				writeFailed = true
 				fail(fmt.Errorf("writing %s: %w", o.out, err))
 				continue
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -70,4 +71,35 @@ func printStats(w io.Writer, path string, st fileStats) {
 		fmt.Fprintf(w, "WDL fit (quiet positions): %v\n", st.fitQuietErr)
 	}
 	fmt.Fprintf(w, "read in %s (%.0f positions/s)\n", st.elapsed.Round(time.Millisecond), float64(st.positions)/st.elapsed.Seconds())
+}
+
+// printStatsJSON prints st as one JSON object: {"file", "games", "positions", "quiet",
+// "results": {"1-0", "1/2-1/2", "0-1", "unknown"}, "wdl_all": {"a", "b"} or null,
+// "wdl_quiet": {"a", "b"} or null, "seconds"}; a and b in internal units.
+func printStatsJSON(w io.Writer, path string, st fileStats) {
+	type fit struct {
+		A float64 `json:"a"`
+		B float64 `json:"b"`
+	}
+	var all, quiet *fit
+	if st.fitErr == nil {
+		all = &fit{st.a, st.b}
+	}
+	if st.fitQuietErr == nil {
+		quiet = &fit{st.aQuiet, st.bQuiet}
+	}
+	b, _ := json.Marshal(struct {
+		File      string           `json:"file"`
+		Games     int64            `json:"games"`
+		Positions int64            `json:"positions"`
+		Quiet     int64            `json:"quiet"`
+		Results   map[string]int64 `json:"results"`
+		WDLAll    *fit             `json:"wdl_all"`
+		WDLQuiet  *fit             `json:"wdl_quiet"`
+		Seconds   float64          `json:"seconds"`
+	}{path, st.games, st.positions, st.quiet, map[string]int64{
+		"1-0": st.results[dataset.WhiteWins], "1/2-1/2": st.results[dataset.Draw],
+		"0-1": st.results[dataset.BlackWins], "unknown": st.results[dataset.NoResult]},
+		all, quiet, st.elapsed.Seconds()})
+	fmt.Fprintln(w, string(b))
 }

@@ -48,7 +48,21 @@ type options struct {
 	pgn    string
 	json   bool
 	verify bool
+	log    io.Writer // where -verify reports what it checked (stderr); nil: nowhere
 }
+
+const usage = `diff plays a move list or the games of a PGN file and prints, for every move, the features it
+adds and removes for each perspective, and whether a perspective needs a refresh instead.
+
+Usage:
+  diff -set SET [-fen FEN] -moves "e2e4 e7e5 ..." [-json] [-verify]
+  diff -set SET -pgn FILE [-json] [-verify]
+
+Examples:
+  go run ./examples/diff -set all+ph+pv -moves "e2e4 e7e5 g1f3" -verify
+
+Flags:
+`
 
 func main() {
 	var o options
@@ -58,11 +72,16 @@ func main() {
 	flag.StringVar(&o.pgn, "pgn", "", "PGN file: play every game")
 	flag.BoolVar(&o.json, "json", false, "one JSON object per move")
 	flag.BoolVar(&o.verify, "verify", false, "check every diff against the full active sets")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
 	}
 	w := bufio.NewWriter(os.Stdout)
+	o.log = os.Stderr
 	err := run(o, w)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
@@ -144,6 +163,7 @@ func run(o options, w io.Writer) error {
 		fmt.Fprintf(w, "set %s (%d features)\n", set, set.Size())
 	}
 	var a, r, ga, gr []int
+	checked := 0
 	for gi, g := range games {
 		pos := g.start
 		if !o.json && len(games) > 1 {
@@ -166,6 +186,7 @@ func run(o options, w io.Writer) error {
 					if !slices.Equal(ga, s.Added) || !slices.Equal(gr, s.Removed) {
 						return fmt.Errorf("game %d ply %d %s %v: diff +%v -%v, full sets say +%v -%v", gi+1, ply+1, m, c, s.Added, s.Removed, ga, gr)
 					}
+					checked++
 				}
 				if c == board.White {
 					rec.White = s
@@ -178,6 +199,10 @@ func run(o options, w io.Writer) error {
 			}
 			pos = next
 		}
+	}
+	if o.verify && o.log != nil {
+		fmt.Fprintf(o.log, "diff: -verify: the diffs of %d moves in %d game(s), both perspectives (%d diffs), equal the differences of the full active sets of %s\n",
+			checked/2, len(games), checked, set)
 	}
 	return nil
 }

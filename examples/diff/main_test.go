@@ -97,3 +97,16 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifySaysWhatItChecked: -verify reports how many diffs it compared instead of succeeding
+// silently.
+func TestVerifySaysWhatItChecked(t *testing.T) {
+	var out, log bytes.Buffer
+	if err := run(options{set: "all+ph", moves: "e2e4 e7e5 g1f3", verify: true, json: true, log: &log}, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "diff: -verify: the diffs of 3 moves in 1 game(s), both perspectives (6 diffs), equal the differences of the full active sets of all+ph\n"
+	if log.String() != want {
+		t.Errorf("-verify report %q, want %q", log.String(), want)
+	}
+}

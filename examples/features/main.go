@@ -46,6 +46,20 @@ type options struct {
 	dead bool
 }
 
+const usage = `features prints the active features of positions for a feature set, per perspective.
+
+Usage:
+  features -set SET (-fen FEN | -epd FILE) [-json]
+  features -list
+  features -set SET -dead
+
+Examples:
+  go run ./examples/features -set all+ph+pv -fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+  go run ./examples/features -set hv -epd ../shared/data/positions.epd -json
+
+Flags:
+`
+
 func main() {
 	var o options
 	flag.StringVar(&o.set, "set", "all", `feature-set spec, e.g. "all+ph+pv"`)
@@ -54,6 +68,10 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, `one JSON object per position: {"set","size","white","black"} (+"fen" with -epd)`)
 	flag.BoolVar(&o.list, "list", false, "list the block names and exit")
 	flag.BoolVar(&o.dead, "dead", false, "list the set's dead features (never active in a legal position) and exit")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))

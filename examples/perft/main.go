@@ -76,6 +76,18 @@ func exitCode(err error) int {
 	return 1
 }
 
+const usage = `perft counts the leaf nodes of the legal move tree of positions with nnuekit's move generator.
+
+Usage:
+  perft [-fen FEN | -epd FILE] [-depth N] [-divide] [-json]
+
+Examples:
+  go run ./examples/perft -depth 5
+  go run ./examples/perft -fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1" -depth 4 -divide
+
+Flags:
+`
+
 func main() {
 	var o options
 	flag.StringVar(&o.fen, "fen", "", "position in FEN (default: the start position unless -epd)")
@@ -83,6 +95,10 @@ func main() {
 	flag.IntVar(&o.depth, "depth", 5, "perft depth, 1 … 20")
 	flag.BoolVar(&o.divide, "divide", false, "print the leaf count below every root move")
 	flag.BoolVar(&o.json, "json", false, `one JSON object per position: {"fen","depth","nodes","nps"}`)
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	err := error(nil)
 	if flag.NArg() > 0 {

@@ -15,15 +15,26 @@
 // Usage (from the repository root):
 //
 //	go run ./examples/quanterr [-shared ../shared] [-nets hv,all+ph+pv] [-amount 0.45] [-seed 7]
-//	    [-png doc/quant-error.png] [-scatter doc/quant-error-scatter.png] [-md doc/quant.md]
+//	    [-png FILE.png] [-scatter FILE.png] [-md FILE.md] [-json] [-force]
 //
-// With -md FILE it replaces the text between the lines "<!-- quanterr:begin -->" and
-// "<!-- quanterr:end -->" of FILE; without it the tables go to standard output. -png "" and
-// -scatter "" skip the plots.
+// -nets takes thesis network names (looked up as SHARED/thesis-models/NAME.nn) or paths of
+// network files in any format nnue.Load reads; an entry that names an existing file is a path.
+// quanterr measures the thesis architecture (one hidden layer, quant.Thesis scales): a network
+// of another architecture is refused with the reason.
+//
+// Without -md the tables go to standard output (with -json, one JSON object instead); with
+// -md FILE it replaces the text between the lines "<!-- quanterr:begin -->" and
+// "<!-- quanterr:end -->" of FILE. -png and -scatter name the plots to draw; none is drawn
+// unless asked for, and an existing plot file is replaced only with -force (doc/quant.md's
+// plots are made with -png doc/quant-error.png -scatter doc/quant-error-scatter.png -force).
+// Every output is checked before the networks are measured and written through a temporary
+// file renamed into place.
 package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"image/color"
@@ -40,6 +51,7 @@ import (
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/internal/epdfile"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
 )
@@ -50,23 +62,130 @@ const (
 	nbins    = 20 // the last bin holds everything ≥ 0.0475
 )
 
+const usage = `quanterr measures the quantization error of thesis-architecture networks in WDL space
+(thesis §4.5.1) on the positions of SHARED/data/positions.epd.
+
+Usage:
+  quanterr [-shared DIR] [-nets NAME|FILE,...] [-amount A] [-seed S] [-png FILE] [-scatter FILE] [-md FILE] [-json] [-force]
+
+Examples:
+  go run ./examples/quanterr -nets hv,all+ph+pv
+  go run ./examples/quanterr -nets ../shared/thesis-models/best.nn -json
+  go run ./examples/quanterr -md doc/quant.md -png doc/quant-error.png -scatter doc/quant-error-scatter.png -force
+
+Flags:
+`
+
+// options are quanterr's flags.
+type options struct {
+	shared, pngPath, scatterPath, mdPath string
+	nets                                 []string
+	amount                               float64
+	seed                                 uint64
+	json, force                          bool
+}
+
 func main() {
-	shared := flag.String("shared", "../shared", "the shared data folder (thesis-models/, data/)")
-	nets := flag.String("nets", "hv,all+ph+pv", "comma-separated thesis networks (file names without .nn)")
-	amount := flag.Float64("amount", 0.45, "jitter of the trainer's model, in quantization steps (< 0.5)")
-	seed := flag.Uint64("seed", 7, "jitter seed")
-	png := flag.String("png", "doc/quant-error.png", "histogram plot to write (empty: none)")
-	scatter := flag.String("scatter", "doc/quant-error-scatter.png", "float-vs-quantized scatter plot of the first network (empty: none)")
-	md := flag.String("md", "", "Markdown file whose quanterr section is replaced (empty: print to stdout)")
+	var o options
+	nets := register(flag.CommandLine, &o)
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
-	if err := run(*shared, strings.Split(*nets, ","), *amount, *seed, *png, *scatter, *md); err != nil {
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "quanterr: unexpected arguments %q\n", flag.Args())
+		os.Exit(2)
+	}
+	o.nets = strings.Split(*nets, ",")
+	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "quanterr:", err)
 		os.Exit(1)
 	}
 }
 
+// register defines quanterr's flags on fs, storing into o; it returns -nets, which the caller
+// splits into o.nets after parsing.
+func register(fs *flag.FlagSet, o *options) *string {
+	fs.StringVar(&o.shared, "shared", "../shared", "the shared data folder (thesis-models/, data/positions.epd)")
+	nets := fs.String("nets", "hv,all+ph+pv", "comma-separated thesis network names (SHARED/thesis-models/NAME.nn) or network file paths")
+	fs.Float64Var(&o.amount, "amount", 0.45, "jitter of the trainer's model, in quantization steps (< 0.5)")
+	fs.Uint64Var(&o.seed, "seed", 7, "jitter seed")
+	fs.StringVar(&o.pngPath, "png", "", "histogram plot to write (default: none)")
+	fs.StringVar(&o.scatterPath, "scatter", "", "float-vs-quantized scatter plot of the first network to write (default: none)")
+	fs.StringVar(&o.mdPath, "md", "", "Markdown file whose quanterr section is replaced (default: tables on stdout)")
+	fs.BoolVar(&o.json, "json", false, "print the measurements as one JSON object on stdout instead of the tables")
+	fs.BoolVar(&o.force, "force", false, "replace existing -png and -scatter files")
+	return nets
+}
+
+// isPNG recognizes a PNG file by its signature.
+func isPNG(head []byte, _ int64) bool { return bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")) }
+
+// netPath resolves one -nets entry: an existing file is a path, anything else a thesis name.
+func netPath(shared, entry string) string {
+	if st, err := os.Stat(entry); err == nil && st.Mode().IsRegular() {
+		return entry
+	}
+	return filepath.Join(shared, "thesis-models", entry+".nn")
+}
+
+// validate checks every flag and output before any measurement.
+func (o *options) validate() ([]string, error) {
+	if !(o.amount >= 0 && o.amount < 0.5) {
+		return nil, fmt.Errorf("-amount %v must be in [0, 0.5)", o.amount)
+	}
+	if o.json && o.mdPath != "" {
+		return nil, errors.New("-json and -md exclude each other")
+	}
+	inputs := []string{filepath.Join(o.shared, "data", "positions.epd")}
+	var paths []string
+	for _, e := range o.nets {
+		if e == "" {
+			return nil, errors.New("-nets: empty entry")
+		}
+		p := netPath(o.shared, e)
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("-nets %s: neither a network file nor a thesis network name (%v)", e, err)
+		}
+		paths = append(paths, p)
+	}
+	inputs = append(inputs, paths...)
+	for _, out := range []struct{ flag, path string }{{"-png", o.pngPath}, {"-scatter", o.scatterPath}} {
+		if out.path == "" {
+			continue
+		}
+		if err := outfile.Check(out.path, o.force, inputs...); err != nil {
+			return nil, fmt.Errorf("%s: %w", out.flag, err)
+		}
+		if err := outfile.SameFormat(out.path, "a PNG image", isPNG); err != nil {
+			return nil, fmt.Errorf("%s: %w", out.flag, err)
+		}
+	}
+	if o.pngPath != "" && o.scatterPath != "" {
+		a, errA := filepath.Abs(o.pngPath)
+		b, errB := filepath.Abs(o.scatterPath)
+		if errA == nil && errB == nil && a == b {
+			return nil, errors.New("-png and -scatter name the same file")
+		}
+	}
+	if o.mdPath != "" {
+		if err := outfile.Check(o.mdPath, true, inputs...); err != nil {
+			return nil, fmt.Errorf("-md: %w", err)
+		}
+		old, err := os.ReadFile(o.mdPath)
+		if err != nil {
+			return nil, fmt.Errorf("-md: %w", err)
+		}
+		if _, err := replaced(string(old), ""); err != nil {
+			return nil, fmt.Errorf("-md %s: %w", o.mdPath, err)
+		}
+	}
+	return paths, nil
+}
+
 type result struct {
-	name        string
+	name, path  string
 	deq, jit    *quant.ErrorReport
 	parts       []partResult // error of jittering one layer only
 	fl, in      []float64    // jittered float and integer evals (for the scatter plot)
@@ -79,40 +198,95 @@ type partResult struct {
 	rep   *quant.ErrorReport
 }
 
-func run(shared string, nets []string, amount float64, seed uint64, pngPath, scatterPath, mdPath string) error {
-	if !(amount >= 0 && amount < 0.5) {
-		return fmt.Errorf("-amount %v must be in [0, 0.5)", amount)
+func run(o options) error {
+	paths, err := o.validate()
+	if err != nil {
+		return err
 	}
-	ps, err := readPositions(filepath.Join(shared, "data", "positions.epd"))
+	ps, err := readPositions(filepath.Join(o.shared, "data", "positions.epd"))
 	if err != nil {
 		return err
 	}
 	var results []*result
-	for _, name := range nets {
-		r, err := measure(shared, name, ps, amount, seed)
+	for i, path := range paths {
+		r, err := measure(path, o.nets[i], ps, o.amount, o.seed)
 		if err != nil {
 			return err
 		}
 		results = append(results, r)
 	}
 	var b bytes.Buffer
-	writeTables(&b, results, amount, seed, len(ps))
-	if mdPath == "" {
+	switch {
+	case o.json:
+		writeJSON(&b, results, o.amount, o.seed, len(ps))
+	default:
+		writeTables(&b, results, o.amount, o.seed, len(ps))
+	}
+	if o.mdPath == "" {
 		os.Stdout.Write(b.Bytes())
-	} else if err := replaceSection(mdPath, b.String()); err != nil {
+	} else if err := replaceSection(o.mdPath, b.String()); err != nil {
 		return err
 	}
-	if pngPath != "" {
-		if err := plotHistogram(pngPath, results); err != nil {
+	if o.pngPath != "" {
+		if err := plotHistogram(o.pngPath, results, o.force); err != nil {
 			return err
 		}
 	}
-	if scatterPath != "" && len(results) > 0 {
-		if err := plotScatter(scatterPath, results[0]); err != nil {
+	if o.scatterPath != "" && len(results) > 0 {
+		if err := plotScatter(o.scatterPath, results[0], o.force); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeJSON writes the measurements as one JSON object: {"positions", "amount", "seed",
+// "networks": [{"name", "path", "requantizes", "clipped", "dequantized": E, "jittered": E,
+// "layers": [{"layer", "error": E}]}]} with E = {"mean", "median", "p99", "max", "within",
+// "threshold", "mean_abs_cp", "max_abs_cp"} (WDL errors; score differences in centipawns).
+func writeJSON(b *bytes.Buffer, rs []*result, amount float64, seed uint64, npos int) {
+	type errJSON struct {
+		Mean      float64 `json:"mean"`
+		Median    float64 `json:"median"`
+		P99       float64 `json:"p99"`
+		Max       float64 `json:"max"`
+		Within    float64 `json:"within"`
+		Threshold float64 `json:"threshold"`
+		MeanAbsCP float64 `json:"mean_abs_cp"`
+		MaxAbsCP  float64 `json:"max_abs_cp"`
+	}
+	conv := func(e *quant.ErrorReport) errJSON {
+		return errJSON{e.Mean, e.Median, e.P99, e.Max, e.Within, e.Threshold, e.MeanAbsScore, e.MaxAbsScore}
+	}
+	type layerJSON struct {
+		Layer string  `json:"layer"`
+		Error errJSON `json:"error"`
+	}
+	type netJSON struct {
+		Name        string      `json:"name"`
+		Path        string      `json:"path"`
+		Requantizes bool        `json:"requantizes"`
+		Clipped     int         `json:"clipped"`
+		Dequantized errJSON     `json:"dequantized"`
+		Jittered    errJSON     `json:"jittered"`
+		Layers      []layerJSON `json:"layers"`
+	}
+	out := struct {
+		Positions int       `json:"positions"`
+		Amount    float64   `json:"amount"`
+		Seed      uint64    `json:"seed"`
+		Networks  []netJSON `json:"networks"`
+	}{Positions: npos, Amount: amount, Seed: seed}
+	for _, r := range rs {
+		n := netJSON{Name: r.name, Path: r.path, Requantizes: r.roundTripOK, Clipped: r.clipped, Dequantized: conv(r.deq), Jittered: conv(r.jit)}
+		for _, p := range r.parts {
+			n.Layers = append(n.Layers, layerJSON{p.layer, conv(p.rep)})
+		}
+		out.Networks = append(out.Networks, n)
+	}
+	j, _ := json.Marshal(out)
+	b.Write(j)
+	b.WriteByte('\n')
 }
 
 func readPositions(path string) ([]board.Position, error) {
@@ -131,21 +305,23 @@ func evalFloat(m *quant.FloatThesis, set *featureset.Set, ps []board.Position) (
 	return out, nil
 }
 
-func measure(shared, name string, ps []board.Position, amount float64, seed uint64) (*result, error) {
-	raw, err := os.ReadFile(filepath.Join(shared, "thesis-models", name+".nn"))
+// measure loads the network at path (any format nnue.Load reads; it must have the thesis
+// architecture) and measures it; name labels it in the tables.
+func measure(path, name string, ps []board.Position, amount float64, seed uint64) (*result, error) {
+	n, err := nnue.LoadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	n, err := nnue.Decode(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	d, err := quant.DequantizeThesis(n, quant.Thesis)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: quanterr measures thesis-architecture networks: %w", path, err)
+	}
+	var raw bytes.Buffer
+	if err := nnue.WriteThesis(&raw, n); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	j := d.Jitter(quant.Thesis, amount, seed)
-	r := &result{name: name}
+	r := &result{name: name, path: path}
 	// The jittered model must quantize back to the very same file.
 	nj, rep, err := quant.QuantizeThesis(j, quant.Thesis)
 	if err != nil {
@@ -156,7 +332,7 @@ func measure(shared, name string, ps []board.Position, amount float64, seed uint
 	if err := nnue.WriteThesis(&buf, nj); err != nil {
 		return nil, err
 	}
-	r.roundTripOK = bytes.Equal(buf.Bytes(), raw)
+	r.roundTripOK = bytes.Equal(buf.Bytes(), raw.Bytes())
 
 	set := n.FeatureSet()
 	e := n.NewEvaluator()
@@ -202,7 +378,7 @@ func measure(shared, name string, ps []board.Position, amount float64, seed uint
 }
 
 func writeTables(b *bytes.Buffer, rs []*result, amount float64, seed uint64, npos int) {
-	fmt.Fprintf(b, "Generated by `go run ./examples/quanterr -md doc/quant.md` (%d positions of `positions.epd`, "+
+	fmt.Fprintf(b, "Generated by `go run ./examples/quanterr -md doc/quant.md …` (%d positions of `positions.epd`, "+
 		"WDL model a=%g, b=%g, jitter ±%g step, seed %d).\n\n", npos, quant.ThesisWDL.A, quant.ThesisWDL.B, amount, seed)
 	fmt.Fprintf(b, "| network | model | mean WDL error | 99th pct | max | within 0.03 | mean \\|Δ\\| cp | max \\|Δ\\| cp | re-quantizes to the file |\n")
 	fmt.Fprintf(b, "|---|---|---:|---:|---:|---:|---:|---:|---|\n")
@@ -238,18 +414,44 @@ const (
 	endMark   = "<!-- quanterr:end -->"
 )
 
+// replaced returns s with the text between beginMark and endMark replaced by body.
+func replaced(s, body string) (string, error) {
+	i, j := strings.Index(s, beginMark), strings.Index(s, endMark)
+	if i < 0 || j < i {
+		return "", fmt.Errorf("no %q … %q section", beginMark, endMark)
+	}
+	return s[:i+len(beginMark)] + "\n" + body + "\n" + s[j:], nil
+}
+
+// replaceSection replaces the quanterr section of the Markdown file at path (through a temporary
+// file: an error leaves the file as it was).
 func replaceSection(path, body string) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	s := string(old)
-	i, j := strings.Index(s, beginMark), strings.Index(s, endMark)
-	if i < 0 || j < i {
-		return fmt.Errorf("%s: no %q … %q section", path, beginMark, endMark)
+	s, err := replaced(string(old), body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	s = s[:i+len(beginMark)] + "\n" + body + "\n" + s[j:]
-	return os.WriteFile(path, []byte(s), 0o644)
+	return outfile.WriteFile(path, []byte(s), true)
+}
+
+// savePlot renders p as a PNG of the given size to path through a temporary file.
+func savePlot(p *plot.Plot, w, h vg.Length, path string, force bool) error {
+	wt, err := p.WriterTo(w, h, "png")
+	if err != nil {
+		return err
+	}
+	f, err := outfile.Create(path, force)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := wt.WriteTo(f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Commit()
 }
 
 var palette = []color.Color{
@@ -262,7 +464,7 @@ var palette = []color.Color{
 // plotHistogram draws, per network, the share of positions per WDL-error bin of the trainer's
 // model as a step line on a log axis, the dequantized model of the first network dashed, and
 // the 0.03 bound.
-func plotHistogram(path string, rs []*result) error {
+func plotHistogram(path string, rs []*result, force bool) error {
 	p := plot.New()
 	p.Title.Text = "Quantization error in WDL space (thesis §4.5.1)"
 	p.X.Label.Text = "|W(float eval) − W(quantized eval)|,  W(x) = σ((x − 1.28)/297.21)"
@@ -312,11 +514,11 @@ func plotHistogram(path string, rs []*result) error {
 	p.Legend.Top = true
 	p.X.Max = float64(nbins) * binWidth
 	p.Y.Min, p.Y.Max = logFloor, 300
-	return p.Save(18*vg.Centimeter, 11*vg.Centimeter, path)
+	return savePlot(p, 18*vg.Centimeter, 11*vg.Centimeter, path, force)
 }
 
 // plotScatter draws the trainer's-model float eval against the quantized eval (thesis Fig. 8).
-func plotScatter(path string, r *result) error {
+func plotScatter(path string, r *result, force bool) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: float vs quantized evaluation (%d positions)", r.name, len(r.in))
 	p.X.Label.Text = "float model (cp, side to move)"
@@ -344,5 +546,5 @@ func plotScatter(path string, r *result) error {
 	diag.Color = color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
 	p.Add(diag)
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -lim, lim, -lim, lim
-	return p.Save(12*vg.Centimeter, 12*vg.Centimeter, path)
+	return savePlot(p, 12*vg.Centimeter, 12*vg.Centimeter, path, force)
 }

@@ -50,7 +50,22 @@ type options struct {
 	json       bool
 	thesisTool bool
 	quiet      bool
+	tty        bool // progress goes to a terminal
 }
+
+const usage = `stats computes the feature statistics of thesis App. A.5 (Table 15) over a set of positions:
+per top-level block of a feature set, active features per position and features added and
+removed per legal move.
+
+Usage:
+  stats [-set SET] -epd FILE [-json] [-thesis-tool] [-q]
+
+Examples:
+  go run ./examples/stats -epd ../shared/data/positions.epd
+  go run ./examples/stats -set all+ph+pv -epd ../shared/data/positions.epd -json
+
+Flags:
+`
 
 func main() {
 	var o options
@@ -59,10 +74,15 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 	flag.BoolVar(&o.thesisTool, "thesis-tool", false, "also reproduce the thesis stats tool's (mixed-perspective) counting for the line blocks")
 	flag.BoolVar(&o.quiet, "q", false, "no progress bar")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
 	}
+	o.tty = isTerminal(os.Stderr)
 	var progress io.Writer = os.Stderr
 	if o.quiet {
 		progress = nil
@@ -75,6 +95,11 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 func fail(err error) {
@@ -139,7 +164,7 @@ func run(o options, w io.Writer, progress io.Writer) error {
 			tools = append(tools, newThesisTool(b))
 		}
 	}
-	bar := newBar(progress, len(positions))
+	bar := newBar(progress, len(positions), o.tty)
 	for i := range positions {
 		st.Add(&positions[i])
 		for _, t := range tools {
@@ -200,29 +225,38 @@ func run(o options, w io.Writer, progress io.Writer) error {
 	return nil
 }
 
-// bar is a progress bar on stderr, redrawn at most 100 times.
+// bar is the progress on stderr: on a terminal a bar redrawn in place at most 100 times,
+// otherwise one line per 10%, so a log file gets no carriage returns.
 type bar struct {
 	w        io.Writer
+	tty      bool
 	n, shown int
 }
 
-func newBar(w io.Writer, n int) *bar { return &bar{w: w, n: n, shown: -1} }
+func newBar(w io.Writer, n int, tty bool) *bar { return &bar{w: w, n: n, tty: tty, shown: -1} }
 
 func (b *bar) set(i int) {
 	if b.w == nil || b.n == 0 {
 		return
 	}
 	pct := i * 100 / b.n
+	if !b.tty {
+		pct -= pct % 10
+	}
 	if pct == b.shown {
 		return
 	}
 	b.shown = pct
+	if !b.tty {
+		fmt.Fprintf(b.w, "stats: %3d%% %d/%d positions\n", pct, i, b.n)
+		return
+	}
 	fill := pct * 30 / 100
 	fmt.Fprintf(b.w, "\rstats [%s%s] %3d%% %d/%d positions", strings.Repeat("#", fill), strings.Repeat(".", 30-fill), pct, i, b.n)
 }
 
 func (b *bar) done() {
-	if b.w != nil && b.n > 0 {
+	if b.w != nil && b.n > 0 && b.tty {
 		fmt.Fprintln(b.w)
 	}
 }

@@ -88,3 +88,25 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressNotTerminal: progress to a file or pipe is whole lines (one per 10%), no carriage
+// returns; to a terminal it is one line redrawn in place.
+func TestProgressNotTerminal(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "p.epd")
+	os.WriteFile(f, []byte(strings.Repeat("4k3/8/8/8/8/8/8/4K3 w - - 0 1\n", 25)), 0o644)
+	var bar bytes.Buffer
+	if err := run(options{set: "all", epd: f, json: true}, &bytes.Buffer{}, &bar); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(bar.String(), "\n"), "\n")
+	if strings.Contains(bar.String(), "\r") || len(lines) != 11 || lines[10] != "stats: 100% 25/25 positions" {
+		t.Errorf("progress to a non-terminal: %q", bar.String())
+	}
+	bar.Reset()
+	if err := run(options{set: "all", epd: f, json: true, tty: true}, &bytes.Buffer{}, &bar); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(bar.String(), "\n"); n != 1 || !strings.HasPrefix(bar.String(), "\rstats [") {
+		t.Errorf("progress to a terminal: %q", bar.String())
+	}
+}

@@ -7,11 +7,11 @@
 //
 // Usage:
 //
-//	go run ./examples/thesiselo -json runA.json -json runB.json [-pgn runA.pgn …] \
-//	    [-nps nps.txt] [-stats stats.json] [-anchor hv] [-png elo.png] [-md table.md]
+//	go run ./examples/thesiselo -results runA.json -results runB.json [-pgn runA.pgn …] \
+//	    [-nps nps.txt] [-stats stats.json] [-anchor hv] [-png elo.png] [-md table.md] [-force] [-json]
 //
 // Inputs:
-//   - -json: summaries written by examples/match -json of gauntlets against the anchor
+//   - -results: summaries written by examples/match -json of gauntlets against the anchor
 //     (default "hv", the ALL net); engines are named after the network file without ".nn"
 //     (h+v, all+ph, …). Pairings of the same two engines in several files are merged (W/D/L
 //     and game-pair counts add up) and their Elo is computed again from the merged counts
@@ -28,10 +28,21 @@
 // The Elo of a network is relative to the anchor (positive = stronger than ALL), the sign
 // convention of the thesis's tables. Errors (unreadable file, no pairing with the anchor, a
 // PNG that cannot be written) go to stderr with exit code 1.
+//
+// Outputs: the Markdown tables go to stdout, or with -md FILE to FILE; -json prints instead one
+// JSON object on stdout,
+//
+//	{"anchor": "hv", "time_controls": [...], "spearman": ρ or null, "engines": [{"name",
+//	  "thesis_elo", "thesis_error" (thesis rows only), "w", "d", "l", "elo", "lo", "hi",
+//	  "model", "nps", "mean_depth", "features_per_move" (when known)}]}
+//
+// (±Inf Elo bounds as null). -md and -png files are written through a temporary file and
+// replace an existing file only with -force; both are checked before any input is read.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -46,6 +57,7 @@ import (
 	"strings"
 
 	"github.com/nnuekit/nnuekit/internal/elo"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 )
 
 // thesisRow is one network of the thesis's tables: its file name (code naming), the row's
@@ -88,10 +100,24 @@ func blocks(net string) []string {
 }
 
 type options struct {
-	jsons, pgns         []string
+	results, pgns       []string
 	nps, stats          string
 	anchor, png, mdPath string
+	force, json         bool
 }
+
+const usage = `thesiselo compares the Elo of the thesis networks measured with examples/match against the
+Elo the thesis published (Markdown tables, Spearman's rho, a PNG plot).
+
+Usage:
+  thesiselo -results SUMMARY.json [-results ...] [-pgn GAMES.pgn ...] [-nps FILE] [-stats FILE]
+            [-anchor NAME] [-png FILE] [-md FILE] [-force] [-json]
+
+Example:
+  go run ./examples/thesiselo -results doc/elo-results/runA.json -results doc/elo-results/runB.json -png /tmp/elo.png
+
+Flags:
+`
 
 type multiFlag []string
 
@@ -100,14 +126,24 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func main() {
 	var o options
-	flag.Var((*multiFlag)(&o.jsons), "json", "examples/match -json summary (repeat)")
+	flag.Var((*multiFlag)(&o.results), "results", "examples/match -json summary file to read (repeat)")
 	flag.Var((*multiFlag)(&o.pgns), "pgn", "examples/match PGN output, for the mean depth (repeat)")
 	flag.StringVar(&o.nps, "nps", "", `bench nodes/s, lines "round name nodes nps"`)
 	flag.StringVar(&o.stats, "stats", "", "examples/stats -json output (features per move per block)")
 	flag.StringVar(&o.anchor, "anchor", "hv", "the reference engine (0 Elo)")
 	flag.StringVar(&o.png, "png", "", "write the ours-vs-thesis plot to this PNG")
 	flag.StringVar(&o.mdPath, "md", "", "write the Markdown tables here (default stdout)")
+	flag.BoolVar(&o.force, "force", false, "replace existing -md and -png files")
+	flag.BoolVar(&o.json, "json", false, "print the results as one JSON object on stdout instead of the tables")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "thesiselo: unexpected arguments %q\n", flag.Args())
+		os.Exit(2)
+	}
 	if err := run(o, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "thesiselo:", err)
 		os.Exit(1)
@@ -335,10 +371,31 @@ func readDepths(paths []string) (map[string]moveStats, error) {
 }
 
 func run(o options, stdout io.Writer) error {
-	if len(o.jsons) == 0 {
-		return errors.New("no -json given")
+	if len(o.results) == 0 {
+		return errors.New("no -results given (examples/match -json summaries; see -help)")
 	}
-	res, tcs, err := readResults(o.jsons, o.anchor)
+	if o.json && o.mdPath != "" {
+		return errors.New("-json and -md exclude each other")
+	}
+	inputs := append(append(append([]string{}, o.results...), o.pgns...), o.nps, o.stats)
+	for _, out := range []struct {
+		path, what string
+		is         func([]byte, int64) bool
+	}{
+		{o.mdPath, "text", func(h []byte, _ int64) bool { return !bytes.ContainsRune(h, 0) }},
+		{o.png, "a PNG image", func(h []byte, _ int64) bool { return bytes.HasPrefix(h, []byte("\x89PNG\r\n\x1a\n")) }},
+	} {
+		if out.path == "" {
+			continue
+		}
+		if err := outfile.Check(out.path, o.force, inputs...); err != nil {
+			return err
+		}
+		if err := outfile.SameFormat(out.path, out.what, out.is); err != nil {
+			return err
+		}
+	}
+	res, tcs, err := readResults(o.results, o.anchor)
 	if err != nil {
 		return err
 	}
@@ -359,23 +416,88 @@ func run(o options, stdout io.Writer) error {
 			return err
 		}
 	}
-	w := stdout
-	if o.mdPath != "" {
-		f, err := os.Create(o.mdPath)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
-	}
 	rep := report{res: res, nps: nps, feat: feat, depth: depth, anchor: o.anchor}
-	rep.write(w, tcs)
 	if o.png != "" {
-		if err := plotOursVsThesis(o.png, rep.points()); err != nil {
+		if err := plotOursVsThesis(o.png, rep.points(), o.force); err != nil {
 			return err
 		}
 	}
-	return nil
+	if o.json {
+		return rep.writeJSON(stdout, tcs)
+	}
+	if o.mdPath == "" {
+		rep.write(stdout, tcs)
+		return nil
+	}
+	var b bytes.Buffer
+	rep.write(&b, tcs)
+	return outfile.WriteFile(o.mdPath, b.Bytes(), o.force, inputs...)
+}
+
+// writeJSON writes the report as one JSON object (see the package comment).
+func (r report) writeJSON(w io.Writer, tcs []string) error {
+	type engine struct {
+		Name            string   `json:"name"`
+		ThesisElo       *float64 `json:"thesis_elo,omitempty"`
+		ThesisError     *float64 `json:"thesis_error,omitempty"`
+		W               int      `json:"w"`
+		D               int      `json:"d"`
+		L               int      `json:"l"`
+		Elo             *float64 `json:"elo"`
+		Lo              *float64 `json:"lo"`
+		Hi              *float64 `json:"hi"`
+		Model           string   `json:"model"`
+		NPS             *float64 `json:"nps,omitempty"`
+		MeanDepth       *float64 `json:"mean_depth,omitempty"`
+		FeaturesPerMove *float64 `json:"features_per_move,omitempty"`
+	}
+	finite := func(v float64) *float64 {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	var out struct {
+		Anchor       string   `json:"anchor"`
+		TimeControls []string `json:"time_controls"`
+		Spearman     *float64 `json:"spearman"`
+		Engines      []engine `json:"engines"`
+	}
+	out.Anchor, out.TimeControls = r.anchor, tcs
+	if rho, _, err := r.spearman(); err == nil {
+		out.Spearman = finite(rho)
+	}
+	names := make([]string, 0, len(r.res))
+	for n := range r.res {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		res := r.res[n]
+		e := engine{Name: n, W: res.wdl.W, D: res.wdl.D, L: res.wdl.L, Elo: finite(res.est.Elo),
+			Lo: finite(res.est.Lo), Hi: finite(res.est.Hi), Model: res.model}
+		for _, t := range thesisRows {
+			if t.net == n {
+				e.ThesisElo, e.ThesisError = finite(t.elo), finite(t.error)
+				if f, err := strconv.ParseFloat(r.features(n), 64); err == nil {
+					e.FeaturesPerMove = &f
+				}
+			}
+		}
+		if v, ok := r.nps[n]; ok {
+			e.NPS = &v
+		}
+		if d, ok := r.depth[n]; ok {
+			e.MeanDepth = &d.depth
+		}
+		out.Engines = append(out.Engines, e)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
 }
 
 type report struct {

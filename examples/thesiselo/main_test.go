@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnuekit/nnuekit/internal/outfile"
 )
 
 // TestReport: merged results from two summaries (all+ph: 10–10–10 for hv, then 2–0–0 for
@@ -48,7 +52,7 @@ func TestReport(t *testing.T) {
 	dir := t.TempDir()
 	png := filepath.Join(dir, "elo.png")
 	var out bytes.Buffer
-	o := options{jsons: []string{"testdata/gauntlet.json", "testdata/more.json"}, pgns: []string{"testdata/games.pgn"},
+	o := options{results: []string{"testdata/gauntlet.json", "testdata/more.json"}, pgns: []string{"testdata/games.pgn"},
 		nps: "testdata/nps.txt", anchor: "hv", png: png}
 	if err := run(o, &out); err != nil {
 		t.Fatal(err)
@@ -66,7 +70,64 @@ func TestReport(t *testing.T) {
 	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Errorf("no PNG written: %v", err)
 	}
-	if err := run(options{jsons: []string{"testdata/gauntlet.json"}, anchor: "nobody"}, &out); err == nil {
+	if err := run(options{results: []string{"testdata/gauntlet.json"}, anchor: "nobody"}, &out); err == nil {
 		t.Error("no error for an anchor without pairings")
+	}
+	// The plot exists now: replaced only with -force, checked before any input is read.
+	if err := run(o, &out); !errors.Is(err, outfile.ErrExists) {
+		t.Errorf("existing -png without -force: %v", err)
+	}
+	o.force = true
+	if err := run(o, &out); err != nil {
+		t.Errorf("-force over the PNG: %v", err)
+	}
+	notPNG := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notPNG, []byte("my notes"), 0o644)
+	o.png = notPNG
+	if err := run(o, &out); !errors.Is(err, outfile.ErrOtherFormat) {
+		t.Errorf("-png -force over a text file: %v", err)
+	}
+	o.png = png
+	md := filepath.Join(dir, "t.md")
+	o.force, o.mdPath = true, md
+	if err := run(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(md); !strings.Contains(string(b), "| `h+v.nn` | H ⊕ V (Table 10) | 20–20–60 |") {
+		t.Errorf("-md file:\n%s", b)
+	}
+}
+
+// TestJSON: -json prints the results as one JSON object on stdout.
+func TestJSON(t *testing.T) {
+	var out bytes.Buffer
+	o := options{results: []string{"testdata/gauntlet.json", "testdata/more.json"}, nps: "testdata/nps.txt", anchor: "hv", json: true}
+	if err := run(o, &out); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Anchor  string
+		Engines []struct {
+			Name      string
+			W, D, L   int
+			Elo       *float64
+			ThesisElo *float64 `json:"thesis_elo"`
+			NPS       *float64
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	found := false
+	for _, e := range got.Engines {
+		if e.Name == "h+v" {
+			found = true
+			if e.W != 20 || e.L != 60 || e.Elo == nil || math.Abs(*e.Elo+147.19) > 0.01 || e.ThesisElo == nil || *e.ThesisElo != -384.3 || e.NPS == nil || *e.NPS != 500 {
+				t.Errorf("h+v: %+v", e)
+			}
+		}
+	}
+	if got.Anchor != "hv" || !found {
+		t.Errorf("%s", out.String())
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/nnuekit/nnuekit/internal/outfile"
+
 	"fmt"
 	"image/color"
 	"math"
@@ -16,7 +18,7 @@ func clampElo(e float64) float64 { return math.Max(-800, math.Min(800, e)) }
 
 // plotOursVsThesis draws our Elo (y, with 95 % error bars) against the thesis's (x) with the
 // line y = x, one labelled point per network, into an 18×14 cm PNG at path (gonum.org/v1/plot).
-func plotOursVsThesis(path string, ps []point) error {
+func plotOursVsThesis(path string, ps []point, force bool) error {
 	p := plot.New()
 	p.Title.Text = "Thesis networks: our engine vs the thesis (Elo relative to ALL)"
 	p.X.Label.Text = "thesis Elo (Tables 10, 12, 14; 100 ms/move, ordo)"
@@ -73,8 +75,17 @@ func plotOursVsThesis(path string, ps []point) error {
 	p.Legend.Add("network", sc)
 	p.Legend.Top = true
 	p.Legend.Left = true
-	if err := p.Save(18*vg.Centimeter, 14*vg.Centimeter, path); err != nil {
+	wt, err := p.WriterTo(18*vg.Centimeter, 14*vg.Centimeter, "png")
+	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	return nil
+	f, err := outfile.Create(path, force)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := wt.WriteTo(f); err != nil {
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	return f.Commit()
 }

@@ -10,9 +10,11 @@ package outfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // ErrExists is returned (wrapped) by Check and Create when the output exists and overwriting was
@@ -59,7 +61,62 @@ func Check(path string, force bool, inputs ...string) error {
 		return fmt.Errorf("output %s %w", path, ErrExists)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("output %s: not a regular file (%s); refusing to replace it", path, st.Mode().Type())
+		return fmt.Errorf("output %s: not a regular file (%s); refusing to replace it", path, Kind(st.Mode()))
+	}
+	return nil
+}
+
+// Kind names the type of a file that is not a regular file, for error messages: "a directory",
+// "a character device" (as /dev/full), "a block device", "a named pipe", "a socket", or
+// "an irregular file".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "an irregular file"
+}
+
+// ErrOtherFormat is returned (wrapped) by SameFormat when an existing output holds another format.
+var ErrOtherFormat = errors.New("holds another format")
+
+// SameFormat checks that an existing, non-empty file at path looks like the format the program
+// is about to write, so that -force replaces a file of the same kind and never, say, a PNG named
+// like a data file. is receives up to the first 64 KiB of the file and its size; what names the
+// expected format in the error. A missing or empty file passes.
+func SameFormat(path, what string, is func(head []byte, size int64) bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() || st.Size() == 0 {
+		return nil // Check refuses what is not a regular file
+	}
+	head := make([]byte, min(st.Size(), 64<<10))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if !is(head[:n], st.Size()) {
+		return fmt.Errorf("output %s %w (not %s); refusing to replace it", path, ErrOtherFormat, what)
 	}
 	return nil
 }
@@ -73,13 +130,23 @@ type File struct {
 }
 
 // Create checks path as Check does and opens a temporary file in the same directory (so the final
-// rename is atomic). The temporary file's name starts with "."+base(path)+".tmp".
+// rename is atomic). The temporary file's name starts with "."+base(path)+".tmp". Its permissions
+// are those of the file it replaces, or 0644 for a new file.
 func Create(path string, force bool, inputs ...string) (*File, error) {
 	if err := Check(path, force, inputs...); err != nil {
 		return nil, err
 	}
+	perm := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		os.Remove(f.Name())
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	return &File{File: f, path: path}, nil
@@ -131,4 +198,29 @@ func WriteFile(path string, data []byte, force bool, inputs ...string) error {
 		return fmt.Errorf("output %s: %w", path, err)
 	}
 	return f.Commit()
+}
+
+// ErrLocked is returned (wrapped) by Lock when another run holds the output's lock.
+var ErrLocked = errors.New("is being written by another run")
+
+// Lock marks path as being written by this process, so that a second run on the same output
+// (two resumes appending the same games, two new files renamed over each other) is refused
+// instead of losing or duplicating data. The lock is the file "."+base(path)+".lock" beside
+// path, created exclusively and holding the process id; the returned function removes it. A
+// lock left behind by a killed process is reported with its path and process id, to be removed
+// by hand once no run writes the output.
+func Lock(path string) (unlock func(), err error) {
+	lock := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			pid, _ := os.ReadFile(lock)
+			return nil, fmt.Errorf("output %s %w (lock %s, process %s; remove the lock if no run writes it)",
+				path, ErrLocked, lock, strings.TrimSpace(string(pid)))
+		}
+		return nil, fmt.Errorf("output %s: lock: %w", path, err)
+	}
+	fmt.Fprintf(f, "%d\n", os.Getpid())
+	f.Close()
+	return func() { os.Remove(lock) }, nil
 }

@@ -78,3 +78,64 @@ func TestCreateCommitAndAbort(t *testing.T) {
 		t.Errorf("after commit the directory holds %d entries, want 1", len(ents))
 	}
 }
+
+// TestPermissions: a new output is 0644 (not CreateTemp's 0600); a replaced one keeps its mode.
+func TestPermissions(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.txt")
+	if err := WriteFile(out, []byte("a"), false); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o644 {
+		t.Errorf("new output mode %v, want 0644", st.Mode().Perm())
+	}
+	os.Chmod(out, 0o640)
+	if err := WriteFile(out, []byte("b"), true); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o640 {
+		t.Errorf("replaced output mode %v, want 0640", st.Mode().Perm())
+	}
+}
+
+func TestSameFormat(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "a.png")
+	os.WriteFile(png, []byte("\x89PNG\r\n\x1a\nrest"), 0o644)
+	isPNG := func(h []byte, _ int64) bool { return len(h) >= 4 && string(h[1:4]) == "PNG" }
+	isText := func(h []byte, _ int64) bool { return len(h) > 0 && h[0] == 't' }
+	if err := SameFormat(png, "a PNG image", isPNG); err != nil {
+		t.Errorf("PNG as PNG: %v", err)
+	}
+	if err := SameFormat(png, "text", isText); !errors.Is(err, ErrOtherFormat) {
+		t.Errorf("PNG as text: %v", err)
+	}
+	if err := SameFormat(filepath.Join(dir, "missing"), "text", isText); err != nil {
+		t.Errorf("missing file: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o644)
+	if err := SameFormat(empty, "text", isText); err != nil {
+		t.Errorf("empty file: %v", err)
+	}
+}
+
+func TestLock(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "games.txt")
+	unlock, err := Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Lock(out); !errors.Is(err, ErrLocked) {
+		t.Errorf("second lock: %v", err)
+	}
+	unlock()
+	unlock2, err := Lock(out)
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	unlock2()
+	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 0 {
+		t.Errorf("%d entries left", len(ents))
+	}
+}

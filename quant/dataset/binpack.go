@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math/bits"
+	"slices"
 
 	"github.com/nnuekit/nnuekit/board"
 )
@@ -23,8 +25,8 @@ import (
 // Every later position of a chain is the previous one after the previous record's move; the
 // result flips sign and the ply grows by one from record to record.
 const (
-	// BinpackMaxChunk is the largest chunk the reader accepts (Stockfish's maxChunkSize, 100 MiB);
-	// the reader streams, so this bounds nothing in memory, it only rejects hostile headers.
+	// BinpackMaxChunk is the largest chunk the reader accepts (Stockfish's maxChunkSize, 100 MiB),
+	// and so the most memory a BinpackReader holds (one chunk, allocated as its bytes arrive).
 	BinpackMaxChunk = 100 << 20
 	// BinpackChunkSize is the size after which the writer ends a chunk at the next chain boundary
 	// (Stockfish's suggestedChunkSize, 1 MiB): a writer holds at most one chunk in memory.
@@ -352,8 +354,8 @@ func (w *bitWriter) encodeMove(p *board.Position, m board.Move) {
 // Chunks end at the first chain boundary after 1 MiB, as in Stockfish's writer, so for the same
 // sample stream it writes the same bytes as Stockfish's `convert` (tested on a fixture). An
 // unknown result (NoResult) is written as a draw (0); the ply is taken from the position's
-// fullmove number and side to move. Call Close at the end: until then up to one chunk is held
-// in memory.
+// fullmove number and side to move. With SetChecksums(true) every chunk ends with a checksum
+// trailer. Call Close at the end: until then up to one chunk is held in memory.
 type BinpackWriter struct {
 	w       io.Writer
 	chunk   []byte
@@ -370,7 +372,16 @@ type BinpackWriter struct {
 	err       error
 	n         int64
 	chunkSize int // 0: BinpackChunkSize (tests use small chunks)
+	checksums bool
 }
+
+// SetChecksums makes the writer end every chunk with an 8-byte checksum trailer: "nkC1" and the
+// CRC-32C (Castagnoli) of the chunk's chain bytes, little-endian, counted in the chunk's size.
+// BinpackReader verifies it before decoding the chunk, so any change to a checksummed chunk is
+// detected; Stockfish's readers skip fewer than 34 trailing bytes of a chunk, so they read the
+// file as without the trailer (other readers may not: the default is off, which writes exactly
+// the bytes of Stockfish's own writer). Call it before the first Write.
+func (bw *BinpackWriter) SetChecksums(on bool) { bw.checksums = on }
 
 func (bw *BinpackWriter) chunkLimit() int {
 	if bw.chunkSize > 0 {
@@ -385,14 +396,14 @@ func NewBinpackWriter(w io.Writer) *BinpackWriter {
 }
 
 // Write adds one sample. Errors: a sample whose Best move is missing or not legal, a score
-// outside int16, a ply ≥ 2^14 (fullmove > 8192), or an error of the underlying writer (after
-// which every call fails).
+// beyond ±BinpackMaxScore, a ply ≥ 2^14 (fullmove > 8192), or an error of the underlying writer
+// (after which every call fails).
 func (bw *BinpackWriter) Write(s *Sample) error {
 	if bw.err != nil {
 		return bw.err
 	}
-	if s.Score < -32768 || s.Score > 32767 {
-		return fmt.Errorf("dataset: binpack: score %d outside int16", s.Score)
+	if s.Score < -BinpackMaxScore || s.Score > BinpackMaxScore {
+		return fmt.Errorf("dataset: binpack: score %d beyond ±%d (Stockfish's VALUE_NONE)", s.Score, BinpackMaxScore)
 	}
 	if !legalMove(&s.Pos, s.Best) {
 		return fmt.Errorf("dataset: binpack: best move %v not legal in %s", s.Best, s.Pos.FEN())
@@ -451,6 +462,11 @@ func (bw *BinpackWriter) flushChunk() error {
 	if len(bw.chunk) == 0 {
 		return nil
 	}
+	if bw.checksums {
+		sum := crc32.Checksum(bw.chunk, castagnoli)
+		bw.chunk = append(bw.chunk, binpackTrailerMagic...)
+		bw.chunk = append(bw.chunk, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
+	}
 	n := len(bw.chunk)
 	hdr := [8]byte{'B', 'I', 'N', 'P', byte(n), byte(n >> 8), byte(n >> 16), byte(n >> 24)}
 	if _, err := bw.w.Write(hdr[:]); err != nil {
@@ -483,23 +499,189 @@ func (bw *BinpackWriter) Count() int64 { return bw.n }
 
 // ---- reader ----
 
-// BinpackReader streams samples from Stockfish's binpack (see the format comment above) with
-// memory bounded by one sample: it never buffers a chunk. Each sample's Pos carries the
-// record's rule-50 counter and a fullmove number derived from its ply (ply/2 + 1), Best the
-// record's move, Score its score, Result the game result (the record's side-to-move result
-// turned into White's view; binpack has no "unknown", so NoResult never occurs), and Played
-// the next record's move when the next record continues the chain (NullMove at a chain's end).
-// Line is the 1-based chain number and Index the record's index within the chain.
+// BinpackReader streams samples from Stockfish's binpack (see the format comment above). It
+// reads one chunk at a time into memory (at most BinpackMaxChunk bytes, allocated 1 MiB at a
+// time as the bytes arrive, so a hostile header cannot make it allocate much more than the input
+// holds) and checks the whole chunk before it returns any sample of it: its checksum trailer
+// when it has one (BinpackWriter.SetChecksums), then a sanity pass that decodes every record. A
+// chunk that fails either delivers nothing, so corrupt samples never reach the caller ahead of
+// the error.
+//
+// Each sample's Pos carries the record's rule-50 counter and a fullmove number derived from its
+// ply (ply/2 + 1), Best the record's move, Score its score, Result the game result (the record's
+// side-to-move result turned into White's view; binpack has no "unknown", so NoResult never
+// occurs), and Played the next record's move when the next record continues the chain
+// (NullMove at a chain's end). Line is the 1-based chain number and Index the record's index
+// within the chain.
 //
 // Bad input stops the stream with a *FormatError naming the byte offset of the bad chunk header,
-// stem or movetext, wrapping ErrTruncated or ErrCorrupt: a bad magic, a chunk larger than
-// BinpackMaxChunk, a record crossing a chunk's end, an impossible position, an illegal move,
-// a result outside {−1, 0, 1}. Trailing bytes too few for a record at a chunk's end are an
-// error too (Stockfish's reader skips them silently; its writer never makes them).
+// stem or movetext, wrapping ErrTruncated or ErrCorrupt. The sanity pass rejects what no
+// binpack writer produces: a bad magic, a chunk larger than BinpackMaxChunk, a record crossing a
+// chunk's end, trailing bytes too few for a record that are not a checksum trailer (Stockfish's
+// reader skips them silently; its writer never makes them), a checksum mismatch, an impossible
+// position (board.Position.Validate), an illegal move, a result outside {−1, 0, 1}, a score
+// outside ±BinpackMaxScore. A flipped bit that turns a record into another possible one (a
+// score by ±2^k within range, a piece into another in a legal position, a move into another
+// legal move) passes these checks: only a checksum trailer catches it. doc/datagen.md
+// ("Integrity") counts what the checks catch of single-bit flips.
 type BinpackReader struct {
-	br        *bufio.Reader
-	off       int64 // bytes consumed
-	chunkLeft int64
+	br      *bufio.Reader
+	off     int64 // bytes consumed from the input
+	chunk   []byte
+	dec     chunkDecoder // the decoder delivering samples from the current chunk
+	chains  int          // chains in the chunks before the current one
+	checked int          // chunks verified by their checksum trailer
+	plain   int          // chunks without a trailer
+	err     error
+	done    bool
+}
+
+// NewBinpackReader returns a BinpackReader reading from r.
+func NewBinpackReader(r io.Reader) *BinpackReader {
+	return &BinpackReader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Offset returns the number of input bytes consumed so far (whole chunks: the reader reads
+// a chunk before it delivers its samples).
+func (r *BinpackReader) Offset() int64 { return r.off }
+
+// Chunks returns the number of chunks read so far that carried a checksum trailer (and matched
+// it) and the number that carried none (Stockfish's files have none).
+func (r *BinpackReader) Chunks() (checksummed, plain int) { return r.checked, r.plain }
+
+func (r *BinpackReader) fail(off int64, err error) bool {
+	r.err = &FormatError{Format: "binpack", Offset: off, Err: err}
+	return false
+}
+
+// Next advances to the next sample; false at the end of the input or on error (see Err).
+func (r *BinpackReader) Next() bool {
+	if r.err != nil || r.done {
+		return false
+	}
+	for {
+		if r.dec.data != nil && r.dec.Next() {
+			return true
+		}
+		if r.dec.err != nil {
+			// the sanity pass decoded the same bytes without error
+			r.err = r.dec.err
+			return false
+		}
+		r.chains = r.dec.chain
+		if !r.readChunk() {
+			return false
+		}
+	}
+}
+
+// readChunk reads the next chunk, verifies it (checksum, sanity pass) and points r.dec at it.
+func (r *BinpackReader) readChunk() bool {
+	start := r.off
+	var hdr [8]byte
+	n, err := io.ReadFull(r.br, hdr[:])
+	r.off += int64(n)
+	if err == io.EOF {
+		r.done = true
+		return false
+	}
+	if err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return r.fail(start, fmt.Errorf("%w: chunk header", ErrTruncated))
+		}
+		return r.fail(start, err)
+	}
+	if string(hdr[:4]) != "BINP" {
+		return r.fail(start, fmt.Errorf("%w: chunk magic %q, want \"BINP\"", ErrCorrupt, hdr[:4]))
+	}
+	size := int64(hdr[4]) | int64(hdr[5])<<8 | int64(hdr[6])<<16 | int64(hdr[7])<<24
+	if size > BinpackMaxChunk {
+		return r.fail(start, fmt.Errorf("%w: chunk size %d > %d", ErrCorrupt, size, BinpackMaxChunk))
+	}
+	// Grow the buffer as the bytes arrive: a truncated file with a large declared size
+	// allocates no more than it holds (plus one step).
+	r.chunk = r.chunk[:0]
+	for int64(len(r.chunk)) < size {
+		step := min(size-int64(len(r.chunk)), 1<<20)
+		r.chunk = slices.Grow(r.chunk, int(step))[:len(r.chunk)+int(step)]
+		m, err := io.ReadFull(r.br, r.chunk[int64(len(r.chunk))-step:])
+		r.off += int64(m)
+		if err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return r.fail(start+8, fmt.Errorf("%w: chunk of %d bytes ends after %d", ErrTruncated, size, int64(len(r.chunk))-step+int64(m)))
+			}
+			return r.fail(r.off, err)
+		}
+	}
+	body := start + 8
+	data, sum, err := splitChecksum(r.chunk)
+	if err != nil {
+		return r.fail(body+int64(len(r.chunk)-binpackTrailerBytes), err)
+	}
+	// The sanity pass: decode every record of the chunk before delivering any.
+	check := chunkDecoder{data: data, base: body}
+	for check.Next() {
+	}
+	if check.err != nil {
+		if sum && len(data) < len(r.chunk) {
+			// a trailer that matched its data: cannot happen unless the writer was wrong
+			return r.fail(start, fmt.Errorf("%w (in a chunk whose checksum matches)", check.err))
+		}
+		r.err = check.err
+		return false
+	}
+	if sum {
+		r.checked++
+	} else {
+		r.plain++
+	}
+	r.dec = chunkDecoder{data: data, base: body, chain: r.chains, verified: true}
+	return true
+}
+
+// BinpackMaxScore bounds |score| in a binpack record: Stockfish's largest value is VALUE_NONE
+// (32002); no engine reports more. BinpackWriter refuses larger scores and the reader rejects
+// them.
+const BinpackMaxScore = 32002
+
+// The checksum trailer nnuekit's BinpackWriter adds to each chunk with SetChecksums(true):
+// binpackTrailerMagic and the CRC-32C (Castagnoli) of the chunk's chain bytes, little-endian,
+// 8 bytes in all. Stockfish's readers skip fewer than 34 trailing bytes of a chunk, so they read
+// such files as if the trailer were not there.
+const (
+	binpackTrailerMagic = "nkC1"
+	binpackTrailerBytes = 8
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// splitChecksum returns the chain bytes of chunk and whether it carried a checksum trailer that
+// matched. A chunk ending in the trailer's magic whose checksum does not match is an error unless
+// the whole chunk decodes as chains (a Stockfish chunk that happens to end in those bytes).
+func splitChecksum(chunk []byte) ([]byte, bool, error) {
+	n := len(chunk) - binpackTrailerBytes
+	if n < 0 || string(chunk[n:n+4]) != binpackTrailerMagic {
+		return chunk, false, nil
+	}
+	want := uint32(chunk[n+4]) | uint32(chunk[n+5])<<8 | uint32(chunk[n+6])<<16 | uint32(chunk[n+7])<<24
+	got := crc32.Checksum(chunk[:n], castagnoli)
+	if got == want {
+		return chunk[:n], true, nil
+	}
+	whole := chunkDecoder{data: chunk}
+	for whole.Next() {
+	}
+	if whole.err == nil {
+		return chunk, false, nil
+	}
+	return nil, false, fmt.Errorf("%w: chunk checksum %08x, the trailer says %08x", ErrCorrupt, got, want)
+}
+
+// chunkDecoder decodes the chains of one chunk held in memory.
+type chunkDecoder struct {
+	data      []byte // the chunk's chain bytes
+	base      int64  // input offset of data[0], for errors
+	pos       int    // bytes of data consumed
 	cur, next Sample
 	hasNext   bool
 	pliesLeft int
@@ -509,185 +691,138 @@ type BinpackReader struct {
 	lastScore int16
 	ply       int
 	res       int
-	chain     int
+	chain     int // 1-based number of the current chain in the file
 	err       error
-	done      bool
-	scratch   [binpackStemBytes + 2]byte
+	// verified: the sanity pass has decoded these very bytes without error, so the position and
+	// move legality checks (pure functions of the bytes) are not repeated
+	verified bool
 }
 
-// NewBinpackReader returns a BinpackReader reading from r.
-func NewBinpackReader(r io.Reader) *BinpackReader {
-	return &BinpackReader{br: bufio.NewReaderSize(r, 64<<10)}
-}
-
-// Offset returns the number of input bytes consumed so far.
-func (r *BinpackReader) Offset() int64 { return r.off }
-
-func (r *BinpackReader) fail(off int64, err error) bool {
-	r.err = &FormatError{Format: "binpack", Offset: off, Err: err}
+func (d *chunkDecoder) fail(off int64, err error) bool {
+	d.err = &FormatError{Format: "binpack", Offset: off, Err: err}
 	return false
 }
 
-// readFull reads len(b) bytes of the current chunk.
-func (r *BinpackReader) readFull(b []byte) error {
-	if int64(len(b)) > r.chunkLeft {
-		return fmt.Errorf("%w: record crosses the end of its chunk", ErrCorrupt)
-	}
-	n, err := io.ReadFull(r.br, b)
-	r.off += int64(n)
-	r.chunkLeft -= int64(n)
-	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return ErrTruncated
-		}
-		return err
-	}
-	return nil
-}
+func (d *chunkDecoder) off() int64 { return d.base + int64(d.pos) }
 
-// Next advances to the next sample; false at the end of the input or on error (see Err).
-func (r *BinpackReader) Next() bool {
-	if r.err != nil || r.done {
+// Next advances to the chunk's next sample: false at the end of the chunk (err nil) or on error.
+func (d *chunkDecoder) Next() bool {
+	if d.err != nil {
 		return false
 	}
-	if r.hasNext {
-		r.cur = r.next
-		r.hasNext = false
-		return r.lookahead()
+	if d.hasNext {
+		d.cur = d.next
+		d.hasNext = false
+		return d.lookahead()
 	}
-	return r.readStem()
+	if d.pos == len(d.data) {
+		return false
+	}
+	return d.readStem()
 }
 
-func (r *BinpackReader) readStem() bool {
-	if r.chunkLeft == 0 {
-		start := r.off
-		var hdr [8]byte
-		n, err := io.ReadFull(r.br, hdr[:])
-		r.off += int64(n)
-		if err == io.EOF {
-			r.done = true
-			return false
-		}
-		if err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				return r.fail(start, fmt.Errorf("%w: chunk header", ErrTruncated))
-			}
-			return r.fail(start, err)
-		}
-		if string(hdr[:4]) != "BINP" {
-			return r.fail(start, fmt.Errorf("%w: chunk magic %q, want \"BINP\"", ErrCorrupt, hdr[:4]))
-		}
-		size := int64(hdr[4]) | int64(hdr[5])<<8 | int64(hdr[6])<<16 | int64(hdr[7])<<24
-		if size > BinpackMaxChunk {
-			return r.fail(start, fmt.Errorf("%w: chunk size %d > %d", ErrCorrupt, size, BinpackMaxChunk))
-		}
-		if size == 0 {
-			return r.readStem()
-		}
-		r.chunkLeft = size
+func (d *chunkDecoder) readStem() bool {
+	start := d.off()
+	if left := len(d.data) - d.pos; left < binpackStemBytes+2 {
+		return d.fail(start, fmt.Errorf("%w: %d trailing bytes in chunk, too few for a chain", ErrCorrupt, left))
 	}
-	start := r.off
-	if r.chunkLeft < binpackStemBytes+2 {
-		return r.fail(start, fmt.Errorf("%w: %d trailing bytes in chunk, too few for a chain", ErrCorrupt, r.chunkLeft))
-	}
-	b := r.scratch[:]
-	if err := r.readFull(b); err != nil {
-		return r.fail(start, err)
-	}
+	b := d.data[d.pos : d.pos+binpackStemBytes+2]
+	d.pos += binpackStemBytes + 2
 	p, err := decompressPosition(b[0:24])
 	if err != nil {
-		return r.fail(start, err)
+		return d.fail(start, err)
 	}
 	pr := uint16(b[28])<<8 | uint16(b[29])
-	r.ply = int(pr & 0x3FFF)
-	r.res = int(unsignedToSigned(pr >> 14))
+	d.ply = int(pr & 0x3FFF)
+	d.res = int(unsignedToSigned(pr >> 14))
 	rule50 := (int(b[30])<<8 | int(b[31])) & 0xFF
-	setPly(&p, r.ply, rule50)
-	if err := p.Validate(); err != nil {
-		return r.fail(start, fmt.Errorf("%w: %w", ErrCorrupt, err))
-	}
+	setPly(&p, d.ply, rule50)
 	m := decompressMove(uint16(b[24])<<8 | uint16(b[25]))
-	if !legalMove(&p, m) {
-		return r.fail(start, fmt.Errorf("%w: move %v not legal in %s", ErrCorrupt, m, p.FEN()))
+	if !d.verified {
+		if err := p.Validate(); err != nil {
+			return d.fail(start, fmt.Errorf("%w: %w", ErrCorrupt, err))
+		}
+		if !legalMove(&p, m) {
+			return d.fail(start, fmt.Errorf("%w: move %v not legal in %s", ErrCorrupt, m, p.FEN()))
+		}
 	}
-	result, ok := resultFromSTM(r.res, p.SideToMove())
+	result, ok := resultFromSTM(d.res, p.SideToMove())
 	if !ok {
-		return r.fail(start, fmt.Errorf("%w: result %d", ErrCorrupt, r.res))
+		return d.fail(start, fmt.Errorf("%w: result %d", ErrCorrupt, d.res))
 	}
 	score := unsignedToSigned(uint16(b[26])<<8 | uint16(b[27]))
-	r.chain++
-	r.cur = Sample{Pos: p, Score: int32(score), Best: m, Result: result, Line: r.chain, Index: 0}
-	r.pliesLeft = int(b[32])<<8 | int(b[33])
-	r.lastScore = -score
-	r.bitsLeft = 0
-	return r.lookahead()
+	if score > BinpackMaxScore || score < -BinpackMaxScore {
+		return d.fail(start, fmt.Errorf("%w: score %d beyond ±%d", ErrCorrupt, score, BinpackMaxScore))
+	}
+	d.chain++
+	d.cur = Sample{Pos: p, Score: int32(score), Best: m, Result: result, Line: d.chain, Index: 0}
+	d.pliesLeft = int(b[32])<<8 | int(b[33])
+	d.lastScore = -score
+	d.bitsLeft = 0
+	return d.lookahead()
 }
 
-// lookahead decodes the chain's next record, if any, to set r.cur.Played.
-func (r *BinpackReader) lookahead() bool {
-	if r.pliesLeft == 0 {
+// lookahead decodes the chain's next record, if any, to set d.cur.Played.
+func (d *chunkDecoder) lookahead() bool {
+	if d.pliesLeft == 0 {
 		return true
 	}
-	prev := &r.cur
+	start := d.off()
+	prev := &d.cur
 	pos := sfPlay(&prev.Pos, prev.Best)
-	m, err := r.decodeMove(&pos)
+	m, err := d.decodeMove(&pos)
 	if err != nil {
-		return r.fail(r.off, err)
+		return d.fail(start, err)
 	}
-	u, err := r.readVLE()
+	u, err := d.readVLE()
 	if err != nil {
-		return r.fail(r.off, err)
+		return d.fail(start, err)
 	}
-	score := r.lastScore + unsignedToSigned(u)
-	r.lastScore = -score
-	r.pliesLeft--
-	r.ply++
-	r.res = -r.res
-	if r.ply > 0xFFFF {
-		return r.fail(r.off, fmt.Errorf("%w: ply beyond 16 bits", ErrCorrupt))
+	score := d.lastScore + unsignedToSigned(u)
+	if score > BinpackMaxScore || score < -BinpackMaxScore {
+		return d.fail(start, fmt.Errorf("%w: score %d beyond ±%d", ErrCorrupt, score, BinpackMaxScore))
+	}
+	d.lastScore = -score
+	d.pliesLeft--
+	d.ply++
+	d.res = -d.res
+	if d.ply > 0xFFFF {
+		return d.fail(start, fmt.Errorf("%w: ply beyond 16 bits", ErrCorrupt))
 	}
 	// Stockfish derives the fullmove number from the ply (ply/2 + 1), also when a file's ply
 	// parity does not match the side to move.
-	pos.SetClocks(pos.HalfmoveClock(), r.ply/2+1)
+	pos.SetClocks(pos.HalfmoveClock(), d.ply/2+1)
 	prev.Played = prev.Best
-	r.next = Sample{Pos: pos, Score: int32(score), Best: m, Result: prev.Result, Line: prev.Line, Index: prev.Index + 1}
-	r.hasNext = true
+	d.next = Sample{Pos: pos, Score: int32(score), Best: m, Result: prev.Result, Line: prev.Line, Index: prev.Index + 1}
+	d.hasNext = true
 	return true
 }
 
-func (r *BinpackReader) readBits(count int) (uint, error) {
+func (d *chunkDecoder) readBits(count int) (uint, error) {
 	var v uint
 	for count > 0 {
-		if r.bitsLeft == 0 {
-			if r.chunkLeft == 0 {
+		if d.bitsLeft == 0 {
+			if d.pos == len(d.data) {
 				return 0, fmt.Errorf("%w: movetext crosses the end of its chunk", ErrCorrupt)
 			}
-			c, err := r.br.ReadByte()
-			if err != nil {
-				if err == io.EOF {
-					return 0, fmt.Errorf("%w: movetext", ErrTruncated)
-				}
-				return 0, err
-			}
-			r.off++
-			r.chunkLeft--
-			r.bitByte, r.bitsLeft = c, 8
+			d.bitByte, d.bitsLeft = d.data[d.pos], 8
+			d.pos++
 		}
-		n := min(count, r.bitsLeft)
-		v = v<<uint(n) | uint(r.bitByte>>uint(r.bitsLeft-n))&(1<<uint(n)-1)
-		r.bitsLeft -= n
+		n := min(count, d.bitsLeft)
+		v = v<<uint(n) | uint(d.bitByte>>uint(d.bitsLeft-n))&(1<<uint(n)-1)
+		d.bitsLeft -= n
 		count -= n
 	}
 	return v, nil
 }
 
-func (r *BinpackReader) readVLE() (uint16, error) {
+func (d *chunkDecoder) readVLE() (uint16, error) {
 	var v uint
 	for shift := 0; ; shift += 4 {
 		if shift >= 16 {
 			return 0, fmt.Errorf("%w: score code longer than 16 bits", ErrCorrupt)
 		}
-		block, err := r.readBits(5)
+		block, err := d.readBits(5)
 		if err != nil {
 			return 0, err
 		}
@@ -699,14 +834,14 @@ func (r *BinpackReader) readVLE() (uint16, error) {
 }
 
 // decodeMove reads one movetext move in p and checks that it is legal.
-func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
+func (d *chunkDecoder) decodeMove(p *board.Position) (board.Move, error) {
 	us := p.SideToMove()
 	ours := p.ByColor(us)
 	occ := p.Occupied()
 	bad := func(what string) (board.Move, error) {
 		return board.NullMove, fmt.Errorf("%w: movetext %s in %s", ErrCorrupt, what, p.FEN())
 	}
-	pid, err := r.readBits(usedBitsSafe(ours.Count()))
+	pid, err := d.readBits(usedBitsSafe(ours.Count()))
 	if err != nil {
 		return board.NullMove, err
 	}
@@ -723,7 +858,7 @@ func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
 		if promo {
 			n *= 4
 		}
-		id, err := r.readBits(usedBitsSafe(n))
+		id, err := d.readBits(usedBitsSafe(n))
 		if err != nil {
 			return board.NullMove, err
 		}
@@ -739,7 +874,7 @@ func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
 		att := board.KingAttacks(from) &^ ours
 		nc, long := ourCastlings(p)
 		n := att.Count() + nc
-		id, err := r.readBits(usedBitsSafe(n))
+		id, err := d.readBits(usedBitsSafe(n))
 		if err != nil {
 			return board.NullMove, err
 		}
@@ -758,7 +893,7 @@ func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
 	default:
 		att := board.Attacks(pc, from, occ) &^ ours
 		n := att.Count()
-		id, err := r.readBits(usedBitsSafe(n))
+		id, err := d.readBits(usedBitsSafe(n))
 		if err != nil {
 			return board.NullMove, err
 		}
@@ -767,7 +902,7 @@ func (r *BinpackReader) decodeMove(p *board.Position) (board.Move, error) {
 		}
 		m = board.NewMove(from, nthSetBit(att, int(id)))
 	}
-	if !legalMove(p, m) {
+	if !d.verified && !legalMove(p, m) {
 		return bad("move " + m.String() + " not legal")
 	}
 	return m, nil
@@ -778,7 +913,7 @@ func (r *BinpackReader) Sample() *Sample {
 	if r.err != nil || r.done {
 		return nil
 	}
-	return &r.cur
+	return &r.dec.cur
 }
 
 // Err returns the first error met, or nil at a clean end of the input.

@@ -149,7 +149,7 @@ func TestBinpackRoundTrip(t *testing.T) {
 				if rapid.IntRange(0, 9).Draw(t, "deviate") == 0 {
 					played = ms[rapid.IntRange(0, len(ms)-1).Draw(t, "played")]
 				}
-				s := Sample{Pos: p, Score: int32(rapid.IntRange(-32768, 32767).Draw(t, "score")), Best: best, Played: played, Result: res}
+				s := Sample{Pos: p, Score: int32(rapid.IntRange(-BinpackMaxScore, BinpackMaxScore).Draw(t, "score")), Best: best, Played: played, Result: res}
 				in = append(in, s)
 				p, _ = p.Play(played)
 			}

@@ -20,7 +20,9 @@
 //     data (chains of positions with moves and scores, src/extra/nnue_data_binpack_format.h on
 //     Stockfish's tools branch) and StockfishPlainReader/StockfishPlainWriter for its ".plain"
 //     text (fen, move, score, ply, result, e). Byte-identical to Stockfish's own `convert`
-//     on the fixtures in testdata/binpack. Bad input gives a *FormatError with the byte offset.
+//     on the fixtures in testdata/binpack. Bad input gives a *FormatError with the byte offset;
+//     the binpack reader checks each chunk whole (optional CRC-32C trailer, BinpackWriter.
+//     SetChecksums, then every record) before it delivers any of its samples.
 //   - BulletWriter/AppendBulletRecord: bullet's 32-byte ChessBoard training records.
 //   - MoveCountStats/MFilter: the legal-move-count distribution per turn and side to move, and
 //     the thesis's PQR sample filter M built on it (§6.5).
