@@ -9,6 +9,14 @@
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
 //	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
 //	    [-lambda 1] [-filter thesis|nocheck|none] [-pqr-p 0] [-pqr-plots 4000] [-finetune CKPT]
+//	    [-force]
+//
+// Every flag is checked before any data is read (a bad -l1, -set, -val, output path, … fails at
+// once). Outputs are written through a temporary file renamed into place; an existing output is
+// replaced only with -force (or, with -resume, when it is the resumed run's own output), and
+// never when it is one of the inputs. -help prints a synopsis, an example and the flags. There
+// is no -json: the results are text on standard output and the per-epoch figures are in
+// OUT-history.csv.
 //
 // -data may be in any format quant/dataset reads, chosen by extension: .binpack (Stockfish),
 // .plain (Stockfish), anything else the thesis's text formats. -loss wdl is Karhan's
@@ -40,6 +48,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -56,6 +65,8 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/outfile"
+	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
 	"github.com/nnuekit/nnuekit/quant/dataset"
 	"github.com/nnuekit/nnuekit/quant/train"
@@ -80,50 +91,112 @@ type options struct {
 	pqrP                            float64
 	pqrPlots                        int
 	finetune                        string
+	force                           bool
+}
+
+// usage is printed by -help (and after a flag error) before the flag list.
+const usage = `train: train an NNUE network on chess samples and export it quantized.
+
+Usage:
+  go run ./examples/train -data FILE [flags]
+
+Example (the thesis architecture at L1 256 on a binpack, 20 epochs, outputs run1.*):
+  go run ./examples/train -data train.binpack -set all -arch thesis -l1 256 -l2 32 \
+      -loss score -epochs 20 -batch 16384 -lr 5e-4 -out run1
+
+Outputs (named after -out): OUT.ckpt, OUT.nnue, OUT.nn (thesis architecture), OUT-loss.png,
+OUT-history.csv, with -pqr-plots OUT-pqr-*.png. None of them is written over an existing file
+without -force (with -resume, the resumed run's own outputs are replaced) or over an input.
+Every flag is checked before any data is read. There is no -json: progress and results are
+text on standard output, the per-epoch figures are in OUT-history.csv. See doc/trainer.md.
+
+Flags:
+`
+
+// newFlagSet returns the command's flags bound to o; -help prints usage and the flag list to
+// stderr.
+func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.data, "data", "", "training samples (required), format by extension: .binpack or .plain (Stockfish), otherwise the thesis text formats (quant/dataset: FEN,score,best or the compact per-game line)")
+	fs.StringVar(&o.set, "set", "all", "feature set (featureset.Parse syntax, e.g. all, h+v, all+ph+pv)")
+	fs.StringVar(&o.arch, "arch", "thesis", "architecture: thesis ((F→L1)×2→L2→1 ClippedReLU) or cpw (F→N→1 SCReLU, output buckets)")
+	fs.StringVar(&o.loss, "loss", "score", "loss: score (WDL-space |W(y)−W(f)|^2.6), pqr (thesis §5.3) or wdl (cross-entropy against λ·W(score) + (1−λ)·result, see -lambda)")
+	fs.IntVar(&o.l1, "l1", 256, "accumulator width L1 (cpw: N); a multiple of 32 in [32, 16384]")
+	fs.IntVar(&o.l2, "l2", 32, "hidden layer width L2 (thesis architecture), in [1, 4096]")
+	fs.IntVar(&o.buckets, "buckets", 8, "output buckets by piece count (cpw architecture), in [1, 32]")
+	fs.IntVar(&o.epochs, "epochs", 10, "epochs (total, also when resuming)")
+	fs.IntVar(&o.batch, "batch", 16384, "batch size")
+	fs.Float64Var(&o.lr, "lr", 5e-4, "Adam learning rate of the first epoch")
+	fs.Float64Var(&o.decay, "decay", 0.99, "learning-rate factor per epoch")
+	fs.StringVar(&o.val, "val", "0.02", "validation samples: a fraction of the data (< 1) or a count (0: none)")
+	fs.IntVar(&o.max, "max", 0, "use at most this many samples (0: all)")
+	fs.Float64Var(&o.skip, "skip", 0, "random skip rate of the filter, in [0, 1)")
+	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0: number of CPUs); a run is reproducible for a fixed count")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of weights, shuffles, PQR moves and skipping")
+	fs.StringVar(&o.out, "out", "net", "output prefix (its directory must exist)")
+	fs.BoolVar(&o.force, "force", false, "replace existing outputs")
+	fs.BoolVar(&o.resume, "resume", false, "continue from OUT.ckpt (same -data and filter flags)")
+	fs.IntVar(&o.errorPositions, "error-positions", 10000, "validation positions for the quantization-error report")
+	fs.IntVar(&o.pawnValue, "pawn-value", 0, "output units per pawn stored in the native file (0: format default 100; 361 for Stockfish 15.1 internal units)")
+	fs.BoolVar(&o.final, "final", false, "export the last epoch's parameters instead of those with the lowest validation loss")
+	fs.DurationVar(&o.budget, "time", 0, "training time budget (e.g. 30m): stop after the current batch, checkpoint and export (0: none)")
+	fs.Float64Var(&o.wdlA, "wdl-a", 0, "WDL model a of the losses (0: thesis 1.28)")
+	fs.Float64Var(&o.wdlB, "wdl-b", 0, "WDL model b of the losses, positive (0: thesis 297.21)")
+	fs.StringVar(&o.unscale, "unscale", "none", "score transform: none, or sf15.1 (divide by Stockfish 15.1's material and fifty-move scaling, quant/dataset.UnscaleStockfish151)")
+	fs.BoolVar(&o.mirror, "mirror", false, "also train on each sample mirrored a↔h when neither side may castle (-loss score or wdl)")
+	fs.Float64Var(&o.lambda, "lambda", 1, "-loss wdl: weight of the evaluation target against the game result, in [0, 1]")
+	fs.StringVar(&o.filter, "filter", "thesis", "sample filter: thesis (no check, no capture as best move, |score| ≤ 5000), nocheck (only positions in check skipped) or none")
+	fs.Float64Var(&o.pqrP, "pqr-p", 0, "-loss pqr: move-count quantile p of the M filter, in [0, 1) (thesis §6.5: 0, 0.25, 0.5, 0.75)")
+	fs.IntVar(&o.pqrPlots, "pqr-plots", 0, "-loss pqr: draw the PQR diagnostics over this many validation samples (0: none)")
+	fs.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
+	return fs
+}
+
+// parseFlags parses args (without the program name). -help returns flag.ErrHelp after printing
+// the usage to stderr.
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := newFlagSet(&o, stderr)
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return o, nil
+}
+
+// errorLine formats an error for stderr with the program's name in front, once: errors of
+// package quant/train already start with its name, "train".
+func errorLine(err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "train: ") {
+		return msg
+	}
+	return "train: " + msg
 }
 
 func main() {
-	var o options
-	flag.StringVar(&o.data, "data", "", "training samples (thesis text formats; see quant/dataset)")
-	flag.StringVar(&o.set, "set", "all", "feature set (featureset.Parse syntax, e.g. all, h+v, all+ph+pv)")
-	flag.StringVar(&o.arch, "arch", "thesis", "architecture: thesis ((F→L1)×2→L2→1) or cpw (F→N→1 SCReLU, output buckets)")
-	flag.StringVar(&o.loss, "loss", "score", "loss: score (WDL-space |W(y)−W(f)|^2.6) or pqr (thesis §5.3)")
-	flag.IntVar(&o.l1, "l1", 256, "accumulator width L1 (cpw: N); a multiple of 32")
-	flag.IntVar(&o.l2, "l2", 32, "hidden layer width L2 (thesis architecture)")
-	flag.IntVar(&o.buckets, "buckets", 8, "output buckets by piece count (cpw architecture)")
-	flag.IntVar(&o.epochs, "epochs", 10, "epochs (total, also when resuming)")
-	flag.IntVar(&o.batch, "batch", 16384, "batch size")
-	flag.Float64Var(&o.lr, "lr", 5e-4, "Adam learning rate of the first epoch")
-	flag.Float64Var(&o.decay, "decay", 0.99, "learning-rate factor per epoch")
-	flag.StringVar(&o.val, "val", "0.02", "validation samples: a fraction of the data (< 1) or a count")
-	flag.IntVar(&o.max, "max", 0, "use at most this many samples (0: all)")
-	flag.Float64Var(&o.skip, "skip", 0, "random skip rate of the thesis filter, in [0, 1)")
-	flag.IntVar(&o.workers, "workers", 0, "worker goroutines (0: number of CPUs)")
-	flag.Uint64Var(&o.seed, "seed", 1, "seed of weights, shuffles, PQR moves and skipping")
-	flag.StringVar(&o.out, "out", "net", "output prefix")
-	flag.BoolVar(&o.resume, "resume", false, "continue from OUT.ckpt")
-	flag.IntVar(&o.errorPositions, "error-positions", 10000, "validation positions for the quantization-error report")
-	flag.IntVar(&o.pawnValue, "pawn-value", 0, "output units per pawn stored in the native file (0: format default 100; 361 for Stockfish 15.1 internal units)")
-	flag.BoolVar(&o.final, "final", false, "export the last epoch's parameters instead of those with the lowest validation loss")
-	flag.DurationVar(&o.budget, "time", 0, "training time budget (e.g. 30m): stop after the current batch, checkpoint and export (0: none)")
-	flag.Float64Var(&o.wdlA, "wdl-a", 0, "WDL model a of the losses (0: thesis 1.28)")
-	flag.Float64Var(&o.wdlB, "wdl-b", 0, "WDL model b of the losses (0: thesis 297.21)")
-	flag.StringVar(&o.unscale, "unscale", "none", "score transform: none, or sf15.1 (divide by Stockfish 15.1's material and fifty-move scaling, quant/dataset.UnscaleStockfish151)")
-	flag.BoolVar(&o.mirror, "mirror", false, "also train on each sample mirrored a↔h when neither side may castle (score loss only)")
-	flag.Float64Var(&o.lambda, "lambda", 1, "-loss wdl: weight of the evaluation target against the game result, in [0, 1]")
-	flag.StringVar(&o.filter, "filter", "thesis", "sample filter: thesis (no check, no capture as best move, |score| ≤ 5000), nocheck (only positions in check skipped) or none")
-	flag.Float64Var(&o.pqrP, "pqr-p", 0, "-loss pqr: move-count quantile p of the M filter (thesis §6.5: 0, 0.25, 0.5, 0.75)")
-	flag.IntVar(&o.pqrPlots, "pqr-plots", 0, "-loss pqr: draw the PQR diagnostics over this many validation samples (0: none)")
-	flag.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "train: unexpected arguments %q\n", flag.Args())
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "train:", err)
+		fmt.Fprintln(os.Stderr, errorLine(err))
+		if errors.Is(err, context.Canceled) {
+			os.Exit(130)
+		}
 		os.Exit(1)
 	}
 }
@@ -261,10 +334,19 @@ func (l *loaded) lastPositions(n int) []board.Position {
 	return ordered[max(len(ordered)-n, 0):]
 }
 
-func valCount(spec string, n int) (int, error) {
+// parseVal parses -val: a fraction in [0, 1) or a whole count.
+func parseVal(spec string) (float64, error) {
 	v, err := strconv.ParseFloat(spec, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("-val %q: want a fraction in (0, 1) or a count", spec)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) || (v >= 1 && v != math.Trunc(v)) {
+		return 0, fmt.Errorf("-val %q: want a fraction in [0, 1) or a whole count", spec)
+	}
+	return v, nil
+}
+
+func valCount(spec string, n int) (int, error) {
+	v, err := parseVal(spec)
+	if err != nil {
+		return 0, err
 	}
 	if v < 1 {
 		return int(v * float64(n)), nil
@@ -272,9 +354,110 @@ func valCount(spec string, n int) (int, error) {
 	return int(v), nil
 }
 
-func run(ctx context.Context, o options, log io.Writer) error {
-	if o.data == "" {
+// checkFlags validates every flag that needs no file, so that a mistake is reported before any
+// work starts.
+func checkFlags(o options) error {
+	switch {
+	case o.data == "":
 		return errors.New("-data is required")
+	case o.unscale != "" && o.unscale != "none" && o.unscale != "sf15.1":
+		return fmt.Errorf("-unscale %q: want none or sf15.1", o.unscale)
+	case o.filter != "" && o.filter != "thesis" && o.filter != "nocheck" && o.filter != "none":
+		return fmt.Errorf("-filter %q: want thesis, nocheck or none", o.filter)
+	case o.resume && o.finetune != "":
+		return errors.New("-resume and -finetune exclude each other")
+	case !(o.skip >= 0 && o.skip < 1):
+		return fmt.Errorf("-skip %v outside [0, 1)", o.skip)
+	case !(o.pqrP >= 0 && o.pqrP < 1):
+		return fmt.Errorf("-pqr-p %v outside [0, 1)", o.pqrP)
+	case o.pqrPlots < 0:
+		return fmt.Errorf("-pqr-plots %d is negative", o.pqrPlots)
+	case o.max < 0:
+		return fmt.Errorf("-max %d is negative", o.max)
+	case o.errorPositions < 0:
+		return fmt.Errorf("-error-positions %d is negative", o.errorPositions)
+	case o.pawnValue < 0:
+		return fmt.Errorf("-pawn-value %d is negative", o.pawnValue)
+	case o.budget < 0:
+		return fmt.Errorf("-time %s is negative", o.budget)
+	case !(o.wdlB >= 0) || math.IsNaN(o.wdlA) || math.IsInf(o.wdlA, 0):
+		return fmt.Errorf("-wdl-a %v, -wdl-b %v: want a finite a and b > 0 (0: thesis)", o.wdlA, o.wdlB)
+	case o.out == "":
+		return errors.New("-out is empty")
+	}
+	if _, err := parseVal(o.val); err != nil {
+		return err
+	}
+	if o.epochs < 1 {
+		return fmt.Errorf("-epochs %d: want at least 1", o.epochs)
+	}
+	if o.workers < 0 {
+		return fmt.Errorf("-workers %d is negative", o.workers)
+	}
+	if !o.resume && o.finetune == "" {
+		// a new model: the shape flags must be given (the library reads 0 as "default")
+		switch {
+		case o.l1 < 1:
+			return fmt.Errorf("-l1 %d: want a multiple of 32 in [32, 16384]", o.l1)
+		case o.arch == "thesis" && o.l2 < 1:
+			return fmt.Errorf("-l2 %d: want L2 in [1, 4096]", o.l2)
+		case o.arch == "cpw" && o.buckets < 1:
+			return fmt.Errorf("-buckets %d: want [1, 32]", o.buckets)
+		case o.batch < 1:
+			return fmt.Errorf("-batch %d: want at least 1", o.batch)
+		case !(o.lr > 0), !(o.decay > 0):
+			return fmt.Errorf("-lr %v, -decay %v: want positive values", o.lr, o.decay)
+		}
+	} else if !(o.lr > 0) && o.finetune != "" {
+		return fmt.Errorf("-lr %v: want a positive value", o.lr)
+	}
+	f, err := os.Open(o.data)
+	if err != nil {
+		return fmt.Errorf("-data: %w", err)
+	}
+	st, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("-data: %w", err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("-data %s is a directory", o.data)
+	}
+	return nil
+}
+
+// outputs lists the files the run writes besides the checkpoint.
+func outputs(o options, arch train.Arch, loss train.Loss) []string {
+	out := []string{o.out + ".nnue", o.out + "-loss.png", o.out + "-history.csv"}
+	if arch == train.ArchThesis {
+		out = append(out, o.out+".nn")
+	}
+	if o.pqrPlots > 0 && loss == train.LossPQR {
+		out = append(out, o.out+"-pqr-scatter.png", o.out+"-pqr-hist.png")
+		if o.finetune != "" {
+			out = append(out, o.out+"-pqr-start-scatter.png", o.out+"-pqr-start-hist.png")
+		}
+	}
+	return out
+}
+
+// create opens an output through internal/outfile (temporary file renamed into place by
+// commit). A resumed run replaces its own outputs; otherwise an existing file needs -force.
+func create(o options, path string, write func(io.Writer) error) error {
+	f, err := outfile.Create(path, o.force || o.resume, o.data, o.finetune)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := write(f); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+func run(ctx context.Context, o options, log io.Writer) error {
+	if err := checkFlags(o); err != nil {
+		return err
 	}
 	arch, err := train.ParseArch(o.arch)
 	if err != nil {
@@ -283,18 +466,6 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	loss, err := train.ParseLoss(o.loss)
 	if err != nil {
 		return err
-	}
-	if o.unscale != "" && o.unscale != "none" && o.unscale != "sf15.1" {
-		return fmt.Errorf("-unscale %q: want none or sf15.1", o.unscale)
-	}
-	if o.filter != "" && o.filter != "thesis" && o.filter != "nocheck" && o.filter != "none" {
-		return fmt.Errorf("-filter %q: want thesis, nocheck or none", o.filter)
-	}
-	if o.resume && o.finetune != "" {
-		return errors.New("-resume and -finetune exclude each other")
-	}
-	if !(o.skip >= 0 && o.skip < 1) {
-		return fmt.Errorf("-skip %v outside [0, 1)", o.skip)
 	}
 	set, err := featureset.Parse(o.set)
 	if err != nil {
@@ -315,38 +486,58 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(log, "resuming %s after %d epochs\n", ckpt, tr.Epoch())
-	} else if o.finetune != "" {
-		if tr, err = train.Load(o.finetune); err != nil {
-			return err
-		}
-		c := tr.Config()
-		fmt.Fprintf(log, "fine-tuning %s (%v, loss %v, %d epochs) with loss %v, lr %g, %d epochs\n", o.finetune, c.Arch, c.Loss, tr.Epoch(), loss, o.lr, o.epochs)
-		if e, l := tr.Best(); !o.final && tr.UseBest() {
-			fmt.Fprintf(log, "starting from its epoch %d (lowest validation loss %.6f; -final: its last parameters)\n", e, l)
-		}
-		if err := tr.FineTune(loss, o.lr, o.epochs); err != nil {
-			return err
-		}
-		tr.SetCheckpoint(ckpt)
 	} else {
-		cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
-			BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
-			Lambda: o.lambda}
-		if o.wdlA != 0 || o.wdlB != 0 {
-			cfg.WDL = quant.ThesisWDL
-			if o.wdlA != 0 {
-				cfg.WDL.A = o.wdlA
-			}
-			if o.wdlB != 0 {
-				cfg.WDL.B = o.wdlB
-			}
-		}
-		if tr, err = train.New(o.set, set.Size(), cfg); err != nil {
+		if err := outfile.Check(ckpt, o.force, o.data, o.finetune); err != nil {
 			return err
 		}
+		if o.finetune != "" {
+			if tr, err = train.Load(o.finetune); err != nil {
+				return err
+			}
+			c := tr.Config()
+			fmt.Fprintf(log, "fine-tuning %s (%v, loss %v, %d epochs) with loss %v, lr %g, %d epochs\n", o.finetune, c.Arch, c.Loss, tr.Epoch(), loss, o.lr, o.epochs)
+			if e, l := tr.Best(); !o.final && tr.UseBest() {
+				fmt.Fprintf(log, "starting from its epoch %d (lowest validation loss %.6f; -final: its last parameters)\n", e, l)
+			}
+			if err := tr.FineTune(loss, o.lr, o.epochs); err != nil {
+				return err
+			}
+			tr.SetCheckpoint(ckpt)
+		} else {
+			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
+				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
+				Lambda: o.lambda}
+			if o.wdlA != 0 || o.wdlB != 0 {
+				cfg.WDL = quant.ThesisWDL
+				if o.wdlA != 0 {
+					cfg.WDL.A = o.wdlA
+				}
+				if o.wdlB != 0 {
+					cfg.WDL.B = o.wdlB
+				}
+			}
+			if err := cfg.Validate(); err != nil {
+				return err
+			}
+			if err := cfg.CheckExport(); err != nil {
+				return err
+			}
+			if tr, err = train.New(o.set, set.Size(), cfg); err != nil {
+				return err
+			}
+		}
+	}
+	c := tr.Config()
+	if err := c.CheckExport(); err != nil {
+		return err
 	}
 	if o.mirror && loss == train.LossPQR {
 		return errors.New("-mirror needs -loss score or wdl")
+	}
+	for _, p := range outputs(o, c.Arch, loss) {
+		if err := outfile.Check(p, o.force || o.resume, o.data, o.finetune); err != nil {
+			return err
+		}
 	}
 	tr.Log = log
 	l, err := load(ctx, o, set, loss, log)
@@ -363,7 +554,6 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 	}
-	c := tr.Config()
 	fmt.Fprintf(log, "training %s %v L1=%d L2=%d loss=%v: %d training, %d validation samples; batch %d, lr %g ×%g/epoch, %d workers\n",
 		o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), nval, c.BatchSize, c.LR, c.Decay, c.Workers)
 	plots := func(prefix, title string) error {
@@ -387,7 +577,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		pearson := (sxy/n - sx/n*sy/n) / math.Sqrt((sxx/n-sx/n*sx/n)*(syy/n-sy/n*sy/n))
 		fmt.Fprintf(log, "PQR diagnostics (%s, %d validation samples): corr(f(P), −f(Q)) %.3f, mean |f(P)+f(Q)| %.1f cp, f(R) > f(Q) in %.1f%%, median f(R)−f(Q) %.1f cp, Pearson(f(P), engine score) %.3f\n",
 			title, len(g.P), corr, meanAbs, 100*share, med, pearson)
-		return g.PlotPQR(prefix+"-scatter.png", prefix+"-hist.png", title, 0)
+		return create(o, prefix+"-scatter.png", func(sw io.Writer) error {
+			return create(o, prefix+"-hist.png", func(hw io.Writer) error { return g.WritePQRPlots(sw, hw, title, 0) })
+		})
 	}
 	if o.finetune != "" {
 		if err := plots(o.out+"-pqr-start", "checkpoint "+filepath.Base(o.finetune)); err != nil {
@@ -409,11 +601,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	}
 	fmt.Fprintf(log, "trained in %s\n", time.Since(start).Round(time.Second))
 	h := tr.History()
-	if err := writeHistory(o.out+"-history.csv", h); err != nil {
+	if err := create(o, o.out+"-history.csv", func(w io.Writer) error { return writeHistory(w, h) }); err != nil {
 		return err
 	}
 	if len(h) > 0 {
-		if err := train.PlotLoss(o.out+"-loss.png", fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len()), train.HistoryCurves(h)); err != nil {
+		title := fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len())
+		if err := create(o, o.out+"-loss.png", func(w io.Writer) error { return train.WriteLossPlot(w, title, train.HistoryCurves(h)) }); err != nil {
 			return err
 		}
 	}
@@ -451,12 +644,15 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 	}
+	if err := create(o, o.out+".nnue", func(w io.Writer) error { return nnue.WriteNative(w, ex.Network) }); err != nil {
+		return err
+	}
 	thesisPath := ""
 	if c.Arch == train.ArchThesis {
 		thesisPath = o.out + ".nn"
-	}
-	if err := ex.WriteFiles(o.out+".nnue", thesisPath); err != nil {
-		return err
+		if err := create(o, thesisPath, func(w io.Writer) error { return nnue.WriteThesis(w, ex.Network) }); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(log, "wrote %s.nnue %s\nclipped values: %d\n", o.out, thesisPath, ex.Clip.TotalClipped())
 	if ex.Clip.TotalClipped() > 0 {
@@ -471,14 +667,11 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	return nil
 }
 
-func writeHistory(path string, h []train.EpochStats) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(f, "epoch,train_loss,val_loss,lr,seconds,samples")
+func writeHistory(w io.Writer, h []train.EpochStats) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "epoch,train_loss,val_loss,lr,seconds,samples")
 	for _, e := range h {
-		fmt.Fprintf(f, "%d,%.8f,%.8f,%.6g,%.1f,%d\n", e.Epoch, e.TrainLoss, e.ValLoss, e.LR, e.Seconds, e.Samples)
+		fmt.Fprintf(bw, "%d,%.8f,%.8f,%.6g,%.1f,%d\n", e.Epoch, e.TrainLoss, e.ValLoss, e.LR, e.Seconds, e.Samples)
 	}
-	return f.Close()
+	return bw.Flush()
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -203,5 +205,96 @@ func TestWDLFineTunePQR(t *testing.T) {
 	f.resume = true
 	if err := run(context.Background(), f, &log); err == nil {
 		t.Error("-resume with -finetune accepted")
+	}
+}
+
+// TestFlagsCheckedBeforeTraining: a width nnue cannot export (-l1 30) and outputs that may not be
+// written fail before any data is read: no epoch runs and no checkpoint appears.
+func TestFlagsCheckedBeforeTraining(t *testing.T) {
+	dir := t.TempDir()
+	base := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", val: "0.1",
+		l1: 32, l2: 8, buckets: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 1, seed: 1}
+	existing := filepath.Join(dir, "old")
+	if err := os.WriteFile(existing+".nnue", []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same := filepath.Join(dir, "in")
+	data, err := os.ReadFile("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(same+"-history.csv", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(o *options)
+	}{
+		{"l1 30", "multiple of 32", func(o *options) { o.l1 = 30 }},
+		{"l2 0", "L2", func(o *options) { o.l2 = 0 }},
+		{"batch 0", "batch", func(o *options) { o.batch = 0 }},
+		{"lambda 2", "lambda", func(o *options) { o.lambda = 2 }},
+		{"val", "-val", func(o *options) { o.val = "1.5" }},
+		{"pqr-p", "-pqr-p", func(o *options) { o.pqrP = 1 }},
+		{"out dir", "does not exist", func(o *options) { o.out = filepath.Join(dir, "nodir", "net") }},
+		{"existing", "exists", func(o *options) { o.out = existing }},
+		{"input", "same file as an input", func(o *options) { o.out, o.data, o.force = same, same+"-history.csv", true }},
+		{"data dir", "directory", func(o *options) { o.data = dir }},
+	} {
+		o := base
+		o.out = filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
+		tc.edit(&o)
+		var log bytes.Buffer
+		err := run(context.Background(), o, &log)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+		if strings.Contains(log.String(), "epoch") || strings.Contains(log.String(), "read ") {
+			t.Errorf("%s: work started before the error:\n%s", tc.name, log.String())
+		}
+		if _, err := os.Stat(o.out + ".ckpt"); err == nil {
+			t.Errorf("%s: checkpoint written", tc.name)
+		}
+	}
+	if b, _ := os.ReadFile(existing + ".nnue"); string(b) != "keep" {
+		t.Errorf("existing output changed: %q", b)
+	}
+	// with -force the existing output is replaced by a network
+	o := base
+	o.out, o.force = existing, true
+	if err := run(context.Background(), o, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nnue.LoadFile(existing + ".nnue"); err != nil {
+		t.Errorf("-force: %v", err)
+	}
+}
+
+// TestHelpAndErrors: -help prints a synopsis, an example and the flags with complete help
+// texts; an error of package train is printed with the program's name once.
+func TestHelpAndErrors(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := parseFlags([]string{"-help"}, &buf); err != flag.ErrHelp {
+		t.Fatalf("-help: %v", err)
+	}
+	for _, want := range []string{"Usage:", "go run ./examples/train -data", "Example", "-l1", "wdl", ".binpack", "-force", "no -json"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("-help lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if _, err := parseFlags([]string{"-data", "x", "extra"}, &bytes.Buffer{}); err == nil {
+		t.Error("extra argument accepted")
+	}
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", val: "0", out: filepath.Join(t.TempDir(), "n"),
+		l1: 32, l2: 8, epochs: 1, batch: 256, lr: -1, decay: 0.99, workers: 1, seed: 1}
+	err := run(context.Background(), o, &bytes.Buffer{})
+	if err == nil {
+		t.Fatal("negative -lr accepted")
+	}
+	if line := errorLine(err); strings.Count(line, "train:") != 1 {
+		t.Errorf("error line %q", line)
+	}
+	if line := errorLine(errors.New("-val: bad")); line != "train: -val: bad" {
+		t.Errorf("error line %q", line)
 	}
 }

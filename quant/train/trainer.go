@@ -142,6 +142,23 @@ func (c Config) validate() error {
 	return c.CPW.Validate()
 }
 
+// Validate applies the defaults to c and reports the first invalid setting (the check New makes),
+// so that a program can reject a configuration before it reads any data. Errors name the field
+// and its allowed range.
+func (c Config) Validate() error { return c.Defaults().validate() }
+
+// CheckExport reports whether a model trained with c (defaults applied) can be exported: Export
+// quantizes into an nnue network, whose feature transformer needs L1 a multiple of 32 (nnue's
+// accumulator width rule). New accepts other widths (small models for tests); a program that
+// exports calls CheckExport before training.
+func (c Config) CheckExport() error {
+	c = c.Defaults()
+	if c.L1%32 != 0 {
+		return fmt.Errorf("train: L1 %d cannot be exported: nnue needs an accumulator width that is a multiple of 32", c.L1)
+	}
+	return nil
+}
+
 // EpochStats records one finished epoch.
 type EpochStats struct {
 	Epoch     int     // 1-based
