@@ -61,7 +61,7 @@ func TestFloat32ElementwiseMatchGo(t *testing.T) {
 			a, d, w := f32s(t, "a", n), f32s(t, "d", n), f32s(t, "w", n)
 			g := float32(rapid.Float64Range(-3, 3).Draw(t, "g"))
 			type kernel struct {
-				name     string
+				name      string
 				got, want func(dst []float32)
 			}
 			for _, k := range []kernel{

@@ -309,9 +309,9 @@ func clampF32(square bool) {
 	TEXT(fn, NOSPLIT, "func(dst, src *float32, n int)")
 	Pragma("noescape")
 	if square {
-		Doc(fn+" sets dst[i] = c·c with c = clamp(src[i], 0, 1) for i < n, a multiple of 8 (SCReLU).")
+		Doc(fn + " sets dst[i] = c·c with c = clamp(src[i], 0, 1) for i < n, a multiple of 8 (SCReLU).")
 	} else {
-		Doc(fn+" sets dst[i] = clamp(src[i], 0, 1) for i < n, a multiple of 8 (ClippedReLU).")
+		Doc(fn + " sets dst[i] = clamp(src[i], 0, 1) for i < n, a multiple of 8 (ClippedReLU).")
 	}
 	dst, src, n := ld("dst"), ld("src"), ld("n")
 	zero, o := YMM(), one()
