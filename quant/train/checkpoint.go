@@ -124,6 +124,7 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 		copy(ts.data, cp.Params[i])
 		t.m[i], t.v[i] = cp.M[i], cp.V[i]
 	}
+	t.net.sync()
 	if cp.Epoch < 0 || cp.Batch < 0 || cp.Step < 0 || cp.PartN < 0 {
 		return nil, errors.New("train: checkpoint: negative counters")
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnuekit/nnuekit/quant"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // Arch selects the network shape the trainer builds.
@@ -53,14 +54,42 @@ type tensor struct {
 	sparse bool
 }
 
+// chunk is the number of positions a worker runs through the model together: the dense
+// layers of a chunk are small matrix products (simd.MulAddF32) whose weight-gradient product
+// reads and writes ∂W once per chunk instead of once per position.
+const chunk = 64
+
+// posBatch is a chunk of positions: the active features of both perspectives (side to move
+// first), the piece count (output bucket), the model's outputs after forward and the
+// derivatives dLoss/dOutput that backward propagates (positions with g = 0 touch no
+// feature-transformer row).
+type posBatch struct {
+	stm, nstm [][]int32
+	pieces    []int
+	out, g    []float64
+}
+
+func (b *posBatch) reset() {
+	b.stm, b.nstm, b.pieces, b.out, b.g = b.stm[:0], b.nstm[:0], b.pieces[:0], b.out[:0], b.g[:0]
+}
+
+func (b *posBatch) add(stm, nstm []int32, pieces int) {
+	b.stm, b.nstm, b.pieces = append(b.stm, stm), append(b.nstm, nstm), append(b.pieces, pieces)
+}
+
+func (b *posBatch) len() int { return len(b.stm) }
+
 // net is the float model in the trainer's layout; the thesis and CPW models implement it.
-// forward runs one position, keeping the activations in sc; backward accumulates the
-// gradient of the loss for a derivative g = dLoss/dOutput into gr.
+// forward runs a batch of at most chunk positions, keeping the activations in sc and setting
+// b.out; backward accumulates the gradient of the loss for the derivatives b.g into gr.
+// sync must be called after the parameters change (it refreshes derived copies such as a
+// transposed weight matrix); forward and backward only read the parameters.
 type net interface {
 	tensors() []*tensor
 	newScratch() scratch
-	forward(sc scratch, stm, nstm []int32, pieces int) float64
-	backward(sc scratch, stm, nstm []int32, pieces int, g float64, gr *grads)
+	forward(sc scratch, b *posBatch)
+	backward(sc scratch, b *posBatch, gr *grads)
+	sync()
 }
 
 type scratch interface{}
@@ -97,71 +126,6 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 	}
 }
 
-func clamp01f(x float32) float32 {
-	if x < 0 {
-		return 0
-	}
-	if x > 1 {
-		return 1
-	}
-	return x
-}
-
-// axpy computes y += a·x.
-func axpy(a float32, x, y []float32) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += a * x[i]
-	}
-}
-
-// addTo computes y += x.
-func addTo(x, y []float32) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += x[i]
-		y[i+1] += x[i+1]
-		y[i+2] += x[i+2]
-		y[i+3] += x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += x[i]
-	}
-}
-
-func dot(x, y []float32) float32 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// accumulate sets acc = bias + Σ_{f ∈ active} w[f·n : (f+1)·n].
-func accumulate(acc, bias, w []float32, active []int32) {
-	n := len(acc)
-	copy(acc, bias)
-	for _, f := range active {
-		addTo(w[int(f)*n:int(f)*n+n], acc)
-	}
-}
-
 // thesisNet is the thesis model in the trainer's layout:
 //
 //	W1 [F·L1] row-major by feature, B1 [L1], W2 [L2·2L1] row-major (out × in), B2 [L2],
@@ -174,14 +138,16 @@ type thesisNet struct {
 	f, l1, l2              int
 	s                      float32
 	w1, b1, w2, b2, w3, b3 *tensor
+	w2t                    []float32 // W2ᵀ, refreshed by sync
 }
 
 type thesisScratch struct {
-	acc [2][]float32 // pre-activation accumulators, side to move first
-	x   []float32    // ClippedReLU outputs, 2·L1
-	z   []float32    // L2 pre-activations
-	h   []float32    // L2 ClippedReLU outputs
-	dx  []float32
+	a  []float32 // pre-activation accumulators, [chunk][2·L1], side to move first
+	x  []float32 // ClippedReLU(a)
+	z  []float32 // L2 pre-activations, [chunk][L2]
+	h  []float32 // ClippedReLU(z)
+	dz []float32 // ∂loss/∂z
+	dx []float32 // ∂loss/∂a, [chunk][2·L1]
 }
 
 func newThesisNet(features, l1, l2 int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
@@ -200,72 +166,91 @@ func newThesisNet(features, l1, l2 int, outScale float64, s quant.ThesisScheme, 
 	uniform(r, m.b2.data, 1/math.Sqrt(float64(2*l1)))
 	uniform(r, m.w3.data, 1/math.Sqrt(float64(l2)))
 	uniform(r, m.b3.data, 1/math.Sqrt(float64(l2)))
+	m.w2t = make([]float32, len(m.w2.data))
+	m.sync()
 	return m
 }
 
 func (m *thesisNet) tensors() []*tensor { return []*tensor{m.w1, m.b1, m.w2, m.b2, m.w3, m.b3} }
 
-func (m *thesisNet) newScratch() scratch {
-	return &thesisScratch{
-		acc: [2][]float32{make([]float32, m.l1), make([]float32, m.l1)},
-		x:   make([]float32, 2*m.l1), z: make([]float32, m.l2), h: make([]float32, m.l2),
-		dx: make([]float32, 2*m.l1),
-	}
-}
-
-func (m *thesisNet) forward(s scratch, stm, nstm []int32, _ int) float64 {
-	sc := s.(*thesisScratch)
-	l1 := m.l1
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		accumulate(acc, m.b1.data, m.w1.data, active)
-		x := sc.x[half*l1 : (half+1)*l1]
-		for j, a := range acc {
-			x[j] = clamp01f(a)
+// sync refreshes W2ᵀ ([2·L1][L2]), the layout of the forward product Z = X·W2ᵀ.
+func (m *thesisNet) sync() {
+	in := 2 * m.l1
+	for k := range m.l2 {
+		row := m.w2.data[k*in : (k+1)*in]
+		for i, v := range row {
+			m.w2t[i*m.l2+k] = v
 		}
 	}
-	w2 := m.w2.data
-	out := m.b3.data[0]
-	for k := range m.l2 {
-		z := m.b2.data[k] + dot(w2[k*2*l1:(k+1)*2*l1], sc.x)
-		sc.z[k] = z
-		h := clamp01f(z)
-		sc.h[k] = h
-		out += m.w3.data[k] * h
-	}
-	return float64(m.s * out)
 }
 
-func (m *thesisNet) backward(s scratch, stm, nstm []int32, _ int, g float64, gr *grads) {
+func (m *thesisNet) newScratch() scratch {
+	in := 2 * m.l1
+	return &thesisScratch{
+		a: make([]float32, chunk*in), x: make([]float32, chunk*in), dx: make([]float32, chunk*in),
+		z: make([]float32, chunk*m.l2), h: make([]float32, chunk*m.l2), dz: make([]float32, chunk*m.l2),
+	}
+}
+
+// forward: A = b1 + Σ W1 rows per perspective, X = ClippedReLU(A), Z = b2 + X·W2ᵀ,
+// H = ClippedReLU(Z), out = S·(b3 + H·w3).
+func (m *thesisNet) forward(s scratch, b *posBatch) {
 	sc := s.(*thesisScratch)
-	l1 := m.l1
-	gs := float32(g) * m.s
+	l1, l2, in, n := m.l1, m.l2, 2*m.l1, b.len()
+	for p := range n {
+		a := sc.a[p*in : (p+1)*in]
+		simd.AddRowsF32(a[:l1], m.b1.data, m.w1.data, b.stm[p])
+		simd.AddRowsF32(a[l1:], m.b1.data, m.w1.data, b.nstm[p])
+		copy(sc.z[p*l2:(p+1)*l2], m.b2.data)
+	}
+	simd.ClampF32(sc.x[:n*in], sc.a[:n*in])
+	simd.MulAddF32(sc.z, l2, sc.x, in, 1, m.w2t, l2, n, l2, in)
+	simd.ClampF32(sc.h[:n*l2], sc.z[:n*l2])
+	b.out = b.out[:0]
+	for p := range n {
+		out := m.b3.data[0]
+		for k, h := range sc.h[p*l2 : (p+1)*l2] {
+			out += m.w3.data[k] * h
+		}
+		b.out = append(b.out, float64(m.s*out))
+	}
+}
+
+// backward: ∂Z = g·S·w3 masked by ClippedReLU'(Z), ∂W2 += ∂Zᵀ·X, ∂X = ∂Z·W2 masked by
+// ClippedReLU'(A), ∂W1 rows of the active features += ∂X's half.
+func (m *thesisNet) backward(s scratch, b *posBatch, gr *grads) {
+	sc := s.(*thesisScratch)
+	l1, l2, in, n := m.l1, m.l2, 2*m.l1, b.len()
 	gw1, gb1, gw2, gb2, gw3, gb3 := gr.g[0], gr.g[1], gr.g[2], gr.g[3], gr.g[4], gr.g[5]
-	gb3[0] += gs
-	clear(sc.dx)
-	w2 := m.w2.data
-	for k := range m.l2 {
-		gw3[k] += gs * sc.h[k]
-		if z := sc.z[k]; z <= 0 || z >= 1 {
+	for p := range n {
+		gs := float32(b.g[p]) * m.s
+		gb3[0] += gs
+		h, dz := sc.h[p*l2:(p+1)*l2], sc.dz[p*l2:(p+1)*l2]
+		for k, w := range m.w3.data {
+			gw3[k] += gs * h[k]
+			dz[k] = gs * w
+		}
+	}
+	simd.CReLUMaskF32(sc.dz[:n*l2], sc.z[:n*l2])
+	for p := range n {
+		simd.AddF32(gb2, sc.dz[p*l2:(p+1)*l2])
+	}
+	simd.MulAddF32(gw2, in, sc.dz, 1, l2, sc.x, in, l2, in, n)
+	dx := sc.dx[:n*in]
+	clear(dx)
+	simd.MulAddF32(dx, in, sc.dz, l2, 1, m.w2.data, in, n, in, l2)
+	simd.CReLUMaskF32(dx, sc.a[:n*in])
+	for p := range n {
+		if b.g[p] == 0 {
 			continue
 		}
-		dz := gs * m.w3.data[k]
-		gb2[k] += dz
-		axpy(dz, sc.x, gw2[k*2*l1:(k+1)*2*l1])
-		axpy(dz, w2[k*2*l1:(k+1)*2*l1], sc.dx)
-	}
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		d := sc.dx[half*l1 : (half+1)*l1]
-		for j, a := range acc {
-			if a <= 0 || a >= 1 {
-				d[j] = 0
+		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
+			d := dx[p*in+half*l1 : p*in+(half+1)*l1]
+			simd.AddF32(gb1, d)
+			for _, f := range active {
+				gr.touch(f)
 			}
-		}
-		addTo(d, gb1)
-		for _, f := range active {
-			gr.touch(f)
-			addTo(d, gw1[int(f)*l1:int(f)*l1+l1])
+			simd.AddToRowsF32(gw1, active, d)
 		}
 	}
 }
@@ -283,8 +268,9 @@ type cpwNet struct {
 }
 
 type cpwScratch struct {
-	acc [2][]float32
-	sq  []float32 // SCReLU outputs, 2N
+	a  []float32 // accumulators, [chunk][2N], side to move first
+	sq []float32 // SCReLU(a)
+	d  []float32 // ∂loss/∂a of one position, 2N
 }
 
 func newCPWNet(features, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet {
@@ -303,51 +289,53 @@ func newCPWNet(features, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet
 
 func (m *cpwNet) tensors() []*tensor { return []*tensor{m.w1, m.b1, m.w, m.b} }
 
+func (m *cpwNet) sync() {}
+
 func (m *cpwNet) newScratch() scratch {
-	return &cpwScratch{acc: [2][]float32{make([]float32, m.n), make([]float32, m.n)}, sq: make([]float32, 2*m.n)}
+	return &cpwScratch{a: make([]float32, chunk*2*m.n), sq: make([]float32, chunk*2*m.n), d: make([]float32, 2*m.n)}
 }
 
-func (m *cpwNet) forward(s scratch, stm, nstm []int32, pieces int) float64 {
+// forward: A = b1 + Σ W1 rows per perspective, out = Scale·(BOut[b] + SCReLU(A)·WOut[b]).
+func (m *cpwNet) forward(s scratch, b *posBatch) {
 	sc := s.(*cpwScratch)
-	b := quant.OutputBucket(pieces, m.buckets)
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		accumulate(acc, m.b1.data, m.w1.data, active)
-		sq := sc.sq[half*m.n : (half+1)*m.n]
-		for j, a := range acc {
-			c := clamp01f(a)
-			sq[j] = c * c
-		}
+	n, in, np := m.n, 2*m.n, b.len()
+	for p := range np {
+		a := sc.a[p*in : (p+1)*in]
+		simd.AddRowsF32(a[:n], m.b1.data, m.w1.data, b.stm[p])
+		simd.AddRowsF32(a[n:], m.b1.data, m.w1.data, b.nstm[p])
 	}
-	out := m.b.data[b] + dot(m.w.data[b*2*m.n:(b+1)*2*m.n], sc.sq)
-	return float64(m.scale * out)
+	simd.SqrClampF32(sc.sq[:np*in], sc.a[:np*in])
+	b.out = b.out[:0]
+	for p := range np {
+		k := quant.OutputBucket(b.pieces[p], m.buckets)
+		out := m.b.data[k] + simd.DotF32(m.w.data[k*in:(k+1)*in], sc.sq[p*in:(p+1)*in])
+		b.out = append(b.out, float64(m.scale*out))
+	}
 }
 
-func (m *cpwNet) backward(s scratch, stm, nstm []int32, pieces int, g float64, gr *grads) {
+// backward: ∂WOut[b] += g·Scale·SCReLU(A), ∂A = g·Scale·WOut[b]·2A on (0, 1), ∂W1 rows of the
+// active features += ∂A's half.
+func (m *cpwNet) backward(s scratch, b *posBatch, gr *grads) {
 	sc := s.(*cpwScratch)
-	b := quant.OutputBucket(pieces, m.buckets)
-	n := m.n
-	gs := float32(g) * m.scale
+	n, in := m.n, 2*m.n
 	gw1, gb1, gw, gb := gr.g[0], gr.g[1], gr.g[2], gr.g[3]
-	gb[b] += gs
-	axpy(gs, sc.sq, gw[b*2*n:(b+1)*2*n])
-	wo := m.w.data[b*2*n : (b+1)*2*n]
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		// reuse sq as the accumulator gradient: d SCReLU/d a = 2a on (0, 1)
-		d := sc.sq[half*n : (half+1)*n]
-		w := wo[half*n : (half+1)*n]
-		for j, a := range acc {
-			if a <= 0 || a >= 1 {
-				d[j] = 0
-			} else {
-				d[j] = gs * w[j] * 2 * a
-			}
+	for p := range b.len() {
+		if b.g[p] == 0 {
+			continue
 		}
-		addTo(d, gb1)
-		for _, f := range active {
-			gr.touch(f)
-			addTo(d, gw1[int(f)*n:int(f)*n+n])
+		k := quant.OutputBucket(b.pieces[p], m.buckets)
+		gs := float32(b.g[p]) * m.scale
+		gb[k] += gs
+		gsv := [1]float32{gs}
+		simd.MulAddF32(gw[k*in:(k+1)*in], in, gsv[:], 0, 0, sc.sq[p*in:(p+1)*in], in, 1, in, 1)
+		simd.SCReLUBackF32(sc.d, sc.a[p*in:(p+1)*in], m.w.data[k*in:(k+1)*in], gs)
+		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
+			d := sc.d[half*n : (half+1)*n]
+			simd.AddF32(gb1, d)
+			for _, f := range active {
+				gr.touch(f)
+			}
+			simd.AddToRowsF32(gw1, active, d)
 		}
 	}
 }

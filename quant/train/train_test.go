@@ -139,16 +139,23 @@ func TestGradientCheck(t *testing.T) {
 					}
 				}
 			}
+			tr.net.sync()
 			w := tr.workers[0]
+			eval := func(b *posBatch) float64 {
+				tr.net.forward(w.sc, b)
+				return b.out[0]
+			}
 			checked := 0
 			for i := range d.Len() {
-				stm, nstm, pc := d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0)
+				var b posBatch
+				b.add(d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0))
 				gr := newGrads(tr.ts)
-				tr.net.forward(w.sc[0], stm, nstm, pc)
-				if nearKink(w.sc[0]) {
+				eval(&b)
+				if nearKink(w.sc) {
 					continue // a finite difference across a ClippedReLU/SCReLU kink is meaningless
 				}
-				tr.net.backward(w.sc[0], stm, nstm, pc, 1, gr)
+				b.g = []float64{1}
+				tr.net.backward(w.sc, &b, gr)
 				for ti, ts := range tr.ts {
 					for j := range ts.data {
 						if ts.sparse && !gr.touched[j/ts.cols] {
@@ -160,10 +167,13 @@ func TestGradientCheck(t *testing.T) {
 						old := ts.data[j]
 						h := float32(1e-3)
 						ts.data[j] = old + h
-						fp := tr.net.forward(w.sc[1], stm, nstm, pc)
+						tr.net.sync()
+						fp := eval(&b)
 						ts.data[j] = old - h
-						fm := tr.net.forward(w.sc[1], stm, nstm, pc)
+						tr.net.sync()
+						fm := eval(&b)
 						ts.data[j] = old
+						tr.net.sync()
 						fd := (fp - fm) / (2 * float64(h))
 						g := float64(gr.g[ti][j])
 						if math.Abs(fd-g) > 2e-2*math.Max(1, math.Abs(g)) {
@@ -379,10 +389,10 @@ func TestExportEndToEnd(t *testing.T) {
 func nearKink(s scratch) bool {
 	var vs [][]float32
 	switch sc := s.(type) {
-	case *thesisScratch:
-		vs = [][]float32{sc.acc[0], sc.acc[1], sc.z}
+	case *thesisScratch: // one position
+		vs = [][]float32{sc.a[:len(sc.a)/chunk], sc.z[:len(sc.z)/chunk]}
 	case *cpwScratch:
-		vs = [][]float32{sc.acc[0], sc.acc[1]}
+		vs = [][]float32{sc.a[:len(sc.a)/chunk]}
 	}
 	for _, v := range vs {
 		for _, x := range v {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/quant"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // Config holds the hyper-parameters of a training run. Zero fields take the defaults listed
@@ -196,7 +197,8 @@ type Trainer struct {
 
 type worker struct {
 	gr *grads
-	sc [3]scratch
+	sc scratch
+	b  posBatch
 }
 
 // New returns a trainer for a model over the feature set named featureSet (featureset.Parse
@@ -232,11 +234,7 @@ func (t *Trainer) build() {
 	}
 	t.workers = make([]*worker, c.Workers)
 	for i := range t.workers {
-		w := &worker{gr: newGrads(t.ts)}
-		for k := range w.sc {
-			w.sc[k] = t.net.newScratch()
-		}
-		t.workers[i] = w
+		t.workers[i] = &worker{gr: newGrads(t.ts), sc: t.net.newScratch()}
 	}
 }
 
@@ -261,7 +259,10 @@ func (t *Trainer) EvalSlot(d *Data, i, k int) float64 {
 		panic(fmt.Sprintf("train: EvalSlot: slot %d of %v data", k, d.Loss))
 	}
 	w := t.workers[0]
-	return t.net.forward(w.sc[0], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k))
+	w.b.reset()
+	w.b.add(d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k))
+	t.net.forward(w.sc, &w.b)
+	return w.b.out[0]
 }
 
 // SetCheckpoint sets the file written after every epoch and on cancellation ("" = none), e.g.
@@ -306,35 +307,53 @@ func (t *Trainer) checkData(d *Data) error {
 	return nil
 }
 
-// sampleLoss runs the forward and (if backward) backward pass of sample i on worker w and
-// returns its loss.
-func (t *Trainer) sampleLoss(w *worker, d *Data, i int, backward bool) float64 {
+// samplesLoss runs the samples at positions lo ≤ j < hi of ids (ids nil: samples lo..hi−1)
+// of d through the model on worker w, a chunk of positions at a time, with the backward pass
+// into w's gradients if backward, and returns their summed loss.
+func (t *Trainer) samplesLoss(w *worker, d *Data, ids []int32, lo, hi int, backward bool) float64 {
 	c := &t.cfg
-	if c.Loss != LossPQR {
-		stm, nstm, pc := d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0)
-		out := t.net.forward(w.sc[0], stm, nstm, pc)
-		var l, g float64
-		if c.Loss == LossWDL {
-			l, g = wdlLoss(c.WDL, c.Lambda, float64(d.score[i]), float64(d.result[i]), out)
-		} else {
-			l, g = scoreLoss(c.WDL, c.Power, float64(d.score[i]), out)
+	k := d.Loss.positionsPer()
+	per := chunk / k
+	at := func(j int) int {
+		if ids == nil {
+			return j
 		}
-		if backward && g != 0 {
-			t.net.backward(w.sc[0], stm, nstm, pc, g, w.gr)
+		return int(ids[j])
+	}
+	sum := 0.0
+	b := &w.b
+	for j0 := lo; j0 < hi; j0 += per {
+		j1 := min(j0+per, hi)
+		b.reset()
+		for j := j0; j < j1; j++ {
+			i := at(j)
+			for s := range k {
+				b.add(d.features(i, s, 0), d.features(i, s, 1), d.piecesOf(i, s))
+			}
 		}
-		return l
-	}
-	var outs [3]float64
-	for k := range 3 {
-		outs[k] = t.net.forward(w.sc[k], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k))
-	}
-	l, gp, gq, gr := pqrLoss(c.WDL, outs[0], outs[1], outs[2])
-	if backward {
-		for k, g := range [3]float64{gp, gq, gr} {
-			t.net.backward(w.sc[k], d.features(i, k, 0), d.features(i, k, 1), d.piecesOf(i, k), g, w.gr)
+		t.net.forward(w.sc, b)
+		for j := j0; j < j1; j++ {
+			i, o := at(j), b.out[(j-j0)*k:]
+			switch c.Loss {
+			case LossPQR:
+				l, gp, gq, gr := pqrLoss(c.WDL, o[0], o[1], o[2])
+				sum += l
+				b.g = append(b.g, gp, gq, gr)
+			case LossWDL:
+				l, g := wdlLoss(c.WDL, c.Lambda, float64(d.score[i]), float64(d.result[i]), o[0])
+				sum += l
+				b.g = append(b.g, g)
+			default:
+				l, g := scoreLoss(c.WDL, c.Power, float64(d.score[i]), o[0])
+				sum += l
+				b.g = append(b.g, g)
+			}
+		}
+		if backward {
+			t.net.backward(w.sc, b, w.gr)
 		}
 	}
-	return l
+	return sum
 }
 
 // shards splits n items into len(t.workers) contiguous ranges.
@@ -368,11 +387,7 @@ func (t *Trainer) Loss(d *Data) (float64, error) {
 		return 0, err
 	}
 	s := t.shards(d.Len(), func(w *worker, lo, hi int) float64 {
-		s := 0.0
-		for i := lo; i < hi; i++ {
-			s += t.sampleLoss(w, d, i, false)
-		}
-		return s
+		return t.samplesLoss(w, d, nil, lo, hi, false)
 	})
 	return s / float64(d.Len()), nil
 }
@@ -381,11 +396,7 @@ func (t *Trainer) Loss(d *Data) (float64, error) {
 // the summed loss before the step.
 func (t *Trainer) trainStep(d *Data, ids []int32, lr float64) float64 {
 	loss := t.shards(len(ids), func(w *worker, lo, hi int) float64 {
-		s := 0.0
-		for _, i := range ids[lo:hi] {
-			s += t.sampleLoss(w, d, int(i), true)
-		}
-		return s
+		return t.samplesLoss(w, d, ids, lo, hi, true)
 	})
 	t.reduceAndUpdate(float32(1/float64(len(ids))), lr)
 	return loss
@@ -429,7 +440,7 @@ func (t *Trainer) reduceAndUpdate(scale float32, lr float64) {
 						g0.touch(r)
 						copy(dst, src)
 					} else {
-						addTo(src, dst)
+						simd.AddF32(dst, src)
 					}
 					clear(src)
 					w.gr.touched[r] = false
@@ -446,11 +457,12 @@ func (t *Trainer) reduceAndUpdate(scale float32, lr float64) {
 			continue
 		}
 		for _, w := range t.workers[1:] {
-			addTo(w.gr.g[ti], g0.g[ti])
+			simd.AddF32(g0.g[ti], w.gr.g[ti])
 			clear(w.gr.g[ti])
 		}
 		adam(ts.data, g0.g[ti], t.m[ti], t.v[ti], ts.clip)
 	}
+	t.net.sync()
 }
 
 // lr returns the learning rate of epoch e (0-based).
@@ -570,5 +582,6 @@ func (t *Trainer) UseBest() bool {
 	for i, ts := range t.ts {
 		copy(ts.data, t.bestParams[i])
 	}
+	t.net.sync()
 	return true
 }
