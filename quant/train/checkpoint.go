@@ -32,6 +32,7 @@ type checkpoint struct {
 	BestEpoch  int
 	BestLoss   float64
 	BestParams [][]float32
+	Stream     StreamPosition
 }
 
 // Save writes the trainer's complete state (configuration, parameters, Adam moments, position in
@@ -60,7 +61,8 @@ func (t *Trainer) Save(path string) error {
 func (t *Trainer) WriteCheckpoint(w io.Writer) error {
 	cp := checkpoint{Version: checkpointVersion, Config: t.cfg, FeatureSet: t.featureSet, Features: t.features,
 		M: t.m, V: t.v, Step: t.step, Epoch: t.epoch, Batch: t.batch, PartLoss: t.partLoss, PartN: t.partN,
-		PartSecs: t.partSecs, History: t.history, BestEpoch: t.bestEpoch, BestLoss: t.bestLoss, BestParams: t.bestParams}
+		PartSecs: t.partSecs, History: t.history, BestEpoch: t.bestEpoch, BestLoss: t.bestLoss, BestParams: t.bestParams,
+		Stream: t.stream}
 	for _, ts := range t.ts {
 		cp.Params = append(cp.Params, ts.data)
 	}
@@ -125,7 +127,7 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 		t.m[i], t.v[i] = cp.M[i], cp.V[i]
 	}
 	t.net.sync()
-	if cp.Epoch < 0 || cp.Batch < 0 || cp.Step < 0 || cp.PartN < 0 {
+	if cp.Epoch < 0 || cp.Batch < 0 || cp.Step < 0 || cp.PartN < 0 || cp.Stream.Pass < 0 || cp.Stream.Seen < 0 {
 		return nil, errors.New("train: checkpoint: negative counters")
 	}
 	if cp.BestEpoch != 0 {
@@ -139,7 +141,7 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 		}
 		t.bestEpoch, t.bestLoss, t.bestParams = cp.BestEpoch, cp.BestLoss, cp.BestParams
 	}
-	t.step, t.epoch, t.batch = cp.Step, cp.Epoch, cp.Batch
+	t.step, t.epoch, t.batch, t.stream = cp.Step, cp.Epoch, cp.Batch, cp.Stream
 	t.partLoss, t.partN, t.partSecs, t.history = cp.PartLoss, cp.PartN, cp.PartSecs, cp.History
 	return t, nil
 }

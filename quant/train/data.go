@@ -195,5 +195,11 @@ func (e *Encoder) addPosition(pos *board.Position) {
 // Len is the number of samples added so far.
 func (e *Encoder) Len() int { return e.d.Len() }
 
+// reset empties the encoder's data, keeping its capacity.
+func (e *Encoder) reset() {
+	d := e.d
+	d.idx, d.off, d.pieces, d.score, d.result = d.idx[:0], d.off[:1], d.pieces[:0], d.score[:0], d.result[:0]
+}
+
 // Data returns the encoded samples. The Encoder must not be used afterwards.
 func (e *Encoder) Data() *Data { return e.d }

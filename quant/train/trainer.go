@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/quant"
 	"github.com/nnuekit/nnuekit/simd"
 )
@@ -35,10 +36,30 @@ type Config struct {
 	BatchSize int
 	// LR is the Adam learning rate of the first epoch (default 5e-4); epoch e uses LR·Decay^e.
 	LR float64
-	// Decay is the per-epoch learning-rate factor (default 0.99).
+	// Decay is the per-epoch learning-rate factor of ScheduleExp (default 0.99).
 	Decay float64
+	// Schedule is the learning-rate schedule over units (epochs, or superbatches when
+	// training from a stream): ScheduleExp (default), ScheduleStep or ScheduleCosine.
+	Schedule Schedule
+	// StepEvery is ScheduleStep's interval in units (default 1): LR·Gamma^⌊unit/StepEvery⌋.
+	StepEvery int
+	// Gamma is ScheduleStep's factor (default 0.1).
+	Gamma float64
+	// FinalLR is ScheduleCosine's learning rate of the last unit (default LR/100).
+	FinalLR float64
+	// WeightDecay is AdamW's decoupled weight decay λ (Loshchilov & Hutter): after every
+	// Adam step each updated parameter p becomes p − lr·λ·p (default 0: plain Adam). Rows of
+	// the feature transformer decay only in steps that touch them, like their Adam update.
+	WeightDecay float64
 	// Beta1, Beta2 and Eps are Adam's constants (defaults 0.9, 0.999, 1e-8).
 	Beta1, Beta2, Eps float64
+	// SuperbatchBatches is the number of batches per superbatch, TrainStream's unit of the
+	// schedule, validation and checkpoints (default 6104: about 10⁸ samples at 16384, bullet's
+	// default).
+	SuperbatchBatches int
+	// ShuffleBuffer is the number of samples TrainStream's shuffle buffer holds (default 2²⁰;
+	// memory ≈ (8·MaxActive·k + 12) bytes per sample, k = 3 for PQR, else 1: 268 MB for ALL).
+	ShuffleBuffer int
 	// Workers is the number of goroutines that share each batch (default runtime.NumCPU()).
 	// Every worker takes a fixed contiguous shard and the shard gradients are summed in worker
 	// order, so a run is bit-for-bit reproducible for a given Workers (and Seed).
@@ -95,6 +116,11 @@ func (c Config) Defaults() Config {
 	set(&c.Workers, runtime.NumCPU())
 	setf(&c.LR, 5e-4)
 	setf(&c.Decay, 0.99)
+	set(&c.StepEvery, 1)
+	set(&c.SuperbatchBatches, 6104)
+	set(&c.ShuffleBuffer, 1<<20)
+	setf(&c.Gamma, 0.1)
+	setf(&c.FinalLR, c.LR/100)
 	setf(&c.Beta1, 0.9)
 	setf(&c.Beta2, 0.999)
 	setf(&c.Eps, 1e-8)
@@ -136,6 +162,14 @@ func (c Config) validate() error {
 		return fmt.Errorf("train: epochs %d, batch size %d and workers %d must be positive", c.Epochs, c.BatchSize, c.Workers)
 	case !(c.LR > 0) || !(c.Decay > 0) || !(c.WDL.B > 0) || !(c.Power > 0) || !(c.OutScale > 0):
 		return fmt.Errorf("train: LR %v, Decay %v, WDL b %v, Power %v and OutScale %v must be positive", c.LR, c.Decay, c.WDL.B, c.Power, c.OutScale)
+	case c.Schedule > ScheduleCosine:
+		return fmt.Errorf("train: unknown schedule %v", c.Schedule)
+	case c.StepEvery < 1 || !(c.Gamma > 0) || !(c.FinalLR > 0):
+		return fmt.Errorf("train: schedule step %d, gamma %v and final LR %v must be positive", c.StepEvery, c.Gamma, c.FinalLR)
+	case c.SuperbatchBatches < 1 || c.ShuffleBuffer < 1 || c.ShuffleBuffer > 1<<27:
+		return fmt.Errorf("train: %d batches per superbatch, shuffle buffer %d: want ≥ 1 and a buffer ≤ 2^27", c.SuperbatchBatches, c.ShuffleBuffer)
+	case !(c.WeightDecay >= 0 && c.WeightDecay < 1):
+		return fmt.Errorf("train: weight decay %v outside [0, 1)", c.WeightDecay)
 	}
 	if err := c.Thesis.Validate(); err != nil {
 		return err
@@ -193,6 +227,7 @@ type Trainer struct {
 	bestEpoch  int         // 1-based epoch of bestParams; 0 = none
 	bestLoss   float64     // its validation loss
 	bestParams [][]float32 // copy of the tensors at bestEpoch (KeepBest)
+	stream     StreamPosition
 }
 
 type worker struct {
@@ -236,6 +271,15 @@ func (t *Trainer) build() {
 	for i := range t.workers {
 		t.workers[i] = &worker{gr: newGrads(t.ts), sc: t.net.newScratch()}
 	}
+}
+
+// parseSet parses the trainer's feature set.
+func (t *Trainer) parseSet() (*featureset.Set, error) {
+	set, err := featureset.Parse(t.featureSet)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return set, nil
 }
 
 // Config returns the trainer's configuration with defaults applied.
@@ -291,6 +335,7 @@ func (t *Trainer) FineTune(loss Loss, lr float64, epochs int) error {
 	t.partLoss, t.partN, t.partSecs = 0, 0, 0
 	t.history = nil
 	t.bestEpoch, t.bestLoss, t.bestParams = 0, 0, nil
+	t.stream = StreamPosition{}
 	return nil
 }
 
@@ -415,13 +460,18 @@ func (t *Trainer) reduceAndUpdate(scale float32, lr float64) {
 	alpha := float32(lr * math.Sqrt(bc2) / bc1)
 	eps := float32(c.Eps * math.Sqrt(bc2))
 	fb1, fb2 := float32(b1), float32(b2)
+	keep := float32(1 - lr*c.WeightDecay) // AdamW: p ← p − lr·λ·p, decoupled from the gradient
 	adam := func(p, g, m, v []float32, clip float32) {
 		for j := range p {
 			gj := g[j] * scale
 			mj := fb1*m[j] + (1-fb1)*gj
 			vj := fb2*v[j] + (1-fb2)*gj*gj
 			m[j], v[j] = mj, vj
-			x := p[j] - alpha*mj/(float32(math.Sqrt(float64(vj)))+eps)
+			x := p[j]
+			if keep != 1 {
+				x *= keep
+			}
+			x -= alpha * mj / (float32(math.Sqrt(float64(vj))) + eps)
 			if clip > 0 {
 				x = min(max(x, -clip), clip)
 			}
@@ -465,8 +515,57 @@ func (t *Trainer) reduceAndUpdate(scale float32, lr float64) {
 	t.net.sync()
 }
 
-// lr returns the learning rate of epoch e (0-based).
-func (t *Trainer) lr(e int) float64 { return t.cfg.LR * math.Pow(t.cfg.Decay, float64(e)) }
+// lr returns the learning rate of unit e (0-based epoch or superbatch) under Config.Schedule.
+func (t *Trainer) lr(e int) float64 {
+	c := &t.cfg
+	switch c.Schedule {
+	case ScheduleStep:
+		return c.LR * math.Pow(c.Gamma, float64(e/c.StepEvery))
+	case ScheduleCosine:
+		if c.Epochs <= 1 {
+			return c.LR
+		}
+		f := min(float64(e)/float64(c.Epochs-1), 1)
+		return c.FinalLR + (c.LR-c.FinalLR)*(1+math.Cos(math.Pi*f))/2
+	}
+	return c.LR * math.Pow(c.Decay, float64(e))
+}
+
+// Schedule is a learning-rate schedule over units (epochs or superbatches).
+type Schedule uint8
+
+const (
+	// ScheduleExp is LR·Decay^unit (thesis §6.1's per-epoch decay).
+	ScheduleExp Schedule = iota
+	// ScheduleStep is LR·Gamma^⌊unit/StepEvery⌋ (bullet's StepLR).
+	ScheduleStep
+	// ScheduleCosine anneals from LR at unit 0 to FinalLR at the last unit along half a cosine
+	// (Loshchilov & Hutter's SGDR without restarts; bullet's CosineDecayLR).
+	ScheduleCosine
+)
+
+// String returns "exp", "step" or "cosine".
+func (s Schedule) String() string {
+	switch s {
+	case ScheduleExp:
+		return "exp"
+	case ScheduleStep:
+		return "step"
+	case ScheduleCosine:
+		return "cosine"
+	}
+	return fmt.Sprintf("Schedule(%d)", uint8(s))
+}
+
+// ParseSchedule parses "exp", "step" or "cosine".
+func ParseSchedule(s string) (Schedule, error) {
+	for _, v := range []Schedule{ScheduleExp, ScheduleStep, ScheduleCosine} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("train: unknown learning-rate schedule %q (want exp, step or cosine)", s)
+}
 
 func (t *Trainer) logf(format string, args ...any) {
 	if t.Log != nil {
@@ -476,11 +575,11 @@ func (t *Trainer) logf(format string, args ...any) {
 
 // Train runs epochs until Config.Epochs are finished, continuing where a loaded checkpoint
 // stopped. Each epoch visits the training samples in a fresh random order (seeded by Seed and the
-// epoch), takes one Adam step per batch with learning rate LR·Decay^epoch, then computes the
-// validation loss on val (may be nil), appends an EpochStats and writes the checkpoint. When ctx
-// is cancelled Train finishes the current batch, writes the checkpoint (resumable mid-epoch) and
-// returns ctx.Err(). train must be the same data (same order) when resuming. Errors: data that
-// does not match the model, or a checkpoint write failure.
+// epoch), takes one Adam step per batch with the learning rate of the epoch (Config.Schedule),
+// then computes the validation loss on val (may be nil), appends an EpochStats and writes the
+// checkpoint. When ctx is cancelled Train finishes the current batch, writes the checkpoint
+// (resumable mid-epoch) and returns ctx.Err(). train must be the same data (same order) when
+// resuming. Errors: data that does not match the model, or a checkpoint write failure.
 func (t *Trainer) Train(ctx context.Context, train, val *Data) error {
 	if err := t.checkData(train); err != nil {
 		return err
@@ -495,44 +594,64 @@ func (t *Trainer) Train(ctx context.Context, train, val *Data) error {
 	bs := min(c.BatchSize, n)
 	nb := (n + bs - 1) / bs
 	perm := make([]int32, n)
-	for t.epoch < c.Epochs {
-		e := t.epoch
+	return t.runUnits(ctx, "epoch", nb, int64(n), val, func(e int) {
 		r := rand.New(rand.NewPCG(c.Seed, uint64(e)+1))
 		for i := range perm {
 			perm[i] = int32(i)
 		}
 		r.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	}, func(b int) (*Data, []int32, func(), error) {
+		return train, perm[b*bs : min((b+1)*bs, n)], nil, nil
+	})
+}
+
+// runUnits runs units (epochs or superbatches) of nb batches each until Config.Epochs units are
+// finished: start(e) prepares unit e, next(b) returns batch b of it (the data, the samples to
+// use, and a function to call once the step is taken). perUnit is the number of samples per
+// unit (for the progress line). Checkpoints, validation, history and cancellation as Train.
+func (t *Trainer) runUnits(ctx context.Context, unit string, nb int, perUnit int64, val *Data,
+	start func(e int), next func(b int) (*Data, []int32, func(), error)) error {
+	c := &t.cfg
+	for t.epoch < c.Epochs {
+		e := t.epoch
+		start(e)
 		lr := t.lr(e)
-		start := time.Now()
-		lastLog := start
+		begin := time.Now()
+		lastLog := begin
 		seen0 := t.partN
 		for t.batch < nb {
 			if err := ctx.Err(); err != nil {
-				t.partSecs += time.Since(start).Seconds()
+				t.partSecs += time.Since(begin).Seconds()
 				if c.Checkpoint != "" {
 					if serr := t.Save(c.Checkpoint); serr != nil {
 						return fmt.Errorf("train: cancelled, and the checkpoint failed: %w", serr)
 					}
-					t.logf("cancelled: checkpoint %s (epoch %d, batch %d/%d)\n", c.Checkpoint, e+1, t.batch, nb)
+					t.logf("cancelled: checkpoint %s (%s %d, batch %d/%d)\n", c.Checkpoint, unit, e+1, t.batch, nb)
 				}
 				return err
 			}
-			ids := perm[t.batch*bs : min((t.batch+1)*bs, n)]
-			t.partLoss += t.trainStep(train, ids, lr)
+			d, ids, done, err := next(t.batch)
+			if err != nil {
+				return err
+			}
+			t.partLoss += t.trainStep(d, ids, lr)
 			t.partN += int64(len(ids))
 			t.batch++
+			if done != nil {
+				done()
+			}
 			if now := time.Now(); now.Sub(lastLog) >= c.ProgressEvery {
 				lastLog = now
-				rate := float64(t.partN-seen0) / now.Sub(start).Seconds()
-				t.logf("epoch %d/%d  batch %d/%d  loss %.6f  %.0f samples/s  eta %s\n", e+1, c.Epochs, t.batch, nb,
-					t.partLoss/float64(t.partN), rate, (time.Duration(float64(int64(n)-t.partN)/rate) * time.Second).Round(time.Second))
+				rate := float64(t.partN-seen0) / now.Sub(begin).Seconds()
+				t.logf("%s %d/%d  batch %d/%d  loss %.6f  %.0f samples/s  eta %s\n", unit, e+1, c.Epochs, t.batch, nb,
+					t.partLoss/float64(t.partN), rate, (time.Duration(float64(perUnit-t.partN)/rate) * time.Second).Round(time.Second))
 			}
 		}
 		st := EpochStats{Epoch: e + 1, TrainLoss: t.partLoss / float64(t.partN), ValLoss: math.NaN(), LR: lr, Samples: t.partN}
 		if val != nil {
 			st.ValLoss, _ = t.Loss(val)
 		}
-		st.Seconds = t.partSecs + time.Since(start).Seconds()
+		st.Seconds = t.partSecs + time.Since(begin).Seconds()
 		t.history = append(t.history, st)
 		if c.KeepBest && !math.IsNaN(st.ValLoss) && (t.bestEpoch == 0 || st.ValLoss < t.bestLoss) {
 			t.bestEpoch, t.bestLoss = st.Epoch, st.ValLoss
@@ -543,7 +662,7 @@ func (t *Trainer) Train(ctx context.Context, train, val *Data) error {
 		}
 		t.epoch++
 		t.batch, t.partLoss, t.partN, t.partSecs = 0, 0, 0, 0
-		t.logf("epoch %d/%d  train loss %.6f  val loss %.6f  lr %.3g  %.1fs\n", st.Epoch, c.Epochs, st.TrainLoss, st.ValLoss, st.LR, st.Seconds)
+		t.logf("%s %d/%d  train loss %.6f  val loss %.6f  lr %.3g  %.1fs\n", unit, st.Epoch, c.Epochs, st.TrainLoss, st.ValLoss, st.LR, st.Seconds)
 		if c.Checkpoint != "" {
 			if err := t.Save(c.Checkpoint); err != nil {
 				return err
