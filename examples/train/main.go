@@ -92,6 +92,18 @@ type options struct {
 	pqrPlots                        int
 	finetune                        string
 	force                           bool
+	superbatch, superbatches        int
+	shuffle, lrStep                 int
+	schedule                        string
+	lrGamma, lrFinal, wd            float64
+}
+
+// units is the number of schedule units: superbatches when streaming, else epochs.
+func (o options) units() int {
+	if o.superbatch > 0 {
+		return o.superbatches
+	}
+	return o.epochs
 }
 
 // usage is printed by -help (and after a flag error) before the flag list.
@@ -153,6 +165,14 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.filter, "filter", "thesis", "sample filter: thesis (no check, no capture as best move, |score| ≤ 5000), nocheck (only positions in check skipped) or none")
 	fs.Float64Var(&o.pqrP, "pqr-p", 0, "-loss pqr: move-count quantile p of the M filter, in [0, 1) (thesis §6.5: 0, 0.25, 0.5, 0.75)")
 	fs.IntVar(&o.pqrPlots, "pqr-plots", 0, "-loss pqr: draw the PQR diagnostics over this many validation samples (0: none)")
+	fs.IntVar(&o.superbatch, "superbatch", 0, "stream -data instead of loading it: samples per superbatch (rounded down to whole batches; 0: epochs over the data in memory)")
+	fs.IntVar(&o.superbatches, "superbatches", 10, "with -superbatch: superbatches to train (total, also when resuming)")
+	fs.IntVar(&o.shuffle, "shuffle", 1<<20, "with -superbatch: samples in the shuffle buffer")
+	fs.StringVar(&o.schedule, "lr-schedule", "exp", "learning-rate schedule over epochs or superbatches: exp (lr·decay^unit), step (lr·gamma^⌊unit/step⌋) or cosine (lr to -lr-final)")
+	fs.IntVar(&o.lrStep, "lr-step", 1, "-lr-schedule step: units per step")
+	fs.Float64Var(&o.lrGamma, "lr-gamma", 0.1, "-lr-schedule step: factor per step")
+	fs.Float64Var(&o.lrFinal, "lr-final", 0, "-lr-schedule cosine: learning rate of the last unit (0: lr/100)")
+	fs.Float64Var(&o.wd, "wd", 0, "AdamW weight decay λ in [0, 1) (0: Adam)")
 	fs.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
 	return fs
 }
@@ -210,13 +230,29 @@ type loaded struct {
 	read int // samples read before filtering
 }
 
-func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, log io.Writer) (*loaded, error) {
+// source reads -data once, in order, and yields the samples the run trains on: read by the
+// reader of the file's extension, filtered (-filter, -skip, the PQR M filter), unscaled
+// (-unscale), each followed by its a↔h mirror with -mirror. Every pass over the file opens a
+// new source, so every pass yields the same samples.
+type source struct {
+	path    string
+	f       *os.File
+	r       dataset.SampleReader
+	filt    *dataset.Filter
+	mfilt   *dataset.MFilter
+	unscale bool
+	mirror  bool
+	read    int // samples read before filtering
+	pending *board.Position
+	s       *dataset.Sample
+	score   float64
+}
+
+func newSource(o options, mfilt *dataset.MFilter) (*source, error) {
 	f, err := os.Open(o.data)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := openReader(o.data, f)
 	filt := dataset.ThesisFilter(o.skip, o.seed)
 	switch o.filter {
 	case "nocheck":
@@ -224,63 +260,135 @@ func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, 
 	case "none":
 		filt = &dataset.Filter{SkipRate: o.skip, Seed: o.seed}
 	}
-	var mfilt *dataset.MFilter
-	if loss == train.LossPQR && o.pqrP > 0 {
-		if mfilt, err = moveCountFilter(o, log); err != nil {
-			return nil, err
+	return &source{path: o.data, f: f, r: openReader(o.data, f), filt: filt, mfilt: mfilt, unscale: o.unscale == "sf15.1", mirror: o.mirror}, nil
+}
+
+// add encodes the next sample into enc: the original's error wrapped with its line, io.EOF at
+// the end of the file, the reader's error (naming its position) for bad data.
+func (src *source) add(enc *train.Encoder) error {
+	if m := src.pending; m != nil {
+		// Without castling rights a position and its a↔h mirror have the same value; for a
+		// feature set that is not itself mirror-symmetric (ALL, H, …) the mirror is a new
+		// input, so a second sample with the same score.
+		src.pending = nil
+		if err := enc.AddResult(m, src.score, board.NullMove, src.s.ResultFor()); err != nil {
+			return fmt.Errorf("%s:%d: mirrored: %w", src.path, src.s.Line, err)
 		}
+		return nil
 	}
-	enc := train.NewEncoder(set, loss, o.seed)
-	l := &loaded{}
-	ring := max(o.errorPositions, 0)
-	start, last := time.Now(), time.Now()
-	for r.Next() {
-		if o.max > 0 && enc.Len() >= o.max {
-			break
-		}
-		s := r.Sample()
-		l.read++
-		if !filt.Keep(s) || (mfilt != nil && !mfilt.Keep(&s.Pos)) {
+	for src.r.Next() {
+		s := src.r.Sample()
+		src.read++
+		if !src.filt.Keep(s) || (src.mfilt != nil && !src.mfilt.Keep(&s.Pos)) {
 			continue
 		}
 		score := float64(s.Score)
-		if o.unscale == "sf15.1" {
+		if src.unscale {
 			score = dataset.UnscaleStockfish151(&s.Pos, score)
 		}
 		if err := enc.AddResult(&s.Pos, score, s.Best, s.ResultFor()); err != nil {
 			if errors.Is(err, train.ErrNoAlternative) {
 				continue
 			}
-			return nil, fmt.Errorf("%s:%d: %w", o.data, s.Line, err)
+			return fmt.Errorf("%s:%d: %w", src.path, s.Line, err)
 		}
-		if o.mirror && s.Pos.Castling() == 0 {
-			// Without castling rights a position and its a↔h mirror have the same value; for a
-			// feature set that is not itself mirror-symmetric (ALL, H, …) the mirror is a new
-			// input, so a second sample with the same score.
+		src.s, src.score = s, score
+		if src.mirror && s.Pos.Castling() == 0 {
 			m := s.Pos.MirrorFiles()
-			if err := enc.AddResult(&m, score, board.NullMove, s.ResultFor()); err != nil {
-				return nil, fmt.Errorf("%s:%d: mirrored: %w", o.data, s.Line, err)
+			src.pending = &m
+		}
+		return nil
+	}
+	if err := src.r.Err(); err != nil {
+		return fmt.Errorf("%s: %w", src.path, err)
+	}
+	return io.EOF
+}
+
+// position is the position of the sample add encoded last.
+func (src *source) position() board.Position {
+	if src.pending == nil && src.mirror && src.s.Pos.Castling() == 0 {
+		return src.s.Pos.MirrorFiles()
+	}
+	return src.s.Pos
+}
+
+func (src *source) Close() error { return src.f.Close() }
+
+// fileStream is the train.Stream of -superbatch: every pass a new source over -data, whose
+// first skip encoded samples (the held-out validation head) are passed over.
+type fileStream struct {
+	o     options
+	mfilt *dataset.MFilter
+	set   *featureset.Set
+	loss  train.Loss
+	skip  int
+	src   *source
+}
+
+func (fs *fileStream) Open(pass int) error {
+	fs.Close()
+	src, err := newSource(fs.o, fs.mfilt)
+	if err != nil {
+		return err
+	}
+	fs.src = src
+	for range fs.skip {
+		if err := src.add(train.NewEncoder(fs.set, fs.loss, fs.o.seed)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (fs *fileStream) Next(enc *train.Encoder) error { return fs.src.add(enc) }
+
+func (fs *fileStream) Close() error {
+	if fs.src == nil {
+		return nil
+	}
+	err := fs.src.Close()
+	fs.src = nil
+	return err
+}
+
+// load reads the first limit samples (all with limit 0) into memory, keeping the last
+// -error-positions positions for the quantization-error report.
+func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, mfilt *dataset.MFilter, limit int, log io.Writer) (*loaded, error) {
+	src, err := newSource(o, mfilt)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	enc := train.NewEncoder(set, loss, o.seed)
+	l := &loaded{}
+	ring := max(o.errorPositions, 0)
+	start, last := time.Now(), time.Now()
+	for limit == 0 || enc.Len() < limit {
+		if err := src.add(enc); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
 			}
+			return nil, err
 		}
 		if ring > 0 {
+			p := src.position()
 			if len(l.tail) < ring {
-				l.tail = append(l.tail, s.Pos)
+				l.tail = append(l.tail, p)
 			} else {
-				l.tail[l.next] = s.Pos
+				l.tail[l.next] = p
 				l.next = (l.next + 1) % ring
 			}
 		}
 		if now := time.Now(); now.Sub(last) > 10*time.Second {
 			last = now
-			fmt.Fprintf(log, "reading %s: %d samples kept of %d (%.0f/s)\n", o.data, enc.Len(), l.read, float64(l.read)/now.Sub(start).Seconds())
+			fmt.Fprintf(log, "reading %s: %d samples kept of %d (%.0f/s)\n", o.data, enc.Len(), src.read, float64(src.read)/now.Sub(start).Seconds())
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 		}
 	}
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
+	l.read = src.read
 	l.data = enc.Data()
 	fmt.Fprintf(log, "read %s: %d samples kept of %d in %.1fs\n", o.data, l.data.Len(), l.read, time.Since(start).Seconds())
 	return l, nil
@@ -388,11 +496,30 @@ func checkFlags(o options) error {
 	if _, err := parseVal(o.val); err != nil {
 		return err
 	}
-	if o.epochs < 1 {
+	if o.superbatch == 0 && o.epochs < 1 {
 		return fmt.Errorf("-epochs %d: want at least 1", o.epochs)
 	}
 	if o.workers < 0 {
 		return fmt.Errorf("-workers %d is negative", o.workers)
+	}
+	if o.superbatch < 0 || o.shuffle < 0 || o.lrStep < 0 || o.lrGamma < 0 || o.lrFinal < 0 {
+		return fmt.Errorf("-superbatch %d, -shuffle %d, -lr-step %d, -lr-gamma %v, -lr-final %v: negative", o.superbatch, o.shuffle, o.lrStep, o.lrGamma, o.lrFinal)
+	}
+	if !(o.wd >= 0 && o.wd < 1) {
+		return fmt.Errorf("-wd %v outside [0, 1)", o.wd)
+	}
+	if o.superbatch > 0 {
+		v, _ := parseVal(o.val)
+		switch {
+		case o.superbatches < 1:
+			return fmt.Errorf("-superbatches %d: want at least 1", o.superbatches)
+		case v > 0 && v < 1:
+			return fmt.Errorf("-val %s: with -superbatch give a count of held-out samples (the first ones of -data), e.g. -val 10000, or 0", o.val)
+		case o.max > 0:
+			return errors.New("-max limits the samples loaded into memory; with -superbatch every pass streams the whole of -data")
+		case o.superbatch < o.batch:
+			return fmt.Errorf("-superbatch %d is smaller than -batch %d", o.superbatch, o.batch)
+		}
 	}
 	if !o.resume && o.finetune == "" {
 		// a new model: the shape flags must be given (the library reads 0 as "default")
@@ -471,6 +598,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sched := train.ScheduleExp
+	if o.schedule != "" { // "" in options built by tests: the flag's default
+		if sched, err = train.ParseSchedule(o.schedule); err != nil {
+			return err
+		}
+	}
 	ckpt := o.out + ".ckpt"
 	var tr *train.Trainer
 	if o.resume {
@@ -482,7 +615,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			fmt.Fprintf(log, "resuming %s: architecture %v, loss %v from the checkpoint\n", ckpt, c.Arch, c.Loss)
 			loss = c.Loss
 		}
-		if err := tr.SetEpochs(o.epochs); err != nil {
+		if err := tr.SetEpochs(o.units()); err != nil {
 			return err
 		}
 		fmt.Fprintf(log, "resuming %s after %d epochs\n", ckpt, tr.Epoch())
@@ -499,14 +632,15 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			if e, l := tr.Best(); !o.final && tr.UseBest() {
 				fmt.Fprintf(log, "starting from its epoch %d (lowest validation loss %.6f; -final: its last parameters)\n", e, l)
 			}
-			if err := tr.FineTune(loss, o.lr, o.epochs); err != nil {
+			if err := tr.FineTune(loss, o.lr, o.units()); err != nil {
 				return err
 			}
 			tr.SetCheckpoint(ckpt)
 		} else {
-			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.epochs,
+			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.units(),
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
-				Lambda: o.lambda}
+				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
+				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle}
 			if o.wdlA != 0 || o.wdlB != 0 {
 				cfg.WDL = quant.ThesisWDL
 				if o.wdlA != 0 {
@@ -540,22 +674,51 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		}
 	}
 	tr.Log = log
-	l, err := load(ctx, o, set, loss, log)
-	if err != nil {
-		return err
-	}
-	nval, err := valCount(o.val, l.data.Len())
-	if err != nil {
-		return err
-	}
-	trainData, valData := l.data, (*train.Data)(nil)
-	if nval > 0 {
-		if trainData, valData, err = l.data.Split(nval); err != nil {
+	var mfilt *dataset.MFilter
+	if loss == train.LossPQR && o.pqrP > 0 {
+		if mfilt, err = moveCountFilter(o, log); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(log, "training %s %v L1=%d L2=%d loss=%v: %d training, %d validation samples; batch %d, lr %g ×%g/epoch, %d workers\n",
-		o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), nval, c.BatchSize, c.LR, c.Decay, c.Workers)
+	stream := o.superbatch > 0
+	var (
+		l                  *loaded
+		nval               int
+		trainData, valData *train.Data
+		trainDesc          string
+	)
+	if stream {
+		// the first -val samples are held out; every pass streams the rest
+		l = &loaded{}
+		if v, _ := parseVal(o.val); v > 0 {
+			if l, err = load(ctx, o, set, loss, mfilt, int(v), log); err != nil {
+				return err
+			}
+			if nval = l.data.Len(); nval > 0 {
+				valData = l.data
+			}
+		}
+		trainDesc = fmt.Sprintf("%s streamed after the first %d", o.data, nval)
+	} else {
+		if l, err = load(ctx, o, set, loss, mfilt, o.max, log); err != nil {
+			return err
+		}
+		if nval, err = valCount(o.val, l.data.Len()); err != nil {
+			return err
+		}
+		trainData = l.data
+		if nval > 0 {
+			if trainData, valData, err = l.data.Split(nval); err != nil {
+				return err
+			}
+		}
+		trainDesc = fmt.Sprintf("%d", trainData.Len())
+	}
+	fmt.Fprintf(log, "training %s %v L1=%d L2=%d loss=%v: %s training, %d validation samples; batch %d, lr %g (%v schedule), %d workers\n",
+		o.set, c.Arch, c.L1, c.L2, c.Loss, trainDesc, nval, c.BatchSize, c.LR, c.Schedule, c.Workers)
+	if stream {
+		fmt.Fprintf(log, "superbatches of %d batches (%d samples), shuffle buffer %d samples\n", c.SuperbatchBatches, c.SuperbatchBatches*c.BatchSize, c.ShuffleBuffer)
+	}
 	plots := func(prefix, title string) error {
 		if o.pqrPlots <= 0 || loss != train.LossPQR || valData == nil {
 			return nil
@@ -593,7 +756,12 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		tctx, cancel = context.WithTimeout(ctx, o.budget)
 		defer cancel()
 	}
-	if err := tr.Train(tctx, trainData, valData); err != nil {
+	if stream {
+		err = tr.TrainStream(tctx, &fileStream{o: o, mfilt: mfilt, set: set, loss: loss, skip: nval}, valData)
+	} else {
+		err = tr.Train(tctx, trainData, valData)
+	}
+	if err != nil {
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
@@ -605,7 +773,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	if len(h) > 0 {
-		title := fmt.Sprintf("%s %v L1=%d, %d samples", o.set, c.Arch, c.L1, trainData.Len())
+		title := fmt.Sprintf("%s %v L1=%d, %s samples", o.set, c.Arch, c.L1, trainDesc)
 		if err := create(o, o.out+"-loss.png", func(w io.Writer) error { return train.WriteLossPlot(w, title, train.HistoryCurves(h)) }); err != nil {
 			return err
 		}
@@ -632,8 +800,8 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	if o.pawnValue > 0 {
-		desc := fmt.Sprintf("nnuekit examples/train: %s %v L1=%d L2=%d loss=%v, %d samples of %s, %d epochs",
-			o.set, c.Arch, c.L1, c.L2, c.Loss, trainData.Len(), o.data, len(h))
+		desc := fmt.Sprintf("nnuekit examples/train: %s %v L1=%d L2=%d loss=%v, %s samples of %s, %d epochs",
+			o.set, c.Arch, c.L1, c.L2, c.Loss, trainDesc, o.data, len(h))
 		if o.unscale == "sf15.1" {
 			desc += ", scores unscaled (sf15.1)"
 		}

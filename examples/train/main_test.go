@@ -15,6 +15,7 @@ import (
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant/dataset"
+	"github.com/nnuekit/nnuekit/quant/train"
 )
 
 // testdata/tiny.txt: the first games of a Stockfish self-play run of examples/datagen (compact
@@ -296,5 +297,78 @@ func TestHelpAndErrors(t *testing.T) {
 	}
 	if line := errorLine(errors.New("-val: bad")); line != "train: -val: bad" {
 		t.Errorf("error line %q", line)
+	}
+}
+
+// TestStreamSuperbatches streams the binpack fixture through a shuffle buffer in superbatches
+// with a cosine schedule and AdamW, exports, and resumes for one more superbatch.
+func TestStreamSuperbatches(t *testing.T) {
+	dir := t.TempDir()
+	o := options{data: "../../quant/dataset/testdata/binpack/sfgen.binpack", set: "all", arch: "cpw", loss: "wdl", lambda: 0.5,
+		out: filepath.Join(dir, "s"), val: "100", l1: 32, buckets: 2, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1,
+		superbatch: 256, superbatches: 3, shuffle: 100, schedule: "cosine", wd: 0.01, filter: "none", errorPositions: 50}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	for _, want := range []string{"streamed after the first 100", "superbatches of 4 batches (256 samples), shuffle buffer 100", "superbatch 3/3", "cosine schedule"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if _, err := nnue.LoadFile(o.out + ".nnue"); err != nil {
+		t.Fatal(err)
+	}
+	o.resume, o.superbatches = true, 4
+	log.Reset()
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("resume: %v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "superbatch 4/4") {
+		t.Errorf("resume log:\n%s", log.String())
+	}
+	// flags that make no sense when streaming fail before any work
+	for _, bad := range []options{{val: "0.1"}, {max: 10}, {superbatches: -1}} {
+		b := o
+		b.resume, b.force = false, true
+		if bad.val != "" {
+			b.val = bad.val
+		}
+		b.max, b.superbatches = bad.max, max(b.superbatches, 0)+min(bad.superbatches, 0)*10
+		if err := run(context.Background(), b, &bytes.Buffer{}); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// TestStreamTruncatedFile: a binpack cut in the middle of a chunk stops a streamed run with the
+// reader's error naming the byte offset and the pass; the checkpoint of the last finished
+// superbatch stays loadable.
+func TestStreamTruncatedFile(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../quant/dataset/testdata/binpack/sfgen.binpack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.binpack")
+	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options{data: cut, set: "all", arch: "cpw", loss: "score", out: filepath.Join(dir, "t"), val: "0", l1: 32, buckets: 1,
+		batch: 32, lr: 1e-3, decay: 0.99, workers: 1, seed: 1, superbatch: 32, superbatches: 1000, shuffle: 16, filter: "none"}
+	var log bytes.Buffer
+	err = run(context.Background(), o, &log)
+	if err == nil || !strings.Contains(err.Error(), "byte offset") || !strings.Contains(err.Error(), "pass 1") {
+		t.Fatalf("error %v, want the binpack reader's offset and the pass\n%s", err, log.String())
+	}
+	tr, lerr := train.Load(o.out + ".ckpt")
+	if lerr != nil {
+		t.Fatalf("checkpoint: %v", lerr)
+	}
+	if tr.Epoch() == 0 || !strings.Contains(log.String(), fmt.Sprintf("superbatch %d/1000", tr.Epoch())) {
+		t.Errorf("checkpoint after %d superbatches; log:\n%s", tr.Epoch(), log.String())
+	}
+	if _, err := os.Stat(o.out + ".nnue"); err == nil {
+		t.Error("a network was exported after the data error")
 	}
 }

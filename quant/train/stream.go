@@ -43,6 +43,7 @@ type shuffler struct {
 	score     []float32 // [slot]
 	result    []float32
 	n         int // filled slots
+	reads     int64 // samples of the pass read so far
 	ended     bool
 	rng       *rand.Rand
 	enc       *Encoder // one-sample scratch encoder
@@ -76,6 +77,7 @@ func (sh *shuffler) read(src Stream, s int) error {
 	if int(d.off[len(d.off)-1]) > sh.stride {
 		return fmt.Errorf("train: a sample has %d active features, more than the set's maximum", d.off[len(d.off)-1])
 	}
+	sh.reads++
 	copy(sh.idx[s*sh.stride:], d.idx)
 	for j := range 2 * sh.k {
 		sh.cnt[s*2*sh.k+j] = uint16(d.off[j+1] - d.off[j])
@@ -92,7 +94,7 @@ func (sh *shuffler) start(src Stream, pass int, seed uint64) error {
 	}
 	sh.rng = rand.New(rand.NewPCG(seed, 0x73687566^uint64(pass)))
 	sh.enc.rng = rand.New(rand.NewPCG(seed, 0x707172^uint64(pass)<<24)) // PQR's R per pass
-	sh.n, sh.ended = 0, false
+	sh.n, sh.ended, sh.reads = 0, false, 0
 	for sh.n < len(sh.score) {
 		if err := sh.read(src, sh.n); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -175,7 +177,7 @@ func produce(ctx context.Context, src Stream, sh *shuffler, proto *Data, seed ui
 		}
 	}
 	fail := func(err error) {
-		send(streamBatch{err: fmt.Errorf("train: data, pass %d after %d samples: %w", pos.Pass+1, pos.Seen, err)})
+		send(streamBatch{err: fmt.Errorf("train: data, pass %d, sample %d: %w", pos.Pass+1, sh.reads+1, err)})
 	}
 	if err := sh.start(src, pos.Pass, seed); err != nil {
 		fail(err)
@@ -265,6 +267,9 @@ func (t *Trainer) TrainStream(ctx context.Context, src Stream, val *Data) error 
 				return nil, nil, nil, errors.New("train: stream producer stopped")
 			}
 			if b.err != nil {
+				if c.Checkpoint != "" && t.epoch > 0 {
+					return nil, nil, nil, fmt.Errorf("%w (checkpoint %s holds superbatch %d)", b.err, c.Checkpoint, t.epoch)
+				}
 				return nil, nil, nil, b.err
 			}
 			return b.d, ids[:b.d.Len()], func() { t.stream = b.pos }, nil
