@@ -42,7 +42,7 @@ type shuffler struct {
 	pieces    []uint8   // [slot·k + position]
 	score     []float32 // [slot]
 	result    []float32
-	n         int // filled slots
+	n         int   // filled slots
 	reads     int64 // samples of the pass read so far
 	ended     bool
 	rng       *rand.Rand
