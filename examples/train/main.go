@@ -96,6 +96,7 @@ type options struct {
 	shuffle, lrStep                 int
 	schedule                        string
 	lrGamma, lrFinal, wd            float64
+	factoriser                      bool
 }
 
 // units is the number of schedule units: superbatches when streaming, else epochs.
@@ -172,6 +173,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.lrStep, "lr-step", 1, "-lr-schedule step: units per step")
 	fs.Float64Var(&o.lrGamma, "lr-gamma", 0.1, "-lr-schedule step: factor per step")
 	fs.Float64Var(&o.lrFinal, "lr-final", 0, "-lr-schedule cosine: learning rate of the last unit (0: lr/100)")
+	fs.BoolVar(&o.factoriser, "factoriser", false, "train a factoriser for a product set A*B such as ka or kb32*all: one virtual row per B feature shared by every A value, merged into each row on export")
 	fs.Float64Var(&o.wd, "wd", 0, "AdamW weight decay λ in [0, 1) (0: Adam)")
 	fs.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
 	return fs
@@ -320,8 +322,7 @@ func (src *source) Close() error { return src.f.Close() }
 type fileStream struct {
 	o     options
 	mfilt *dataset.MFilter
-	set   *featureset.Set
-	loss  train.Loss
+	tr    *train.Trainer
 	skip  int
 	src   *source
 }
@@ -334,7 +335,11 @@ func (fs *fileStream) Open(pass int) error {
 	}
 	fs.src = src
 	for range fs.skip {
-		if err := src.add(train.NewEncoder(fs.set, fs.loss, fs.o.seed)); err != nil {
+		enc, err := fs.tr.NewEncoder()
+		if err != nil {
+			return err
+		}
+		if err := src.add(enc); err != nil {
 			return err
 		}
 	}
@@ -354,13 +359,16 @@ func (fs *fileStream) Close() error {
 
 // load reads the first limit samples (all with limit 0) into memory, keeping the last
 // -error-positions positions for the quantization-error report.
-func load(ctx context.Context, o options, set *featureset.Set, loss train.Loss, mfilt *dataset.MFilter, limit int, log io.Writer) (*loaded, error) {
+func load(ctx context.Context, o options, tr *train.Trainer, mfilt *dataset.MFilter, limit int, log io.Writer) (*loaded, error) {
+	enc, err := tr.NewEncoder()
+	if err != nil {
+		return nil, err
+	}
 	src, err := newSource(o, mfilt)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	enc := train.NewEncoder(set, loss, o.seed)
 	l := &loaded{}
 	ring := max(o.errorPositions, 0)
 	start, last := time.Now(), time.Now()
@@ -640,7 +648,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.units(),
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
 				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
-				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle}
+				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser}
 			if o.wdlA != 0 || o.wdlB != 0 {
 				cfg.WDL = quant.ThesisWDL
 				if o.wdlA != 0 {
@@ -691,7 +699,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		// the first -val samples are held out; every pass streams the rest
 		l = &loaded{}
 		if v, _ := parseVal(o.val); v > 0 {
-			if l, err = load(ctx, o, set, loss, mfilt, int(v), log); err != nil {
+			if l, err = load(ctx, o, tr, mfilt, int(v), log); err != nil {
 				return err
 			}
 			if nval = l.data.Len(); nval > 0 {
@@ -700,7 +708,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		}
 		trainDesc = fmt.Sprintf("%s streamed after the first %d", o.data, nval)
 	} else {
-		if l, err = load(ctx, o, set, loss, mfilt, o.max, log); err != nil {
+		if l, err = load(ctx, o, tr, mfilt, o.max, log); err != nil {
 			return err
 		}
 		if nval, err = valCount(o.val, l.data.Len()); err != nil {
@@ -757,7 +765,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		defer cancel()
 	}
 	if stream {
-		err = tr.TrainStream(tctx, &fileStream{o: o, mfilt: mfilt, set: set, loss: loss, skip: nval}, valData)
+		err = tr.TrainStream(tctx, &fileStream{o: o, mfilt: mfilt, tr: tr, skip: nval}, valData)
 	} else {
 		err = tr.Train(tctx, trainData, valData)
 	}

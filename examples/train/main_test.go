@@ -372,3 +372,28 @@ func TestStreamTruncatedFile(t *testing.T) {
 		t.Error("a network was exported after the data error")
 	}
 }
+
+// TestFactoriser trains KING-ALL with a factoriser (streamed) and loads the exported network,
+// which has KING-ALL's own size; a set that is not a product is refused before any work.
+func TestFactoriser(t *testing.T) {
+	dir := t.TempDir()
+	o := options{data: "testdata/tiny.txt", set: "ka", arch: "cpw", loss: "score", out: filepath.Join(dir, "f"), val: "50",
+		l1: 32, buckets: 1, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, factoriser: true,
+		superbatch: 128, superbatches: 2, shuffle: 64, errorPositions: 50}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(o.out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.FeatureSet().Size(); got != 49152 {
+		t.Errorf("exported feature set has %d features, want KING-ALL's 49152", got)
+	}
+	o.set, o.out = "all", filepath.Join(dir, "g")
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "not a product") || log.Len() > 0 {
+		t.Errorf("-factoriser with -set all: error %v, log %q", err, log.String())
+	}
+}

@@ -103,7 +103,15 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("train: checkpoint: %w", err)
 	}
-	sizes := tensorSizes(cfg, cp.Features)
+	rows := cp.Features
+	if cfg.Factoriser {
+		v, err := virtualRows(cp.FeatureSet, cp.Features)
+		if err != nil {
+			return nil, fmt.Errorf("train: checkpoint: %w", err)
+		}
+		rows += v
+	}
+	sizes := tensorSizes(cfg, rows)
 	if len(cp.Params) != len(sizes) {
 		return nil, errors.New("train: checkpoint: wrong number of tensors")
 	}
@@ -147,7 +155,7 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 }
 
 // tensorSizes returns the number of values of each tensor of a model with cfg (defaults applied)
-// and features inputs, in the order of net.tensors(); -1 marks a size that overflows.
+// and features rows of the feature transformer (factoriser rows included), in the order of net.tensors(); -1 marks a size that overflows.
 func tensorSizes(cfg Config, features int) []int {
 	mul := func(a, b int) int {
 		limit := min(int64(1)<<40, int64(math.MaxInt)) // 2⁴⁰ values, or int's range on 32-bit platforms

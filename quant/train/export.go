@@ -8,6 +8,7 @@ import (
 	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // FloatThesis returns the trained thesis model as a quant.FloatThesis (a copy), with the output
@@ -19,9 +20,7 @@ func (t *Trainer) FloatThesis() (*quant.FloatThesis, error) {
 		return nil, fmt.Errorf("train: FloatThesis of a %v model", t.cfg.Arch)
 	}
 	f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, m.l2)
-	for i := range f.W1 {
-		copy(f.W1[i], m.w1.data[i*m.l1:(i+1)*m.l1])
-	}
+	t.mergeRows(f.W1, m.w1.data, m.l1)
 	copy(f.B1, m.b1.data)
 	for k := range f.W2 {
 		copy(f.W2[k], m.w2.data[k*2*m.l1:(k+1)*2*m.l1])
@@ -42,9 +41,7 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 		return nil, fmt.Errorf("train: FloatCPW of a %v model", t.cfg.Arch)
 	}
 	f := quant.NewFloatCPW(t.featureSet, m.f, m.n, m.buckets)
-	for i := range f.W1 {
-		copy(f.W1[i], m.w1.data[i*m.n:(i+1)*m.n])
-	}
+	t.mergeRows(f.W1, m.w1.data, m.n)
 	copy(f.B1, m.b1.data)
 	for k := range f.WOut {
 		copy(f.WOut[k], m.w.data[k*2*m.n:(k+1)*2*m.n])
@@ -52,6 +49,18 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 	copy(f.BOut, m.b.data)
 	f.Scale = m.scale
 	return f, nil
+}
+
+// mergeRows copies the feature transformer's rows into dst (one per feature of the set), each
+// with its factoriser row added (Config.Factoriser: row f + virtual row f mod |B|).
+func (t *Trainer) mergeRows(dst [][]float32, w []float32, n int) {
+	for i := range dst {
+		copy(dst[i], w[i*n:(i+1)*n])
+		if t.virtual > 0 {
+			v := t.features + i%t.virtual
+			simd.AddF32(dst[i], w[v*n:(v+1)*n])
+		}
+	}
 }
 
 // Exported is the result of Export.

@@ -150,9 +150,9 @@ type thesisScratch struct {
 	dx []float32 // ∂loss/∂a, [chunk][2·L1]
 }
 
-func newThesisNet(features, l1, l2 int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
+func newThesisNet(features, virtual, l1, l2 int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
 	m := &thesisNet{f: features, l1: l1, l2: l2, s: float32(outScale)}
-	m.w1 = &tensor{name: "ft.weight", data: make([]float32, features*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
+	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
 	m.w2 = &tensor{name: "l2.weight", data: make([]float32, l2*2*l1), clip: float32(s.HiddenClip())}
 	m.b2 = &tensor{name: "l2.bias", data: make([]float32, l2), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())}
@@ -160,7 +160,7 @@ func newThesisNet(features, l1, l2 int, outScale float64, s quant.ThesisScheme, 
 	m.b3 = &tensor{name: "out.bias", data: make([]float32, 1), clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
 	// PyTorch's nn.Linear default initialisation: U(±1/√fan_in) for weights and biases.
 	r := rand.New(rand.NewPCG(seed, 0x7472616e))
-	uniform(r, m.w1.data, 1/math.Sqrt(float64(features)))
+	uniform(r, m.w1.data[:features*l1], 1/math.Sqrt(float64(features))) // factoriser rows start at 0
 	uniform(r, m.b1.data, 1/math.Sqrt(float64(features)))
 	uniform(r, m.w2.data, 1/math.Sqrt(float64(2*l1)))
 	uniform(r, m.b2.data, 1/math.Sqrt(float64(2*l1)))
@@ -273,14 +273,14 @@ type cpwScratch struct {
 	d  []float32 // ∂loss/∂a of one position, 2N
 }
 
-func newCPWNet(features, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet {
+func newCPWNet(features, virtual, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet {
 	m := &cpwNet{f: features, n: n, buckets: buckets, scale: float32(s.Scale)}
-	m.w1 = &tensor{name: "ft.weight", data: make([]float32, features*n), cols: n, sparse: true, clip: float32(s.FTClip())}
+	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*n), cols: n, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, n), clip: float32(s.FTClip())}
 	m.w = &tensor{name: "out.weight", data: make([]float32, buckets*2*n), clip: float32(s.OutputClip())}
 	m.b = &tensor{name: "out.bias", data: make([]float32, buckets), clip: float32(float64(quant.MaxInt32) / (float64(s.QA) * float64(s.QB)))}
 	r := rand.New(rand.NewPCG(seed, 0x637077))
-	uniform(r, m.w1.data, 1/math.Sqrt(float64(features)))
+	uniform(r, m.w1.data[:features*n], 1/math.Sqrt(float64(features))) // factoriser rows start at 0
 	uniform(r, m.b1.data, 1/math.Sqrt(float64(features)))
 	uniform(r, m.w.data, 1/math.Sqrt(float64(2*n)))
 	uniform(r, m.b.data, 1/math.Sqrt(float64(2*n)))

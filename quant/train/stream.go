@@ -49,9 +49,9 @@ type shuffler struct {
 	enc       *Encoder // one-sample scratch encoder
 }
 
-func newShuffler(set interface{ MaxActive() int }, enc *Encoder, size int) *shuffler {
+func newShuffler(enc *Encoder, size int) *shuffler {
 	k := enc.d.Loss.positionsPer()
-	stride := 2 * k * set.MaxActive()
+	stride := 2 * k * enc.maxIndices()
 	return &shuffler{
 		k: k, stride: stride, idx: make([]int32, size*stride), cnt: make([]uint16, size*2*k),
 		pieces: make([]uint8, size*k), score: make([]float32, size), result: make([]float32, size), enc: enc,
@@ -194,7 +194,7 @@ func produce(ctx context.Context, src Stream, sh *shuffler, proto *Data, seed ui
 		}
 	}
 	for {
-		d := &Data{Set: proto.Set, Features: proto.Features, Loss: proto.Loss, off: []int64{0}}
+		d := &Data{Set: proto.Set, Features: proto.Features, Loss: proto.Loss, Virtual: proto.Virtual, off: []int64{0}}
 		for d.Len() < bs {
 			err := sh.next(src, func(s int) { sh.appendTo(d, s) })
 			if errors.Is(err, io.EOF) {
@@ -234,14 +234,10 @@ func (t *Trainer) TrainStream(ctx context.Context, src Stream, val *Data) error 
 			return fmt.Errorf("validation data: %w", err)
 		}
 	}
-	set, err := t.parseSet()
+	c := &t.cfg
+	enc, err := t.NewEncoder()
 	if err != nil {
 		return err
-	}
-	c := &t.cfg
-	enc := NewEncoder(set, c.Loss, c.Seed)
-	if enc.d.Features != t.features {
-		return fmt.Errorf("train: feature set %s has %d features, model %d", t.featureSet, enc.d.Features, t.features)
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	batches := make(chan streamBatch, 1)
@@ -251,7 +247,7 @@ func (t *Trainer) TrainStream(ctx context.Context, src Stream, val *Data) error 
 		}
 		src.Close()
 	}()
-	sh := newShuffler(set, enc, c.ShuffleBuffer)
+	sh := newShuffler(enc, c.ShuffleBuffer)
 	go produce(pctx, src, sh, enc.d, c.Seed, c.BatchSize, t.stream, batches)
 	ids := make([]int32, c.BatchSize)
 	for i := range ids {

@@ -59,7 +59,7 @@ func TestShuffleBufferOncePerPass(t *testing.T) {
 	for _, size := range []int{1, 16, 256, 1000} {
 		src := &sliceStream{ps: ps, numbered: true}
 		enc := NewEncoder(set, LossScore, 1)
-		sh := newShuffler(set, enc, size)
+		sh := newShuffler(enc, size)
 		var orders [][]int
 		for pass := range 3 {
 			if err := sh.start(src, pass, 5); err != nil {

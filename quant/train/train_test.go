@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -70,6 +71,22 @@ func material(p *board.Position) float64 {
 	return s
 }
 
+// encodeFor encodes ps (material target, first legal move) for tr's feature set, loss and
+// factoriser.
+func encodeFor(t testing.TB, tr *Trainer, ps []board.Position) *Data {
+	t.Helper()
+	e, err := tr.NewEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ps {
+		if err := e.Add(&ps[i], material(&ps[i]), ps[i].LegalMoves()[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e.Data()
+}
+
 func encode(t testing.TB, set *featureset.Set, loss Loss, ps []board.Position) *Data {
 	t.Helper()
 	e := NewEncoder(set, loss, 7)
@@ -119,17 +136,30 @@ func TestLossDerivatives(t *testing.T) {
 // TestGradientCheck compares the backward pass of both architectures with central finite
 // differences of the forward pass, for every parameter of a small model that some sample uses.
 func TestGradientCheck(t *testing.T) {
-	set := featureset.MustParse("h+v")
-	ps := randomPositions(t, 6, 3)
-	d := encode(t, set, LossScore, ps)
-	for _, cfg := range []Config{
-		{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1},
-		{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1},
+	for _, tc := range []struct {
+		spec string
+		cfg  Config
+	}{
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1}},
+		{"h+v", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1}},
+		// the factoriser's virtual rows (ksq*h: one shared H row per king square)
+		{"ksq*h", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1, Factoriser: true}},
+		{"ksq*h", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1, Factoriser: true}},
 	} {
-		t.Run(cfg.Arch.String(), func(t *testing.T) {
+		cfg := tc.cfg
+		set := featureset.MustParse(tc.spec)
+		name := tc.spec + "/" + cfg.Arch.String()
+		t.Run(name, func(t *testing.T) {
 			tr, err := New(set.String(), set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			d := encodeFor(t, tr, randomPositions(t, 6, 3))
+			// the factoriser's rows start at 0: give them values so that they matter
+			if cfg.Factoriser {
+				for j := set.Size() * cfg.L1; j < len(tr.ts[0].data); j++ {
+					tr.ts[0].data[j] = float32(j%7-3) * 0.01
+				}
 			}
 			// move the biases so that activations sit inside (0, 1) often
 			for _, ts := range tr.ts {
@@ -319,15 +349,24 @@ func equalF32(a, b []float32) bool {
 // TestExportEndToEnd trains both architectures briefly, quantizes them, writes and reloads the
 // files through nnue, and checks that the loaded networks evaluate like the float models.
 func TestExportEndToEnd(t *testing.T) {
-	set := featureset.MustParse("all")
 	ps := randomPositions(t, 600, 5)[200:600]
-	d := encode(t, set, LossScore, ps)
 	for _, cfg := range []Config{
 		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 	} {
-		t.Run(cfg.Arch.String(), func(t *testing.T) {
-			tr, _ := New("all", 768, cfg)
+		spec := "all"
+		if cfg.Factoriser {
+			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
+		}
+		set := featureset.MustParse(spec)
+		t.Run(fmt.Sprintf("%v/%s", cfg.Arch, spec), func(t *testing.T) {
+			tr, err := New(spec, set.Size(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := encodeFor(t, tr, ps)
 			if err := tr.Train(context.Background(), d, nil); err != nil {
 				t.Fatal(err)
 			}

@@ -60,6 +60,13 @@ type Config struct {
 	// ShuffleBuffer is the number of samples TrainStream's shuffle buffer holds (default 2²⁰;
 	// memory ≈ (8·MaxActive·k + 12) bytes per sample, k = 3 for PQR, else 1: 268 MB for ALL).
 	ShuffleBuffer int
+	// Factoriser adds a factoriser to the feature transformer of a product feature set A×B
+	// (KING-ALL and other king-bucketed sets): one virtual row per B feature, trained together
+	// with every real row ⟨a, b⟩ (its accumulator adds both) and merged into each of them on
+	// export (Export, FloatThesis, FloatCPW), so the exported network has the set's own size.
+	// Virtual rows start at zero. Data must be encoded with Encoder.Factorise (Trainer.NewEncoder
+	// does it).
+	Factoriser bool
 	// Workers is the number of goroutines that share each batch (default runtime.NumCPU()).
 	// Every worker takes a fixed contiguous shard and the shard gradients are summed in worker
 	// order, so a run is bit-for-bit reproducible for a given Workers (and Seed).
@@ -213,6 +220,7 @@ type Trainer struct {
 	cfg        Config
 	featureSet string
 	features   int
+	virtual    int // factoriser rows after the features (Config.Factoriser)
 	net        net
 	ts         []*tensor
 	m, v       [][]float32 // Adam moments, per tensor
@@ -248,17 +256,60 @@ func New(featureSet string, features int, cfg Config) (*Trainer, error) {
 		return nil, fmt.Errorf("train: %d features outside [1, 2^24]", features)
 	}
 	t := &Trainer{cfg: cfg, featureSet: featureSet, features: features}
+	if cfg.Factoriser {
+		v, err := virtualRows(featureSet, features)
+		if err != nil {
+			return nil, err
+		}
+		t.virtual = v
+	}
 	t.build()
 	return t, nil
+}
+
+// virtualRows returns the factoriser's number of virtual rows for the set named spec: the size
+// of B for a product A×B. Errors: an unknown spec, a size other than features, not a product.
+func virtualRows(spec string, features int) (int, error) {
+	set, err := featureset.Parse(spec)
+	if err != nil {
+		return 0, fmt.Errorf("train: factoriser: %w", err)
+	}
+	if set.Size() != features {
+		return 0, fmt.Errorf("train: factoriser: feature set %s has %d features, not %d", spec, set.Size(), features)
+	}
+	_, b, ok := featureset.Factors(set.Root())
+	if !ok {
+		return 0, fmt.Errorf("train: factoriser: feature set %s is not a product A*B", spec)
+	}
+	return b.Size(), nil
+}
+
+// NewEncoder returns an encoder for the trainer's feature set and loss (Config.Seed for PQR's
+// random moves), with the factoriser's virtual features when Config.Factoriser is set.
+func (t *Trainer) NewEncoder() (*Encoder, error) {
+	set, err := t.parseSet()
+	if err != nil {
+		return nil, err
+	}
+	if set.Size() != t.features {
+		return nil, fmt.Errorf("train: feature set %s has %d features, model %d", t.featureSet, set.Size(), t.features)
+	}
+	enc := NewEncoder(set, t.cfg.Loss, t.cfg.Seed)
+	if t.cfg.Factoriser {
+		if err := enc.Factorise(); err != nil {
+			return nil, err
+		}
+	}
+	return enc, nil
 }
 
 func (t *Trainer) build() {
 	c := t.cfg
 	switch c.Arch {
 	case ArchThesis:
-		t.net = newThesisNet(t.features, c.L1, c.L2, c.OutScale, c.Thesis, c.Seed)
+		t.net = newThesisNet(t.features, t.virtual, c.L1, c.L2, c.OutScale, c.Thesis, c.Seed)
 	case ArchCPW:
-		t.net = newCPWNet(t.features, c.L1, c.Buckets, c.CPW, c.Seed)
+		t.net = newCPWNet(t.features, t.virtual, c.L1, c.Buckets, c.CPW, c.Seed)
 	}
 	t.ts = t.net.tensors()
 	t.m = make([][]float32, len(t.ts))
@@ -345,6 +396,9 @@ func (t *Trainer) checkData(d *Data) error {
 	}
 	if d.Features != t.features {
 		return fmt.Errorf("train: data has %d features, model %d", d.Features, t.features)
+	}
+	if d.Virtual != t.virtual {
+		return fmt.Errorf("train: data has %d factoriser rows, model %d (Trainer.NewEncoder encodes for the model)", d.Virtual, t.virtual)
 	}
 	if d.Loss != t.cfg.Loss {
 		return fmt.Errorf("train: data encoded for loss %v, trainer uses %v", d.Loss, t.cfg.Loss)
