@@ -141,7 +141,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.loss, "loss", "score", "loss: score (WDL-space |W(y)−W(f)|^2.6), pqr (thesis §5.3) or wdl (cross-entropy against λ·W(score) + (1−λ)·result, see -lambda)")
 	fs.IntVar(&o.l1, "l1", 256, "accumulator width L1 (cpw: N); a multiple of 32 in [32, 16384]")
 	fs.IntVar(&o.l2, "l2", 32, "hidden layer width L2 (thesis architecture), in [1, 4096]")
-	fs.IntVar(&o.buckets, "buckets", 8, "output buckets by piece count (cpw architecture), in [1, 32]")
+	fs.IntVar(&o.buckets, "buckets", 0, "output buckets by piece count, in [1, 32] (0: cpw 8, thesis 1); thesis with more than 1: a hidden and an output layer per bucket, native format only")
 	fs.IntVar(&o.epochs, "epochs", 10, "epochs (total, also when resuming)")
 	fs.IntVar(&o.batch, "batch", 16384, "batch size")
 	fs.Float64Var(&o.lr, "lr", 5e-4, "Adam learning rate of the first epoch")
@@ -536,8 +536,8 @@ func checkFlags(o options) error {
 			return fmt.Errorf("-l1 %d: want a multiple of 32 in [32, 16384]", o.l1)
 		case o.arch == "thesis" && o.l2 < 1:
 			return fmt.Errorf("-l2 %d: want L2 in [1, 4096]", o.l2)
-		case o.arch == "cpw" && o.buckets < 1:
-			return fmt.Errorf("-buckets %d: want [1, 32]", o.buckets)
+		case o.buckets < 0 || o.buckets > 32:
+			return fmt.Errorf("-buckets %d: want [1, 32] (0: the architecture's default)", o.buckets)
 		case o.batch < 1:
 			return fmt.Errorf("-batch %d: want at least 1", o.batch)
 		case !(o.lr > 0), !(o.decay > 0):
@@ -562,9 +562,9 @@ func checkFlags(o options) error {
 }
 
 // outputs lists the files the run writes besides the checkpoint.
-func outputs(o options, arch train.Arch, loss train.Loss) []string {
+func outputs(o options, arch train.Arch, buckets int, loss train.Loss) []string {
 	out := []string{o.out + ".nnue", o.out + "-loss.png", o.out + "-history.csv"}
-	if arch == train.ArchThesis {
+	if arch == train.ArchThesis && buckets <= 1 {
 		out = append(out, o.out+".nn")
 	}
 	if o.pqrPlots > 0 && loss == train.LossPQR {
@@ -645,10 +645,15 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			}
 			tr.SetCheckpoint(ckpt)
 		} else {
-			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Buckets: o.buckets, Loss: loss, Epochs: o.units(),
+			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Loss: loss, Epochs: o.units(),
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
 				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
 				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser}
+			if arch == train.ArchThesis {
+				cfg.ThesisBuckets = o.buckets
+			} else {
+				cfg.Buckets = o.buckets
+			}
 			if o.wdlA != 0 || o.wdlB != 0 {
 				cfg.WDL = quant.ThesisWDL
 				if o.wdlA != 0 {
@@ -676,7 +681,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.mirror && loss == train.LossPQR {
 		return errors.New("-mirror needs -loss score or wdl")
 	}
-	for _, p := range outputs(o, c.Arch, loss) {
+	for _, p := range outputs(o, c.Arch, c.ThesisBuckets, loss) {
 		if err := outfile.Check(p, o.force || o.resume, o.data, o.finetune); err != nil {
 			return err
 		}
@@ -824,7 +829,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	thesisPath := ""
-	if c.Arch == train.ArchThesis {
+	if c.Arch == train.ArchThesis && c.ThesisBuckets == 1 {
 		thesisPath = o.out + ".nn"
 		if err := create(o, thesisPath, func(w io.Writer) error { return nnue.WriteThesis(w, ex.Network) }); err != nil {
 			return err

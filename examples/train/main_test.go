@@ -25,7 +25,7 @@ func TestSmokeThesis(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "net")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
-		l1: 32, l2: 8, buckets: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 1000}
+		l1: 32, l2: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 1000}
 	var log bytes.Buffer
 	if err := run(context.Background(), o, &log); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -214,7 +214,7 @@ func TestWDLFineTunePQR(t *testing.T) {
 func TestFlagsCheckedBeforeTraining(t *testing.T) {
 	dir := t.TempDir()
 	base := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", val: "0.1",
-		l1: 32, l2: 8, buckets: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 1, seed: 1}
+		l1: 32, l2: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 1, seed: 1}
 	existing := filepath.Join(dir, "old")
 	if err := os.WriteFile(existing+".nnue", []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
@@ -395,5 +395,27 @@ func TestFactoriser(t *testing.T) {
 	log.Reset()
 	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "not a product") || log.Len() > 0 {
 		t.Errorf("-factoriser with -set all: error %v, log %q", err, log.String())
+	}
+}
+
+// TestThesisBuckets: -arch thesis -buckets 4 trains a hidden and an output layer per bucket and
+// exports the native format only.
+func TestThesisBuckets(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "b")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 32, l2: 8, buckets: 4, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Architecture().Buckets.Count(); got != 4 {
+		t.Errorf("%d buckets", got)
+	}
+	if _, err := os.Stat(out + ".nn"); err == nil {
+		t.Error("a thesis .nn written for a bucketed network")
 	}
 }

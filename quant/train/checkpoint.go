@@ -167,5 +167,6 @@ func tensorSizes(cfg Config, features int) []int {
 	if cfg.Arch == ArchCPW {
 		return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.Buckets, 2*cfg.L1), cfg.Buckets}
 	}
-	return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.L2, 2*cfg.L1), cfg.L2, cfg.L2, 1}
+	nb := cfg.ThesisBuckets
+	return []int{mul(features, cfg.L1), cfg.L1, mul(nb*cfg.L2, 2*cfg.L1), nb * cfg.L2, nb * cfg.L2, nb}
 }

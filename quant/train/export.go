@@ -13,24 +13,78 @@ import (
 
 // FloatThesis returns the trained thesis model as a quant.FloatThesis (a copy), with the output
 // scale S folded into W3 and B3 so that its Forward gives the trainer's output in centipawns.
-// It returns an error if the trainer's architecture is not ArchThesis.
+// It returns an error if the trainer's architecture is not ArchThesis or it has more than one
+// output bucket (FloatThesisBuckets).
 func (t *Trainer) FloatThesis() (*quant.FloatThesis, error) {
+	fs, err := t.FloatThesisBuckets()
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) != 1 {
+		return nil, fmt.Errorf("train: FloatThesis of a model with %d output buckets (FloatThesisBuckets)", len(fs))
+	}
+	return fs[0], nil
+}
+
+// FloatThesisBuckets returns one quant.FloatThesis per output bucket (Config.ThesisBuckets):
+// the shared feature transformer with that bucket's hidden and output layers, S folded in. The
+// model's output for a position is that of bucket quant.OutputBucket(pieces, buckets). Error:
+// the architecture is not ArchThesis.
+func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 	m, ok := t.net.(*thesisNet)
 	if !ok {
 		return nil, fmt.Errorf("train: FloatThesis of a %v model", t.cfg.Arch)
 	}
-	f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, m.l2)
-	t.mergeRows(f.W1, m.w1.data, m.l1)
-	copy(f.B1, m.b1.data)
-	for k := range f.W2 {
-		copy(f.W2[k], m.w2.data[k*2*m.l1:(k+1)*2*m.l1])
+	in := 2 * m.l1
+	out := make([]*quant.FloatThesis, m.nb)
+	for k := range out {
+		f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, m.l2)
+		t.mergeRows(f.W1, m.w1.data, m.l1)
+		copy(f.B1, m.b1.data)
+		for j := range f.W2 {
+			copy(f.W2[j], m.w2.data[(k*m.l2+j)*in:(k*m.l2+j+1)*in])
+		}
+		copy(f.B2, m.b2.data[k*m.l2:(k+1)*m.l2])
+		for j, w := range m.w3.data[k*m.l2 : (k+1)*m.l2] {
+			f.W3[j] = w * m.s
+		}
+		f.B3 = m.b3.data[k] * m.s
+		out[k] = f
 	}
-	copy(f.B2, m.b2.data)
-	for k, w := range m.w3.data {
-		f.W3[k] = w * m.s
+	return out, nil
+}
+
+// quantizeThesisBuckets quantizes every bucket's model with quant.QuantizeThesis and joins the
+// stacks into one network with nnue.Buckets (the CPW piece-count rule, as QuantizeCPW): the
+// feature transformers are the same (shared W1, B1), so the first one serves all.
+func quantizeThesisBuckets(ms []*quant.FloatThesis, s quant.ThesisScheme) (*nnue.Network, *quant.ClipReport, error) {
+	var (
+		first *nnue.Network
+		rep   *quant.ClipReport
+		arch  nnue.Architecture
+	)
+	for k, m := range ms {
+		n, r, err := quant.QuantizeThesis(m, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if k == 0 {
+			first, rep, arch = n, r, n.Architecture()
+			arch.Stacks = nil
+		} else {
+			rep.Layers = append(rep.Layers, r.Layers[2:]...) // the FT is bucket 0's
+		}
+		arch.Stacks = append(arch.Stacks, n.Architecture().Stacks[0])
 	}
-	f.B3 = m.b3.data[0] * m.s
-	return f, nil
+	if len(ms) == 1 {
+		return first, rep, nil
+	}
+	arch.Buckets = nnue.Buckets{N: len(ms), Sub: 2, Div: (32 + len(ms) - 1) / len(ms)}
+	n, err := nnue.NewNetwork(first.FeatureTransformer(), arch, "quantized by nnuekit/quant/train (thesis stacks per output bucket)")
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, rep, nil
 }
 
 // FloatCPW returns the trained CPW model as a quant.FloatCPW (a copy). It returns an error if
@@ -86,9 +140,11 @@ func (t *Trainer) Export(positions []board.Position) (*Exported, error) {
 	)
 	switch t.cfg.Arch {
 	case ArchThesis:
-		m, _ := t.FloatThesis()
-		ex.Network, ex.Clip, err = quant.QuantizeThesis(m, t.cfg.Thesis)
-		float = m.EvaluatePosition
+		ms, _ := t.FloatThesisBuckets()
+		ex.Network, ex.Clip, err = quantizeThesisBuckets(ms, t.cfg.Thesis)
+		float = func(set *featureset.Set, p *board.Position) (float64, error) {
+			return ms[quant.OutputBucket(p.PieceCount(), len(ms))].EvaluatePosition(set, p)
+		}
 	default:
 		m, _ := t.FloatCPW()
 		ex.Network, ex.Clip, err = quant.QuantizeCPW(m, t.cfg.CPW)

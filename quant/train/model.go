@@ -126,38 +126,43 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 	}
 }
 
-// thesisNet is the thesis model in the trainer's layout:
+// thesisNet is the thesis model in the trainer's layout, with nb ≥ 1 layer stacks chosen by
+// the piece count (output buckets, quant.OutputBucket; the thesis itself has one):
 //
-//	W1 [F·L1] row-major by feature, B1 [L1], W2 [L2·2L1] row-major (out × in), B2 [L2],
-//	W3 [L2], B3 [1]; output = S·(B3 + W3·h)
+//	W1 [F·L1] row-major by feature, B1 [L1], per bucket k: W2 [k][L2·2L1] row-major
+//	(out × in), B2 [k][L2], W3 [k][L2], B3 [k]; output = S·(B3[k] + W3[k]·h)
 //
 // S (OutScale) is a fixed factor that lets the optimizer work with output weights of order 1
 // while the model's output is in centipawns; Export multiplies W3 and B3 by S, so the exported
 // quant.FloatThesis computes exactly the same function.
 type thesisNet struct {
-	f, l1, l2              int
+	f, l1, l2, nb          int
 	s                      float32
 	w1, b1, w2, b2, w3, b3 *tensor
-	w2t                    []float32 // W2ᵀ, refreshed by sync
+	w2t                    []float32 // per bucket W2ᵀ [2·L1][L2], refreshed by sync
 }
 
 type thesisScratch struct {
-	a  []float32 // pre-activation accumulators, [chunk][2·L1], side to move first
-	x  []float32 // ClippedReLU(a)
-	z  []float32 // L2 pre-activations, [chunk][L2]
-	h  []float32 // ClippedReLU(z)
-	dz []float32 // ∂loss/∂z
-	dx []float32 // ∂loss/∂a, [chunk][2·L1]
+	a      []float32 // pre-activation accumulators, [chunk][2·L1], side to move first
+	x      []float32 // ClippedReLU(a)
+	z      []float32 // L2 pre-activations, [chunk][L2]
+	h      []float32 // ClippedReLU(z)
+	dz     []float32 // ∂loss/∂z
+	dx     []float32 // ∂loss/∂a, [chunk][2·L1]
+	order  []int     // row r of the matrices holds position order[r]: positions grouped by bucket
+	bucket []int     // bucket of row r
+	seg    []int     // rows of bucket k: seg[k] ≤ r < seg[k+1]
+	next   []int
 }
 
-func newThesisNet(features, virtual, l1, l2 int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
-	m := &thesisNet{f: features, l1: l1, l2: l2, s: float32(outScale)}
+func newThesisNet(features, virtual, l1, l2, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
+	m := &thesisNet{f: features, l1: l1, l2: l2, nb: buckets, s: float32(outScale)}
 	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
-	m.w2 = &tensor{name: "l2.weight", data: make([]float32, l2*2*l1), clip: float32(s.HiddenClip())}
-	m.b2 = &tensor{name: "l2.bias", data: make([]float32, l2), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())}
-	m.w3 = &tensor{name: "out.weight", data: make([]float32, l2), clip: float32(s.OutputClip() / outScale)}
-	m.b3 = &tensor{name: "out.bias", data: make([]float32, 1), clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
+	m.w2 = &tensor{name: "l2.weight", data: make([]float32, buckets*l2*2*l1), clip: float32(s.HiddenClip())}
+	m.b2 = &tensor{name: "l2.bias", data: make([]float32, buckets*l2), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())}
+	m.w3 = &tensor{name: "out.weight", data: make([]float32, buckets*l2), clip: float32(s.OutputClip() / outScale)}
+	m.b3 = &tensor{name: "out.bias", data: make([]float32, buckets), clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
 	// PyTorch's nn.Linear default initialisation: U(±1/√fan_in) for weights and biases.
 	r := rand.New(rand.NewPCG(seed, 0x7472616e))
 	uniform(r, m.w1.data[:features*l1], 1/math.Sqrt(float64(features))) // factoriser rows start at 0
@@ -173,13 +178,15 @@ func newThesisNet(features, virtual, l1, l2 int, outScale float64, s quant.Thesi
 
 func (m *thesisNet) tensors() []*tensor { return []*tensor{m.w1, m.b1, m.w2, m.b2, m.w3, m.b3} }
 
-// sync refreshes W2ᵀ ([2·L1][L2]), the layout of the forward product Z = X·W2ᵀ.
+// sync refreshes W2ᵀ ([2·L1][L2] per bucket), the layout of the forward product Z = X·W2ᵀ.
 func (m *thesisNet) sync() {
 	in := 2 * m.l1
-	for k := range m.l2 {
-		row := m.w2.data[k*in : (k+1)*in]
-		for i, v := range row {
-			m.w2t[i*m.l2+k] = v
+	for k := range m.nb {
+		w, wt := m.w2.data[k*m.l2*in:(k+1)*m.l2*in], m.w2t[k*m.l2*in:(k+1)*m.l2*in]
+		for j := range m.l2 {
+			for i, v := range w[j*in : (j+1)*in] {
+				wt[i*m.l2+j] = v
+			}
 		}
 	}
 }
@@ -189,63 +196,106 @@ func (m *thesisNet) newScratch() scratch {
 	return &thesisScratch{
 		a: make([]float32, chunk*in), x: make([]float32, chunk*in), dx: make([]float32, chunk*in),
 		z: make([]float32, chunk*m.l2), h: make([]float32, chunk*m.l2), dz: make([]float32, chunk*m.l2),
+		order: make([]int, chunk), bucket: make([]int, chunk), seg: make([]int, m.nb+1), next: make([]int, m.nb),
 	}
 }
 
-// forward: A = b1 + Σ W1 rows per perspective, X = ClippedReLU(A), Z = b2 + X·W2ᵀ,
-// H = ClippedReLU(Z), out = S·(b3 + H·w3).
+// group orders the batch's positions by bucket (stable), so each bucket's rows are one
+// contiguous block of the chunk's matrices.
+func (m *thesisNet) group(sc *thesisScratch, b *posBatch) {
+	n := b.len()
+	clear(sc.seg)
+	for p := range n {
+		sc.seg[quant.OutputBucket(b.pieces[p], m.nb)+1]++
+	}
+	for k := range m.nb {
+		sc.seg[k+1] += sc.seg[k]
+	}
+	next := append(sc.next[:0], sc.seg[:m.nb]...)
+	for p := range n {
+		k := quant.OutputBucket(b.pieces[p], m.nb)
+		sc.order[next[k]], sc.bucket[next[k]] = p, k
+		next[k]++
+	}
+}
+
+// forward: A = b1 + Σ W1 rows per perspective, X = ClippedReLU(A), Z = b2 + X·W2ᵀ (the
+// position's bucket), H = ClippedReLU(Z), out = S·(b3 + H·w3).
 func (m *thesisNet) forward(s scratch, b *posBatch) {
 	sc := s.(*thesisScratch)
 	l1, l2, in, n := m.l1, m.l2, 2*m.l1, b.len()
-	for p := range n {
-		a := sc.a[p*in : (p+1)*in]
+	m.group(sc, b)
+	for r := range n {
+		p, k := sc.order[r], sc.bucket[r]
+		a := sc.a[r*in : (r+1)*in]
 		simd.AddRowsF32(a[:l1], m.b1.data, m.w1.data, b.stm[p])
 		simd.AddRowsF32(a[l1:], m.b1.data, m.w1.data, b.nstm[p])
-		copy(sc.z[p*l2:(p+1)*l2], m.b2.data)
+		copy(sc.z[r*l2:(r+1)*l2], m.b2.data[k*l2:(k+1)*l2])
 	}
 	simd.ClampF32(sc.x[:n*in], sc.a[:n*in])
-	simd.MulAddF32(sc.z, l2, sc.x, in, 1, m.w2t, l2, n, l2, in)
-	simd.ClampF32(sc.h[:n*l2], sc.z[:n*l2])
-	b.out = b.out[:0]
-	for p := range n {
-		out := m.b3.data[0]
-		for k, h := range sc.h[p*l2 : (p+1)*l2] {
-			out += m.w3.data[k] * h
+	for k := range m.nb {
+		lo, hi := sc.seg[k], sc.seg[k+1]
+		if lo < hi {
+			simd.MulAddF32(sc.z[lo*l2:], l2, sc.x[lo*in:], in, 1, m.w2t[k*in*l2:(k+1)*in*l2], l2, hi-lo, l2, in)
 		}
-		b.out = append(b.out, float64(m.s*out))
+	}
+	simd.ClampF32(sc.h[:n*l2], sc.z[:n*l2])
+	if cap(b.out) < n {
+		b.out = make([]float64, n, chunk)
+	}
+	b.out = b.out[:n]
+	for r := range n {
+		k := sc.bucket[r]
+		out := m.b3.data[k]
+		w3 := m.w3.data[k*l2 : (k+1)*l2]
+		for j, h := range sc.h[r*l2 : (r+1)*l2] {
+			out += w3[j] * h
+		}
+		b.out[sc.order[r]] = float64(m.s * out)
 	}
 }
 
-// backward: ∂Z = g·S·w3 masked by ClippedReLU'(Z), ∂W2 += ∂Zᵀ·X, ∂X = ∂Z·W2 masked by
-// ClippedReLU'(A), ∂W1 rows of the active features += ∂X's half.
+// backward: ∂Z = g·S·w3 masked by ClippedReLU'(Z), ∂W2 += ∂Zᵀ·X, ∂X = ∂Z·W2 (per bucket block)
+// masked by ClippedReLU'(A), ∂W1 rows of the active features += ∂X's half.
 func (m *thesisNet) backward(s scratch, b *posBatch, gr *grads) {
 	sc := s.(*thesisScratch)
 	l1, l2, in, n := m.l1, m.l2, 2*m.l1, b.len()
 	gw1, gb1, gw2, gb2, gw3, gb3 := gr.g[0], gr.g[1], gr.g[2], gr.g[3], gr.g[4], gr.g[5]
-	for p := range n {
-		gs := float32(b.g[p]) * m.s
-		gb3[0] += gs
-		h, dz := sc.h[p*l2:(p+1)*l2], sc.dz[p*l2:(p+1)*l2]
-		for k, w := range m.w3.data {
-			gw3[k] += gs * h[k]
-			dz[k] = gs * w
+	for r := range n {
+		k := sc.bucket[r]
+		gs := float32(b.g[sc.order[r]]) * m.s
+		gb3[k] += gs
+		h, dz := sc.h[r*l2:(r+1)*l2], sc.dz[r*l2:(r+1)*l2]
+		g3 := gw3[k*l2 : (k+1)*l2]
+		for j, w := range m.w3.data[k*l2 : (k+1)*l2] {
+			g3[j] += gs * h[j]
+			dz[j] = gs * w
 		}
 	}
 	simd.CReLUMaskF32(sc.dz[:n*l2], sc.z[:n*l2])
-	for p := range n {
-		simd.AddF32(gb2, sc.dz[p*l2:(p+1)*l2])
+	for r := range n {
+		k := sc.bucket[r]
+		simd.AddF32(gb2[k*l2:(k+1)*l2], sc.dz[r*l2:(r+1)*l2])
 	}
-	simd.MulAddF32(gw2, in, sc.dz, 1, l2, sc.x, in, l2, in, n)
 	dx := sc.dx[:n*in]
 	clear(dx)
-	simd.MulAddF32(dx, in, sc.dz, l2, 1, m.w2.data, in, n, in, l2)
+	for k := range m.nb {
+		lo, hi := sc.seg[k], sc.seg[k+1]
+		if lo == hi {
+			continue
+		}
+		w := k * l2 * in
+		simd.MulAddF32(gw2[w:w+l2*in], in, sc.dz[lo*l2:], 1, l2, sc.x[lo*in:], in, l2, in, hi-lo)
+		simd.MulAddF32(dx[lo*in:], in, sc.dz[lo*l2:], l2, 1, m.w2.data[w:w+l2*in], in, hi-lo, in, l2)
+	}
 	simd.CReLUMaskF32(dx, sc.a[:n*in])
-	for p := range n {
+	for r := range n {
+		p := sc.order[r]
 		if b.g[p] == 0 {
 			continue
 		}
 		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
-			d := dx[p*in+half*l1 : p*in+(half+1)*l1]
+			d := dx[r*in+half*l1 : r*in+(half+1)*l1]
 			simd.AddF32(gb1, d)
 			for _, f := range active {
 				gr.touch(f)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/quant"
 )
 
 // sliceStream is a Stream over positions in memory; the target is the material balance, or
@@ -179,5 +182,68 @@ func TestTrainStreamBadData(t *testing.T) {
 	var buf bytes.Buffer
 	if err := r.WriteCheckpoint(&buf); err != nil || !bytes.Equal(buf.Bytes(), saved) {
 		t.Errorf("checkpoint does not round-trip (%v)", err)
+	}
+}
+
+// TestThesisBucketsBatch: a chunk whose positions fall into different output buckets gives
+// each position the output of its own bucket, as evaluating it alone does, and the gradient of
+// a chunk is the sum of the positions' gradients.
+func TestThesisBucketsBatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var ps []board.Position
+	for len(ps) < 40 {
+		p := board.StartPosition()
+		for range 20 + r.IntN(300) {
+			ms := p.LegalMoves()
+			if len(ms) == 0 {
+				break
+			}
+			p, _ = p.Play(ms[r.IntN(len(ms))])
+		}
+		if len(p.LegalMoves()) > 0 {
+			ps = append(ps, p)
+		}
+	}
+	tr, err := New("all", 768, Config{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := encodeFor(t, tr, ps)
+	buckets := map[int]bool{}
+	var all posBatch
+	for i := range d.Len() {
+		all.add(d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0))
+		buckets[quant.OutputBucket(d.piecesOf(i, 0), 4)] = true
+	}
+	if len(buckets) < 3 {
+		t.Fatalf("positions cover buckets %v only", buckets)
+	}
+	w := tr.workers[0]
+	tr.net.forward(w.sc, &all)
+	got := append([]float64(nil), all.out...)
+	all.g = make([]float64, len(got))
+	for i := range all.g {
+		all.g[i] = float64(i%5) - 2
+	}
+	batchGr := newGrads(tr.ts)
+	tr.net.backward(w.sc, &all, batchGr)
+	sumGr := newGrads(tr.ts)
+	for i := range d.Len() {
+		var one posBatch
+		one.add(all.stm[i], all.nstm[i], all.pieces[i])
+		tr.net.forward(w.sc, &one)
+		if one.out[0] != got[i] {
+			t.Fatalf("position %d (bucket %d): batch %v, alone %v", i, quant.OutputBucket(all.pieces[i], 4), got[i], one.out[0])
+		}
+		one.g = []float64{all.g[i]}
+		tr.net.backward(w.sc, &one, sumGr)
+	}
+	for ti := range tr.ts {
+		for j := range batchGr.g[ti] {
+			a, b := float64(batchGr.g[ti][j]), float64(sumGr.g[ti][j])
+			if math.Abs(a-b) > 1e-4*math.Max(1, math.Abs(b)) {
+				t.Fatalf("%s[%d]: batch gradient %v, sum of single gradients %v", tr.ts[ti].name, j, a, b)
+			}
+		}
 	}
 }

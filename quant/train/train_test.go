@@ -142,6 +142,8 @@ func TestGradientCheck(t *testing.T) {
 	}{
 		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1}},
 		{"h+v", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1}},
+		// hidden layers per output bucket
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, ThesisBuckets: 4, Workers: 1}},
 		// the factoriser's virtual rows (ksq*h: one shared H row per king square)
 		{"ksq*h", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1, Factoriser: true}},
 		{"ksq*h", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1, Factoriser: true}},
@@ -355,13 +357,14 @@ func TestExportEndToEnd(t *testing.T) {
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 	} {
 		spec := "all"
 		if cfg.Factoriser {
 			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
 		}
 		set := featureset.MustParse(spec)
-		t.Run(fmt.Sprintf("%v/%s", cfg.Arch, spec), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/%s/%d", cfg.Arch, spec, cfg.ThesisBuckets), func(t *testing.T) {
 			tr, err := New(spec, set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -384,7 +387,7 @@ func TestExportEndToEnd(t *testing.T) {
 			dir := t.TempDir()
 			native := filepath.Join(dir, "n.nnue")
 			thesis := ""
-			if cfg.Arch == ArchThesis {
+			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 {
 				thesis = filepath.Join(dir, "n.nn")
 			}
 			if err := ex.WriteFiles(native, thesis); err != nil {
@@ -409,8 +412,8 @@ func TestExportEndToEnd(t *testing.T) {
 				got := tr.Eval(d, i)
 				var want float64
 				if cfg.Arch == ArchThesis {
-					m, _ := tr.FloatThesis()
-					want, _ = m.EvaluatePosition(set, &ps[i])
+					ms, _ := tr.FloatThesisBuckets()
+					want, _ = ms[quant.OutputBucket(ps[i].PieceCount(), len(ms))].EvaluatePosition(set, &ps[i])
 				} else {
 					m, _ := tr.FloatCPW()
 					want, _ = m.EvaluatePosition(set, &ps[i])

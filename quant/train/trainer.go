@@ -28,6 +28,10 @@ type Config struct {
 	// Buckets is the number of CPW output buckets chosen by piece count (default 8); unused by
 	// ArchThesis.
 	Buckets int
+	// ThesisBuckets is the number of layer stacks (L2 hidden layer and output) of ArchThesis,
+	// chosen by piece count like the CPW buckets (quant.OutputBucket; default 1, the thesis
+	// network). The export is then native format only (the thesis .nn has no buckets).
+	ThesisBuckets int
 	// Loss is the training method (default LossScore).
 	Loss Loss
 	// Epochs is the number of passes over the training data (default 10).
@@ -118,6 +122,7 @@ func (c Config) Defaults() Config {
 	set(&c.L1, 256)
 	set(&c.L2, 32)
 	set(&c.Buckets, 8)
+	set(&c.ThesisBuckets, 1)
 	set(&c.Epochs, 10)
 	set(&c.BatchSize, 16384)
 	set(&c.Workers, runtime.NumCPU())
@@ -165,6 +170,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("train: L2 %d outside [1, 4096]", c.L2)
 	case c.Arch == ArchCPW && (c.Buckets < 1 || c.Buckets > 32):
 		return fmt.Errorf("train: %d output buckets outside [1, 32]", c.Buckets)
+	case c.Arch == ArchThesis && (c.ThesisBuckets < 1 || c.ThesisBuckets > 32):
+		return fmt.Errorf("train: %d thesis output buckets outside [1, 32]", c.ThesisBuckets)
 	case c.Epochs < 1, c.BatchSize < 1, c.Workers < 1:
 		return fmt.Errorf("train: epochs %d, batch size %d and workers %d must be positive", c.Epochs, c.BatchSize, c.Workers)
 	case !(c.LR > 0) || !(c.Decay > 0) || !(c.WDL.B > 0) || !(c.Power > 0) || !(c.OutScale > 0):
@@ -307,7 +314,7 @@ func (t *Trainer) build() {
 	c := t.cfg
 	switch c.Arch {
 	case ArchThesis:
-		t.net = newThesisNet(t.features, t.virtual, c.L1, c.L2, c.OutScale, c.Thesis, c.Seed)
+		t.net = newThesisNet(t.features, t.virtual, c.L1, c.L2, c.ThesisBuckets, c.OutScale, c.Thesis, c.Seed)
 	case ArchCPW:
 		t.net = newCPWNet(t.features, t.virtual, c.L1, c.Buckets, c.CPW, c.Seed)
 	}
