@@ -799,7 +799,11 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		}
 		if e, l := tr.Best(); e > 0 && l <= cur {
 			tr.UseBest()
-			fmt.Fprintf(log, "exporting epoch %d (lowest validation loss %.6f; last parameters %.6f)\n", e, l, cur)
+			unit := "epoch"
+			if stream {
+				unit = "superbatch"
+			}
+			fmt.Fprintf(log, "exporting %s %d (lowest validation loss %.6f; last parameters %.6f)\n", unit, e, l, cur)
 		} else {
 			fmt.Fprintf(log, "exporting the last parameters (validation loss %.6f)\n", cur)
 		}
