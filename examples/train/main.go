@@ -96,7 +96,8 @@ type options struct {
 	shuffle, lrStep                 int
 	schedule                        string
 	lrGamma, lrFinal, wd            float64
-	factoriser                      bool
+	factoriser, pairwise            bool
+	l3                              int
 }
 
 // units is the number of schedule units: superbatches when streaming, else epochs.
@@ -173,6 +174,8 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.lrStep, "lr-step", 1, "-lr-schedule step: units per step")
 	fs.Float64Var(&o.lrGamma, "lr-gamma", 0.1, "-lr-schedule step: factor per step")
 	fs.Float64Var(&o.lrFinal, "lr-final", 0, "-lr-schedule cosine: learning rate of the last unit (0: lr/100)")
+	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.PairwiseMul; -l1 a multiple of 64)")
+	fs.IntVar(&o.l3, "l3", 0, "thesis architecture: width of a second hidden layer after L2 (0: none)")
 	fs.BoolVar(&o.factoriser, "factoriser", false, "train a factoriser for a product set A*B such as ka or kb32*all: one virtual row per B feature shared by every A value, merged into each row on export")
 	fs.Float64Var(&o.wd, "wd", 0, "AdamW weight decay λ in [0, 1) (0: Adam)")
 	fs.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
@@ -536,6 +539,8 @@ func checkFlags(o options) error {
 			return fmt.Errorf("-l1 %d: want a multiple of 32 in [32, 16384]", o.l1)
 		case o.arch == "thesis" && o.l2 < 1:
 			return fmt.Errorf("-l2 %d: want L2 in [1, 4096]", o.l2)
+		case o.l3 < 0 || (o.arch != "thesis" && (o.l3 > 0 || o.pairwise)):
+			return fmt.Errorf("-l3 %d, -pairwise %v: the thesis architecture's options (L3 ≥ 0)", o.l3, o.pairwise)
 		case o.buckets < 0 || o.buckets > 32:
 			return fmt.Errorf("-buckets %d: want [1, 32] (0: the architecture's default)", o.buckets)
 		case o.batch < 1:
@@ -561,10 +566,16 @@ func checkFlags(o options) error {
 	return nil
 }
 
+// thesisFormat reports whether the network has the thesis composition, the only one the thesis
+// .nn format holds: one stack, ClippedReLU, one hidden layer.
+func thesisFormat(c train.Config) bool {
+	return c.Arch == train.ArchThesis && c.ThesisBuckets == 1 && c.L3 == 0 && !c.Pairwise
+}
+
 // outputs lists the files the run writes besides the checkpoint.
-func outputs(o options, arch train.Arch, buckets int, loss train.Loss) []string {
+func outputs(o options, c train.Config, loss train.Loss) []string {
 	out := []string{o.out + ".nnue", o.out + "-loss.png", o.out + "-history.csv"}
-	if arch == train.ArchThesis && buckets <= 1 {
+	if thesisFormat(c) {
 		out = append(out, o.out+".nn")
 	}
 	if o.pqrPlots > 0 && loss == train.LossPQR {
@@ -648,7 +659,8 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			cfg := train.Config{Arch: arch, L1: o.l1, L2: o.l2, Loss: loss, Epochs: o.units(),
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
 				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
-				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser}
+				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser,
+				L3: o.l3, Pairwise: o.pairwise}
 			if arch == train.ArchThesis {
 				cfg.ThesisBuckets = o.buckets
 			} else {
@@ -681,7 +693,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.mirror && loss == train.LossPQR {
 		return errors.New("-mirror needs -loss score or wdl")
 	}
-	for _, p := range outputs(o, c.Arch, c.ThesisBuckets, loss) {
+	for _, p := range outputs(o, c, loss) {
 		if err := outfile.Check(p, o.force || o.resume, o.data, o.finetune); err != nil {
 			return err
 		}
@@ -833,7 +845,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		return err
 	}
 	thesisPath := ""
-	if c.Arch == train.ArchThesis && c.ThesisBuckets == 1 {
+	if thesisFormat(c) {
 		thesisPath = o.out + ".nn"
 		if err := create(o, thesisPath, func(w io.Writer) error { return nnue.WriteThesis(w, ex.Network) }); err != nil {
 			return err

@@ -419,3 +419,30 @@ func TestThesisBuckets(t *testing.T) {
 		t.Error("a thesis .nn written for a bucketed network")
 	}
 }
+
+// TestPairwiseTwoHidden: the pairwise product and a second hidden layer, with output buckets,
+// train, export (native only) and load; -l1 32 with -pairwise is refused before any work.
+func TestPairwiseTwoHidden(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 64, l2: 16, l3: 32, pairwise: true, buckets: 2, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := n.Architecture().Stacks; len(st) != 2 || len(st[0]) != 7 {
+		t.Errorf("stacks %v", st)
+	}
+	if _, err := os.Stat(out + ".nn"); err == nil {
+		t.Error("a thesis .nn written")
+	}
+	o.l1, o.out = 32, out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PairwiseMul") || log.Len() > 0 {
+		t.Errorf("-pairwise -l1 32: error %v, log %q", err, log.String())
+	}
+}

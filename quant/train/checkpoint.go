@@ -167,6 +167,14 @@ func tensorSizes(cfg Config, features int) []int {
 	if cfg.Arch == ArchCPW {
 		return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.Buckets, 2*cfg.L1), cfg.Buckets}
 	}
-	nb := cfg.ThesisBuckets
-	return []int{mul(features, cfg.L1), cfg.L1, mul(nb*cfg.L2, 2*cfg.L1), nb * cfg.L2, nb * cfg.L2, nb}
+	nb, in := cfg.ThesisBuckets, 2*cfg.L1
+	if cfg.Pairwise {
+		in = cfg.L1
+	}
+	sizes := []int{mul(features, cfg.L1), cfg.L1}
+	for _, out := range cfg.hiddenWidths() {
+		sizes = append(sizes, mul(nb*out, in), nb*out)
+		in = out
+	}
+	return append(sizes, nb*in, nb)
 }

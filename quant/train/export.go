@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -35,17 +36,21 @@ func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 	if !ok {
 		return nil, fmt.Errorf("train: FloatThesis of a %v model", t.cfg.Arch)
 	}
-	in := 2 * m.l1
+	if m.pairwise || len(m.hidden) != 1 {
+		return nil, errors.New("train: FloatThesis of a model with the pairwise product or two hidden layers (quant.FloatThesis has neither)")
+	}
+	d := m.hidden[0]
+	in, l2 := d.in, d.out
 	out := make([]*quant.FloatThesis, m.nb)
 	for k := range out {
-		f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, m.l2)
+		f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, l2)
 		t.mergeRows(f.W1, m.w1.data, m.l1)
 		copy(f.B1, m.b1.data)
 		for j := range f.W2 {
-			copy(f.W2[j], m.w2.data[(k*m.l2+j)*in:(k*m.l2+j+1)*in])
+			copy(f.W2[j], d.w.data[(k*l2+j)*in:(k*l2+j+1)*in])
 		}
-		copy(f.B2, m.b2.data[k*m.l2:(k+1)*m.l2])
-		for j, w := range m.w3.data[k*m.l2 : (k+1)*m.l2] {
+		copy(f.B2, d.b.data[k*l2:(k+1)*l2])
+		for j, w := range m.w3.data[k*l2 : (k+1)*l2] {
 			f.W3[j] = w * m.s
 		}
 		f.B3 = m.b3.data[k] * m.s
@@ -117,6 +122,97 @@ func (t *Trainer) mergeRows(dst [][]float32, w []float32, n int) {
 	}
 }
 
+// evalPosition is the trainer's float model on one position (set: the model's own).
+func (t *Trainer) evalPosition(_ *featureset.Set, p *board.Position) (float64, error) {
+	enc, err := t.NewEncoder()
+	if err != nil {
+		return 0, err
+	}
+	if err := enc.AddResult(p, 0, board.NullMove, -1); err != nil {
+		return 0, err
+	}
+	return t.Eval(enc.Data(), 0), nil
+}
+
+// quantizeStack quantizes an ArchThesis model with the pairwise product or two hidden layers,
+// which quant.FloatThesis cannot hold, with Config.Thesis's scales (quant.QuantizeValues):
+// feature transformer ×FTScale (int16; factoriser rows merged), every hidden layer's weights
+// ×L2WeightScale (int8) and biases ×L2BiasScale (int32), each followed by ClippedReLU >>
+// HiddenShift, output weights ×S·OutWeightScale (int8) and bias ×S·OutBiasScale (int32), output
+// >> OutputShift. Per bucket the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
+// → ClippedReLU)… → Affine, the buckets chosen by nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉}.
+func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport, error) {
+	s := t.cfg.Thesis
+	set, err := t.parseSet()
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([][]float32, m.f)
+	flat := make([]float32, m.f*m.l1)
+	for i := range rows {
+		rows[i] = flat[i*m.l1 : (i+1)*m.l1]
+	}
+	t.mergeRows(rows, m.w1.data, m.l1)
+	rep := &quant.ClipReport{}
+	int16s := func(name string, w []float32, scale float64) []int16 {
+		q, lc := quant.QuantizeValues(name, w, scale, quant.MaxInt16)
+		rep.Layers = append(rep.Layers, lc)
+		out := make([]int16, len(q))
+		for i, v := range q {
+			out[i] = int16(v)
+		}
+		return out
+	}
+	affine := func(name string, w, b []float32, in, out int, ws, bs float64) *nnue.Affine {
+		a := nnue.NewAffine(in, out)
+		qw, lw := quant.QuantizeValues(name+".weight", w, ws, quant.MaxInt8)
+		qb, lb := quant.QuantizeValues(name+".bias", b, bs, quant.MaxInt32)
+		rep.Layers = append(rep.Layers, lw, lb)
+		for j := range out {
+			row := a.Row(j)
+			for i := range in {
+				row[i] = int8(qw[j*in+i])
+			}
+			a.Bias[j] = int32(qb[j])
+		}
+		return a
+	}
+	ft, err := nnue.NewFeatureTransformer(set, m.l1, int16s("ft.weight", flat, s.FTScale()), int16s("ft.bias", m.b1.data, s.FTScale()), 0, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	arch := nnue.Architecture{Output: nnue.OutputScale{Shift: uint8(s.OutputShift())}, PawnValue: 100,
+		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, >>%d",
+			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputShift())}
+	if m.nb > 1 {
+		arch.Buckets = nnue.Buckets{N: m.nb, Sub: 2, Div: (32 + m.nb - 1) / m.nb}
+	}
+	last := m.last()
+	for k := range m.nb {
+		var act nnue.Layer = nnue.ClippedReLU{Input: nnue.KindInt16}
+		if m.pairwise {
+			act = nnue.PairwiseMul{}
+		}
+		st := []nnue.Layer{nnue.Perspective{}, act}
+		for _, d := range m.hidden {
+			size := d.in * d.out
+			st = append(st, affine(d.w.name[:2], d.w.data[k*size:(k+1)*size], d.b.data[k*d.out:(k+1)*d.out], d.in, d.out, s.L2WeightScale(), s.L2BiasScale()),
+				nnue.ClippedReLU{Input: nnue.KindInt32, Shift: uint8(s.HiddenShift())})
+		}
+		w3 := make([]float32, last)
+		for j, w := range m.w3.data[k*last : (k+1)*last] {
+			w3[j] = w * m.s
+		}
+		st = append(st, affine("out", w3, []float32{m.b3.data[k] * m.s}, last, 1, s.OutWeightScale(), s.OutBiasScale()))
+		arch.Stacks = append(arch.Stacks, st)
+	}
+	n, err := nnue.NewNetwork(ft, arch, "quantized by nnuekit/quant/train")
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, rep, nil
+}
+
 // Exported is the result of Export.
 type Exported struct {
 	// Network is the quantized network (thesis scheme for ArchThesis, CPW scheme for ArchCPW).
@@ -138,8 +234,13 @@ func (t *Trainer) Export(positions []board.Position) (*Exported, error) {
 		err   error
 		float func(set *featureset.Set, p *board.Position) (float64, error)
 	)
-	switch t.cfg.Arch {
-	case ArchThesis:
+	m, stack := t.net.(*thesisNet)
+	stack = stack && (m.pairwise || len(m.hidden) > 1)
+	switch {
+	case stack:
+		ex.Network, ex.Clip, err = t.quantizeStack(m)
+		float = t.evalPosition
+	case t.cfg.Arch == ArchThesis:
 		ms, _ := t.FloatThesisBuckets()
 		ex.Network, ex.Clip, err = quantizeThesisBuckets(ms, t.cfg.Thesis)
 		float = func(set *featureset.Set, p *board.Position) (float64, error) {

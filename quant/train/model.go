@@ -126,78 +126,128 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 	}
 }
 
-// thesisNet is the thesis model in the trainer's layout, with nb ≥ 1 layer stacks chosen by
-// the piece count (output buckets, quant.OutputBucket; the thesis itself has one):
+// thesisNet is the thesis model and its extensions in the trainer's layout: a feature
+// transformer, an activation (ClippedReLU, or the pairwise product), one or two ClippedReLU
+// hidden layers and an output, with nb ≥ 1 stacks of dense layers chosen by the piece count
+// (output buckets, quant.OutputBucket; the thesis itself has one stack and one hidden layer):
 //
-//	W1 [F·L1] row-major by feature, B1 [L1], per bucket k: W2 [k][L2·2L1] row-major
-//	(out × in), B2 [k][L2], W3 [k][L2], B3 [k]; output = S·(B3[k] + W3[k]·h)
+//	W1 [F·L1] row-major by feature, B1 [L1]; per hidden layer i and bucket k: W [k][out·in]
+//	row-major (out × in), B [k][out]; W3 [k][last], B3 [k]; output = S·(B3[k] + W3[k]·h)
 //
 // S (OutScale) is a fixed factor that lets the optimizer work with output weights of order 1
 // while the model's output is in centipawns; Export multiplies W3 and B3 by S, so the exported
-// quant.FloatThesis computes exactly the same function.
+// model computes exactly the same function. The pairwise product of a perspective's halves is
+// y_j = (127/128)·c(a_j)·c(a_{j+L1/2}), c = clamp to [0, 1]: nnue.PairwiseMul's (A·B) >> 7 on
+// values scaled by 127, in the units (1/127) of a ClippedReLU output.
 type thesisNet struct {
-	f, l1, l2, nb          int
-	s                      float32
-	w1, b1, w2, b2, w3, b3 *tensor
-	w2t                    []float32 // per bucket W2ᵀ [2·L1][L2], refreshed by sync
+	f, l1, nb int
+	pairwise  bool
+	s         float32
+	w1, b1    *tensor
+	hidden    []*dense
+	w3, b3    *tensor
 }
 
+// dense is a hidden layer: per bucket W [out·in] (out × in), B [out], and Wᵀ [in·out] for the
+// forward product (refreshed by sync).
+type dense struct {
+	in, out int
+	w, b    *tensor
+	wt      []float32
+}
+
+// pairwiseScale is (A·B) >> 7's factor 127/128 in ClippedReLU units.
+const pairwiseScale = float32(127.0 / 128)
+
 type thesisScratch struct {
-	a      []float32 // pre-activation accumulators, [chunk][2·L1], side to move first
-	x      []float32 // ClippedReLU(a)
-	z      []float32 // L2 pre-activations, [chunk][L2]
-	h      []float32 // ClippedReLU(z)
-	dz     []float32 // ∂loss/∂z
-	dx     []float32 // ∂loss/∂a, [chunk][2·L1]
-	order  []int     // row r of the matrices holds position order[r]: positions grouped by bucket
-	bucket []int     // bucket of row r
-	seg    []int     // rows of bucket k: seg[k] ≤ r < seg[k+1]
+	a      []float32   // pre-activation accumulators, [chunk][2·L1], side to move first
+	x      [][]float32 // x[0]: the activation of a, [chunk][in of hidden 0]; x[i+1] = ClippedReLU(z[i])
+	z      [][]float32 // z[i]: pre-activations of hidden layer i, [chunk][out]
+	g      [][]float32 // g[i]: ∂loss/∂x[i] (masked in place into ∂loss/∂z[i−1])
+	da     []float32   // ∂loss/∂a, [chunk][2·L1] (g[0] itself for ClippedReLU)
+	order  []int       // row r of the matrices holds position order[r]: positions grouped by bucket
+	bucket []int       // bucket of row r
+	seg    []int       // rows of bucket k: seg[k] ≤ r < seg[k+1]
 	next   []int
 }
 
-func newThesisNet(features, virtual, l1, l2, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
-	m := &thesisNet{f: features, l1: l1, l2: l2, nb: buckets, s: float32(outScale)}
+// newThesisNet builds the model: hidden holds the hidden layers' widths (the thesis: [L2]).
+func newThesisNet(features, virtual, l1 int, hidden []int, pairwise bool, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
+	m := &thesisNet{f: features, l1: l1, nb: buckets, pairwise: pairwise, s: float32(outScale)}
 	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
-	m.w2 = &tensor{name: "l2.weight", data: make([]float32, buckets*l2*2*l1), clip: float32(s.HiddenClip())}
-	m.b2 = &tensor{name: "l2.bias", data: make([]float32, buckets*l2), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())}
-	m.w3 = &tensor{name: "out.weight", data: make([]float32, buckets*l2), clip: float32(s.OutputClip() / outScale)}
+	in := 2 * l1
+	if pairwise {
+		in = l1
+	}
+	for i, out := range hidden {
+		name := fmt.Sprintf("l%d", i+2)
+		m.hidden = append(m.hidden, &dense{in: in, out: out,
+			w:  &tensor{name: name + ".weight", data: make([]float32, buckets*out*in), clip: float32(s.HiddenClip())},
+			b:  &tensor{name: name + ".bias", data: make([]float32, buckets*out), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())},
+			wt: make([]float32, buckets*out*in)})
+		in = out
+	}
+	m.w3 = &tensor{name: "out.weight", data: make([]float32, buckets*in), clip: float32(s.OutputClip() / outScale)}
 	m.b3 = &tensor{name: "out.bias", data: make([]float32, buckets), clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
 	// PyTorch's nn.Linear default initialisation: U(±1/√fan_in) for weights and biases.
 	r := rand.New(rand.NewPCG(seed, 0x7472616e))
 	uniform(r, m.w1.data[:features*l1], 1/math.Sqrt(float64(features))) // factoriser rows start at 0
 	uniform(r, m.b1.data, 1/math.Sqrt(float64(features)))
-	uniform(r, m.w2.data, 1/math.Sqrt(float64(2*l1)))
-	uniform(r, m.b2.data, 1/math.Sqrt(float64(2*l1)))
-	uniform(r, m.w3.data, 1/math.Sqrt(float64(l2)))
-	uniform(r, m.b3.data, 1/math.Sqrt(float64(l2)))
-	m.w2t = make([]float32, len(m.w2.data))
+	for _, d := range m.hidden {
+		uniform(r, d.w.data, 1/math.Sqrt(float64(d.in)))
+		uniform(r, d.b.data, 1/math.Sqrt(float64(d.in)))
+	}
+	uniform(r, m.w3.data, 1/math.Sqrt(float64(in)))
+	uniform(r, m.b3.data, 1/math.Sqrt(float64(in)))
 	m.sync()
 	return m
 }
 
-func (m *thesisNet) tensors() []*tensor { return []*tensor{m.w1, m.b1, m.w2, m.b2, m.w3, m.b3} }
+func (m *thesisNet) tensors() []*tensor {
+	ts := []*tensor{m.w1, m.b1}
+	for _, d := range m.hidden {
+		ts = append(ts, d.w, d.b)
+	}
+	return append(ts, m.w3, m.b3)
+}
 
-// sync refreshes W2ᵀ ([2·L1][L2] per bucket), the layout of the forward product Z = X·W2ᵀ.
+// last is the width of the last hidden layer (the output layer's input).
+func (m *thesisNet) last() int { return m.hidden[len(m.hidden)-1].out }
+
+// sync refreshes every hidden layer's Wᵀ ([in][out] per bucket), the layout of the forward
+// product Z = X·Wᵀ.
 func (m *thesisNet) sync() {
-	in := 2 * m.l1
-	for k := range m.nb {
-		w, wt := m.w2.data[k*m.l2*in:(k+1)*m.l2*in], m.w2t[k*m.l2*in:(k+1)*m.l2*in]
-		for j := range m.l2 {
-			for i, v := range w[j*in : (j+1)*in] {
-				wt[i*m.l2+j] = v
+	for _, d := range m.hidden {
+		size := d.in * d.out
+		for k := range m.nb {
+			w, wt := d.w.data[k*size:(k+1)*size], d.wt[k*size:(k+1)*size]
+			for j := range d.out {
+				for i, v := range w[j*d.in : (j+1)*d.in] {
+					wt[i*d.out+j] = v
+				}
 			}
 		}
 	}
 }
 
 func (m *thesisNet) newScratch() scratch {
-	in := 2 * m.l1
-	return &thesisScratch{
-		a: make([]float32, chunk*in), x: make([]float32, chunk*in), dx: make([]float32, chunk*in),
-		z: make([]float32, chunk*m.l2), h: make([]float32, chunk*m.l2), dz: make([]float32, chunk*m.l2),
+	sc := &thesisScratch{
+		a:     make([]float32, chunk*2*m.l1),
 		order: make([]int, chunk), bucket: make([]int, chunk), seg: make([]int, m.nb+1), next: make([]int, m.nb),
 	}
+	sc.x = append(sc.x, make([]float32, chunk*m.hidden[0].in))
+	sc.g = append(sc.g, make([]float32, chunk*m.hidden[0].in))
+	for _, d := range m.hidden {
+		sc.z = append(sc.z, make([]float32, chunk*d.out))
+		sc.x = append(sc.x, make([]float32, chunk*d.out))
+		sc.g = append(sc.g, make([]float32, chunk*d.out))
+	}
+	sc.da = sc.g[0]
+	if m.pairwise {
+		sc.da = make([]float32, chunk*2*m.l1)
+	}
+	return sc
 }
 
 // group orders the batch's positions by bucket (stable), so each bucket's rows are one
@@ -219,27 +269,48 @@ func (m *thesisNet) group(sc *thesisScratch, b *posBatch) {
 	}
 }
 
-// forward: A = b1 + Σ W1 rows per perspective, X = ClippedReLU(A), Z = b2 + X·W2ᵀ (the
-// position's bucket), H = ClippedReLU(Z), out = S·(b3 + H·w3).
+// forward: A = b1 + Σ W1 rows per perspective, X = ClippedReLU(A) or the pairwise product,
+// for each hidden layer Z = b + X·Wᵀ (the position's bucket) and X = ClippedReLU(Z), then
+// out = S·(b3 + X·w3).
 func (m *thesisNet) forward(s scratch, b *posBatch) {
 	sc := s.(*thesisScratch)
-	l1, l2, in, n := m.l1, m.l2, 2*m.l1, b.len()
+	l1, n := m.l1, b.len()
 	m.group(sc, b)
 	for r := range n {
-		p, k := sc.order[r], sc.bucket[r]
-		a := sc.a[r*in : (r+1)*in]
+		p := sc.order[r]
+		a := sc.a[r*2*l1 : (r+1)*2*l1]
 		simd.AddRowsF32(a[:l1], m.b1.data, m.w1.data, b.stm[p])
 		simd.AddRowsF32(a[l1:], m.b1.data, m.w1.data, b.nstm[p])
-		copy(sc.z[r*l2:(r+1)*l2], m.b2.data[k*l2:(k+1)*l2])
 	}
-	simd.ClampF32(sc.x[:n*in], sc.a[:n*in])
-	for k := range m.nb {
-		lo, hi := sc.seg[k], sc.seg[k+1]
-		if lo < hi {
-			simd.MulAddF32(sc.z[lo*l2:], l2, sc.x[lo*in:], in, 1, m.w2t[k*in*l2:(k+1)*in*l2], l2, hi-lo, l2, in)
+	if m.pairwise {
+		half := l1 / 2
+		for r := range n {
+			for h := range 2 {
+				a := sc.a[r*2*l1+h*l1 : r*2*l1+(h+1)*l1]
+				x := sc.x[0][r*l1+h*half : r*l1+(h+1)*half]
+				for j := range x {
+					x[j] = pairwiseScale * clamp01(a[j]) * clamp01(a[half+j])
+				}
+			}
 		}
+	} else {
+		simd.ClampF32(sc.x[0][:n*2*l1], sc.a[:n*2*l1])
 	}
-	simd.ClampF32(sc.h[:n*l2], sc.z[:n*l2])
+	for i, d := range m.hidden {
+		z, x := sc.z[i], sc.x[i]
+		for r := range n {
+			k := sc.bucket[r]
+			copy(z[r*d.out:(r+1)*d.out], d.b.data[k*d.out:(k+1)*d.out])
+		}
+		for k := range m.nb {
+			lo, hi := sc.seg[k], sc.seg[k+1]
+			if lo < hi {
+				simd.MulAddF32(z[lo*d.out:], d.out, x[lo*d.in:], d.in, 1, d.wt[k*d.in*d.out:(k+1)*d.in*d.out], d.out, hi-lo, d.out, d.in)
+			}
+		}
+		simd.ClampF32(sc.x[i+1][:n*d.out], z[:n*d.out])
+	}
+	last, h := m.last(), sc.x[len(m.hidden)]
 	if cap(b.out) < n {
 		b.out = make([]float64, n, chunk)
 	}
@@ -247,55 +318,86 @@ func (m *thesisNet) forward(s scratch, b *posBatch) {
 	for r := range n {
 		k := sc.bucket[r]
 		out := m.b3.data[k]
-		w3 := m.w3.data[k*l2 : (k+1)*l2]
-		for j, h := range sc.h[r*l2 : (r+1)*l2] {
-			out += w3[j] * h
+		w3 := m.w3.data[k*last : (k+1)*last]
+		for j, v := range h[r*last : (r+1)*last] {
+			out += w3[j] * v
 		}
 		b.out[sc.order[r]] = float64(m.s * out)
 	}
 }
 
-// backward: ∂Z = g·S·w3 masked by ClippedReLU'(Z), ∂W2 += ∂Zᵀ·X, ∂X = ∂Z·W2 (per bucket block)
-// masked by ClippedReLU'(A), ∂W1 rows of the active features += ∂X's half.
+// backward: ∂X_last = g·S·w3; per hidden layer from the last: ∂Z = ∂X masked by
+// ClippedReLU'(Z), ∂W += ∂Zᵀ·X, ∂X = ∂Z·W (per bucket block); ∂A from the activation's
+// derivative; ∂W1 rows of the active features += ∂A's half.
 func (m *thesisNet) backward(s scratch, b *posBatch, gr *grads) {
 	sc := s.(*thesisScratch)
-	l1, l2, in, n := m.l1, m.l2, 2*m.l1, b.len()
-	gw1, gb1, gw2, gb2, gw3, gb3 := gr.g[0], gr.g[1], gr.g[2], gr.g[3], gr.g[4], gr.g[5]
+	l1, n, nh := m.l1, b.len(), len(m.hidden)
+	gw1, gb1 := gr.g[0], gr.g[1]
+	gw3, gb3 := gr.g[2+2*nh], gr.g[3+2*nh]
+	last, h, gl := m.last(), sc.x[nh], sc.g[nh]
 	for r := range n {
 		k := sc.bucket[r]
 		gs := float32(b.g[sc.order[r]]) * m.s
 		gb3[k] += gs
-		h, dz := sc.h[r*l2:(r+1)*l2], sc.dz[r*l2:(r+1)*l2]
-		g3 := gw3[k*l2 : (k+1)*l2]
-		for j, w := range m.w3.data[k*l2 : (k+1)*l2] {
-			g3[j] += gs * h[j]
-			dz[j] = gs * w
+		hr, dr := h[r*last:(r+1)*last], gl[r*last:(r+1)*last]
+		g3 := gw3[k*last : (k+1)*last]
+		for j, w := range m.w3.data[k*last : (k+1)*last] {
+			g3[j] += gs * hr[j]
+			dr[j] = gs * w
 		}
 	}
-	simd.CReLUMaskF32(sc.dz[:n*l2], sc.z[:n*l2])
-	for r := range n {
-		k := sc.bucket[r]
-		simd.AddF32(gb2[k*l2:(k+1)*l2], sc.dz[r*l2:(r+1)*l2])
-	}
-	dx := sc.dx[:n*in]
-	clear(dx)
-	for k := range m.nb {
-		lo, hi := sc.seg[k], sc.seg[k+1]
-		if lo == hi {
-			continue
+	for i := nh - 1; i >= 0; i-- {
+		d := m.hidden[i]
+		gw, gb := gr.g[2+2*i], gr.g[3+2*i]
+		dz := sc.g[i+1][:n*d.out]
+		simd.CReLUMaskF32(dz, sc.z[i][:n*d.out])
+		for r := range n {
+			k := sc.bucket[r]
+			simd.AddF32(gb[k*d.out:(k+1)*d.out], dz[r*d.out:(r+1)*d.out])
 		}
-		w := k * l2 * in
-		simd.MulAddF32(gw2[w:w+l2*in], in, sc.dz[lo*l2:], 1, l2, sc.x[lo*in:], in, l2, in, hi-lo)
-		simd.MulAddF32(dx[lo*in:], in, sc.dz[lo*l2:], l2, 1, m.w2.data[w:w+l2*in], in, hi-lo, in, l2)
+		dx := sc.g[i][:n*d.in]
+		clear(dx)
+		size := d.in * d.out
+		for k := range m.nb {
+			lo, hi := sc.seg[k], sc.seg[k+1]
+			if lo == hi {
+				continue
+			}
+			simd.MulAddF32(gw[k*size:(k+1)*size], d.in, dz[lo*d.out:], 1, d.out, sc.x[i][lo*d.in:], d.in, d.out, d.in, hi-lo)
+			simd.MulAddF32(dx[lo*d.in:], d.in, dz[lo*d.out:], d.out, 1, d.w.data[k*size:(k+1)*size], d.in, hi-lo, d.in, d.out)
+		}
 	}
-	simd.CReLUMaskF32(dx, sc.a[:n*in])
+	da := sc.da[:n*2*l1]
+	if m.pairwise {
+		half := l1 / 2
+		for r := range n {
+			for hh := range 2 {
+				a := sc.a[r*2*l1+hh*l1 : r*2*l1+(hh+1)*l1]
+				d := da[r*2*l1+hh*l1 : r*2*l1+(hh+1)*l1]
+				g := sc.g[0][r*l1+hh*half : r*l1+(hh+1)*half]
+				for j, gj := range g {
+					p, q := a[j], a[half+j]
+					kg := pairwiseScale * gj
+					d[j], d[half+j] = 0, 0
+					if p > 0 && p < 1 {
+						d[j] = kg * clamp01(q)
+					}
+					if q > 0 && q < 1 {
+						d[half+j] = kg * clamp01(p)
+					}
+				}
+			}
+		}
+	} else {
+		simd.CReLUMaskF32(da, sc.a[:n*2*l1])
+	}
 	for r := range n {
 		p := sc.order[r]
 		if b.g[p] == 0 {
 			continue
 		}
 		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
-			d := dx[r*in+half*l1 : r*in+(half+1)*l1]
+			d := da[r*2*l1+half*l1 : r*2*l1+(half+1)*l1]
 			simd.AddF32(gb1, d)
 			for _, f := range active {
 				gr.touch(f)
@@ -303,6 +405,17 @@ func (m *thesisNet) backward(s scratch, b *posBatch, gr *grads) {
 			simd.AddToRowsF32(gw1, active, d)
 		}
 	}
+}
+
+// clamp01 is ClippedReLU's clamp to [0, 1].
+func clamp01(x float32) float32 {
+	if x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
 }
 
 // cpwNet is the CPW basic network in the trainer's layout:

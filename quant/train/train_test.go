@@ -144,6 +144,10 @@ func TestGradientCheck(t *testing.T) {
 		{"h+v", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1}},
 		// hidden layers per output bucket
 		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, ThesisBuckets: 4, Workers: 1}},
+		// the pairwise product, a second hidden layer, both with buckets
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, Pairwise: true, Workers: 1}},
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, L3: 4, Workers: 1}},
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, L3: 3, Pairwise: true, ThesisBuckets: 2, Workers: 1}},
 		// the factoriser's virtual rows (ksq*h: one shared H row per king square)
 		{"ksq*h", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1, Factoriser: true}},
 		{"ksq*h", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1, Factoriser: true}},
@@ -358,13 +362,16 @@ func TestExportEndToEnd(t *testing.T) {
 		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 		{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 64, L2: 16, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 16, L3: 8, ThesisBuckets: 2, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 64, L2: 16, L3: 32, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 	} {
 		spec := "all"
 		if cfg.Factoriser {
 			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
 		}
 		set := featureset.MustParse(spec)
-		t.Run(fmt.Sprintf("%v/%s/%d", cfg.Arch, spec, cfg.ThesisBuckets), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise), func(t *testing.T) {
 			tr, err := New(spec, set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -387,7 +394,7 @@ func TestExportEndToEnd(t *testing.T) {
 			dir := t.TempDir()
 			native := filepath.Join(dir, "n.nnue")
 			thesis := ""
-			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 {
+			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 && cfg.L3 == 0 && !cfg.Pairwise {
 				thesis = filepath.Join(dir, "n.nn")
 			}
 			if err := ex.WriteFiles(native, thesis); err != nil {
@@ -411,7 +418,13 @@ func TestExportEndToEnd(t *testing.T) {
 			for i := range 20 {
 				got := tr.Eval(d, i)
 				var want float64
-				if cfg.Arch == ArchThesis {
+				if cfg.Pairwise || cfg.L3 > 0 {
+					want = float64(ex.Network.Evaluate(&ps[i])) // no float model outside the trainer: compare with the integers
+					if math.Abs(got-want) > 8+0.05*math.Abs(want) {
+						t.Fatalf("position %d: trainer %v, exported network %v", i, got, want)
+					}
+					continue
+				} else if cfg.Arch == ArchThesis {
 					ms, _ := tr.FloatThesisBuckets()
 					want, _ = ms[quant.OutputBucket(ps[i].PieceCount(), len(ms))].EvaluatePosition(set, &ps[i])
 				} else {
@@ -432,7 +445,10 @@ func nearKink(s scratch) bool {
 	var vs [][]float32
 	switch sc := s.(type) {
 	case *thesisScratch: // one position
-		vs = [][]float32{sc.a[:len(sc.a)/chunk], sc.z[:len(sc.z)/chunk]}
+		vs = [][]float32{sc.a[:len(sc.a)/chunk]}
+		for _, z := range sc.z {
+			vs = append(vs, z[:len(z)/chunk])
+		}
 	case *cpwScratch:
 		vs = [][]float32{sc.a[:len(sc.a)/chunk]}
 	}

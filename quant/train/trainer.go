@@ -28,6 +28,14 @@ type Config struct {
 	// Buckets is the number of CPW output buckets chosen by piece count (default 8); unused by
 	// ArchThesis.
 	Buckets int
+	// L3 is the width of a second ClippedReLU hidden layer after L2 (ArchThesis; default 0:
+	// none, the thesis network).
+	L3 int
+	// Pairwise replaces ArchThesis's ClippedReLU after the feature transformer by the pairwise
+	// product of each perspective's halves, (127/128)·c(a_j)·c(a_{j+L1/2}) with c the clamp to
+	// [0, 1] (Stockfish 15.1's SFNNv5 transform, nnue.PairwiseMul): L1/2 values per perspective.
+	// L1 must be even (a multiple of 64 for the export).
+	Pairwise bool
 	// ThesisBuckets is the number of layer stacks (L2 hidden layer and output) of ArchThesis,
 	// chosen by piece count like the CPW buckets (quant.OutputBucket; default 1, the thesis
 	// network). The export is then native format only (the thesis .nn has no buckets).
@@ -170,6 +178,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("train: L2 %d outside [1, 4096]", c.L2)
 	case c.Arch == ArchCPW && (c.Buckets < 1 || c.Buckets > 32):
 		return fmt.Errorf("train: %d output buckets outside [1, 32]", c.Buckets)
+	case c.Arch == ArchThesis && (c.L3 < 0 || c.L3 > 1<<12):
+		return fmt.Errorf("train: L3 %d outside [0, 4096]", c.L3)
+	case c.Pairwise && (c.Arch != ArchThesis || c.L1%2 != 0):
+		return fmt.Errorf("train: the pairwise product needs the thesis architecture and an even L1 (have %v, %d)", c.Arch, c.L1)
 	case c.Arch == ArchThesis && (c.ThesisBuckets < 1 || c.ThesisBuckets > 32):
 		return fmt.Errorf("train: %d thesis output buckets outside [1, 32]", c.ThesisBuckets)
 	case c.Epochs < 1, c.BatchSize < 1, c.Workers < 1:
@@ -205,7 +217,18 @@ func (c Config) CheckExport() error {
 	if c.L1%32 != 0 {
 		return fmt.Errorf("train: L1 %d cannot be exported: nnue needs an accumulator width that is a multiple of 32", c.L1)
 	}
+	if c.Pairwise && c.L1%64 != 0 {
+		return fmt.Errorf("train: L1 %d cannot be exported with the pairwise product: nnue.PairwiseMul needs L1/2 a multiple of 32", c.L1)
+	}
 	return nil
+}
+
+// hiddenWidths returns the widths of ArchThesis's hidden layers: [L2] or [L2, L3].
+func (c Config) hiddenWidths() []int {
+	if c.L3 > 0 {
+		return []int{c.L2, c.L3}
+	}
+	return []int{c.L2}
 }
 
 // EpochStats records one finished epoch.
@@ -314,7 +337,7 @@ func (t *Trainer) build() {
 	c := t.cfg
 	switch c.Arch {
 	case ArchThesis:
-		t.net = newThesisNet(t.features, t.virtual, c.L1, c.L2, c.ThesisBuckets, c.OutScale, c.Thesis, c.Seed)
+		t.net = newThesisNet(t.features, t.virtual, c.L1, c.hiddenWidths(), c.Pairwise, c.ThesisBuckets, c.OutScale, c.Thesis, c.Seed)
 	case ArchCPW:
 		t.net = newCPWNet(t.features, t.virtual, c.L1, c.Buckets, c.CPW, c.Seed)
 	}
