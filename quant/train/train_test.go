@@ -239,13 +239,32 @@ func TestTrainingReducesLoss(t *testing.T) {
 		{Config{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
 		{Config{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
 		{Config{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Loss: LossPQR}, LossPQR},
+		{Config{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
+		{Config{Arch: ArchThesis, L1: 64, L2: 16, L3: 16, Pairwise: true, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
+		{Config{Arch: ArchCPW, L1: 32, Buckets: 1, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true}, LossScore},
 	} {
-		t.Run(c.cfg.Arch.String()+"-"+c.loss.String(), func(t *testing.T) {
-			d := encode(t, set, c.loss, ps)
-			tr, err := New(set.String(), set.Size(), c.cfg)
+		spec := set.String()
+		if c.cfg.Factoriser {
+			spec = "ka"
+		}
+		name := fmt.Sprintf("%v-%v-b%d-l3=%d-pairwise=%v-factoriser=%v", c.cfg.Arch, c.loss, c.cfg.ThesisBuckets, c.cfg.L3, c.cfg.Pairwise, c.cfg.Factoriser)
+		t.Run(name, func(t *testing.T) {
+			c.cfg.Loss = c.loss
+			fs := featureset.MustParse(spec)
+			tr, err := New(spec, fs.Size(), c.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
+			enc, err := tr.NewEncoder()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range ps {
+				if err := enc.Add(&ps[i], material(&ps[i]), ps[i].LegalMoves()[0]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d := enc.Data()
 			before, _ := tr.Loss(d)
 			floor, factor := 0.0, 0.8
 			if c.loss == LossPQR {
