@@ -1,15 +1,24 @@
-// Command train trains an NNUE network on samples in the thesis's text formats
-// (quant/dataset: "FEN,score,best" and the compact per-game continuation) and exports it
-// quantized, in nnuekit's native format and (thesis architecture) the thesis .nn format.
+// Command train trains an NNUE network on samples of any format quant/dataset reads
+// (Stockfish's .binpack and .plain, the thesis's text formats) and exports it quantized, in
+// nnuekit's native format and (the plain thesis architecture) the thesis .nn format.
 //
 // Usage:
 //
-//	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-buckets 8]
-//	    [-loss score|pqr|wdl] [-epochs 10] [-batch 16384] [-lr 5e-4] [-decay 0.99] [-val 0.02]
+//	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-l3 0]
+//	    [-pairwise] [-buckets 0] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
+//	    [-lr 5e-4] [-decay 0.99] [-lr-schedule exp|step|cosine] [-lr-step 1] [-lr-gamma 0.1]
+//	    [-lr-final 0] [-wd 0] [-superbatch N] [-superbatches 10] [-shuffle 1048576] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
 //	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
 //	    [-lambda 1] [-filter thesis|nocheck|none] [-pqr-p 0] [-pqr-plots 4000] [-finetune CKPT]
 //	    [-force]
+//
+// With -superbatch N the data is not loaded but streamed, pass after pass, through a shuffle
+// buffer of -shuffle samples, in superbatches of N samples (-superbatches of them); the first
+// -val samples (a count) are held out. Architectures: -arch thesis (F→L1)×2→L2→1 ClippedReLU,
+// with -l3 a second hidden layer, -pairwise the pairwise product after the feature
+// transformer, -buckets N a stack per piece-count bucket; -arch cpw F→N→1 SCReLU with
+// -buckets output buckets; -factoriser adds shared virtual rows to a product set (ka, …).
 //
 // Every flag is checked before any data is read (a bad -l1, -set, -val, output path, … fails at
 // once). Outputs are written through a temporary file renamed into place; an existing output is
@@ -114,9 +123,13 @@ const usage = `train: train an NNUE network on chess samples and export it quant
 Usage:
   go run ./examples/train -data FILE [flags]
 
-Example (the thesis architecture at L1 256 on a binpack, 20 epochs, outputs run1.*):
+Examples (the thesis architecture at L1 256 on a binpack in memory, 20 epochs, outputs run1.*;
+a CPW network over KING-ALL with a factoriser, streamed in superbatches of 10^8 samples):
   go run ./examples/train -data train.binpack -set all -arch thesis -l1 256 -l2 32 \
       -loss score -epochs 20 -batch 16384 -lr 5e-4 -out run1
+  go run ./examples/train -data big.binpack -set ka -factoriser -arch cpw -l1 1024 -buckets 8 \
+      -loss wdl -lambda 0.75 -superbatch 100000000 -superbatches 40 -val 100000 \
+      -lr-schedule cosine -wd 0.01 -out run2
 
 Outputs (named after -out): OUT.ckpt, OUT.nnue, OUT.nn (thesis architecture), OUT-loss.png,
 OUT-history.csv, with -pqr-plots OUT-pqr-*.png. None of them is written over an existing file

@@ -278,7 +278,7 @@ func TestHelpAndErrors(t *testing.T) {
 	if _, err := parseFlags([]string{"-help"}, &buf); err != flag.ErrHelp {
 		t.Fatalf("-help: %v", err)
 	}
-	for _, want := range []string{"Usage:", "go run ./examples/train -data", "Example", "-l1", "wdl", ".binpack", "-force", "no -json"} {
+	for _, want := range []string{"Usage:", "go run ./examples/train -data", "Examples", "-superbatch", "-l1", "wdl", ".binpack", "-force", "no -json"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("-help lacks %q:\n%s", want, buf.String())
 		}
