@@ -38,7 +38,7 @@ type StreamPosition struct {
 type shuffler struct {
 	k, stride int       // positions per sample; index capacity per sample (2·k·MaxActive)
 	idx       []int32   // slot s: idx[s·stride:], its positions' perspectives back to back
-	cnt       []uint16  // active-feature count per slot, position and perspective [slot·2k + …]
+	cnt       []uint32  // active-feature count per slot, position and perspective [slot·2k + …]
 	pieces    []uint8   // [slot·k + position]
 	score     []float32 // [slot]
 	result    []float32
@@ -49,11 +49,21 @@ type shuffler struct {
 	enc       *Encoder // one-sample scratch encoder
 }
 
+// maxShuffleBytes bounds the shuffle buffer's memory (16 GiB): slots are sized for the set's
+// largest number of active features, which some sets put far above a typical position's.
+const maxShuffleBytes = 1 << 34
+
+// shufflerBytes is the memory of a shuffle buffer of size samples.
+func shufflerBytes(enc *Encoder, size int) int64 {
+	k := int64(enc.d.Loss.positionsPer())
+	return int64(size) * (4*2*k*int64(enc.maxIndices()) + 4*2*k + k + 8)
+}
+
 func newShuffler(enc *Encoder, size int) *shuffler {
 	k := enc.d.Loss.positionsPer()
 	stride := 2 * k * enc.maxIndices()
 	return &shuffler{
-		k: k, stride: stride, idx: make([]int32, size*stride), cnt: make([]uint16, size*2*k),
+		k: k, stride: stride, idx: make([]int32, size*stride), cnt: make([]uint32, size*2*k),
 		pieces: make([]uint8, size*k), score: make([]float32, size), result: make([]float32, size), enc: enc,
 	}
 }
@@ -80,7 +90,7 @@ func (sh *shuffler) read(src Stream, s int) error {
 	sh.reads++
 	copy(sh.idx[s*sh.stride:], d.idx)
 	for j := range 2 * sh.k {
-		sh.cnt[s*2*sh.k+j] = uint16(d.off[j+1] - d.off[j])
+		sh.cnt[s*2*sh.k+j] = uint32(d.off[j+1] - d.off[j])
 	}
 	copy(sh.pieces[s*sh.k:], d.pieces)
 	sh.score[s], sh.result[s] = d.score[0], d.result[0]
@@ -247,6 +257,9 @@ func (t *Trainer) TrainStream(ctx context.Context, src Stream, val *Data) error 
 		}
 		src.Close()
 	}()
+	if b := shufflerBytes(enc, c.ShuffleBuffer); b > maxShuffleBytes {
+		return fmt.Errorf("train: a shuffle buffer of %d samples of %s needs %d MiB (more than %d): use a smaller buffer", c.ShuffleBuffer, t.featureSet, b>>20, maxShuffleBytes>>20)
+	}
 	sh := newShuffler(enc, c.ShuffleBuffer)
 	go produce(pctx, src, sh, enc.d, c.Seed, c.BatchSize, t.stream, batches)
 	ids := make([]int32, c.BatchSize)

@@ -70,7 +70,8 @@ type Config struct {
 	// default).
 	SuperbatchBatches int
 	// ShuffleBuffer is the number of samples TrainStream's shuffle buffer holds (default 2²⁰;
-	// memory ≈ (8·MaxActive·k + 12) bytes per sample, k = 3 for PQR, else 1: 268 MB for ALL).
+	// memory (8·MaxActive + 9)·k + 8 bytes per sample, k = 3 for PQR, else 1, MaxActive doubled by a
+	// factoriser: 286 MB for ALL; TrainStream refuses a buffer over 16 GiB).
 	ShuffleBuffer int
 	// Factoriser adds a factoriser to the feature transformer of a product feature set A×B
 	// (KING-ALL and other king-bucketed sets): one virtual row per B feature, trained together
