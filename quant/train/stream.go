@@ -249,6 +249,9 @@ func (t *Trainer) TrainStream(ctx context.Context, src Stream, val *Data) error 
 	if err != nil {
 		return err
 	}
+	if b := shufflerBytes(enc, c.ShuffleBuffer); b > maxShuffleBytes {
+		return fmt.Errorf("train: a shuffle buffer of %d samples of %s needs %d MiB (more than %d): use a smaller buffer", c.ShuffleBuffer, t.featureSet, b>>20, maxShuffleBytes>>20)
+	}
 	pctx, cancel := context.WithCancel(ctx)
 	batches := make(chan streamBatch, 1)
 	defer func() {
@@ -257,9 +260,6 @@ func (t *Trainer) TrainStream(ctx context.Context, src Stream, val *Data) error 
 		}
 		src.Close()
 	}()
-	if b := shufflerBytes(enc, c.ShuffleBuffer); b > maxShuffleBytes {
-		return fmt.Errorf("train: a shuffle buffer of %d samples of %s needs %d MiB (more than %d): use a smaller buffer", c.ShuffleBuffer, t.featureSet, b>>20, maxShuffleBytes>>20)
-	}
 	sh := newShuffler(enc, c.ShuffleBuffer)
 	go produce(pctx, src, sh, enc.d, c.Seed, c.BatchSize, t.stream, batches)
 	ids := make([]int32, c.BatchSize)

@@ -247,3 +247,16 @@ func TestThesisBucketsBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainStreamBufferBound: a shuffle buffer whose slots would need more than 16 GiB is
+// refused before anything is allocated or read.
+func TestTrainStreamBufferBound(t *testing.T) {
+	tr, err := New("all", 768, Config{L1: 32, L2: 8, ShuffleBuffer: 1 << 27, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &sliceStream{ps: randomPositions(t, 10, 1)}
+	if err := tr.TrainStream(context.Background(), src, nil); err == nil || !strings.Contains(err.Error(), "shuffle buffer") || src.opens != 0 {
+		t.Errorf("error %v after %d opens", err, src.opens)
+	}
+}
