@@ -68,6 +68,17 @@ func factorName(b Block, right bool) string {
 	return b.Name()
 }
 
+// Factors returns the factors A and B of a product block A × B (index = i_A·|B| + i_B) and
+// true, or false for any other block. A trainer's factoriser uses it to share one virtual
+// row per B feature across every A value (e.g. every king bucket of KING-ALL).
+func Factors(b Block) (left, right Block, ok bool) {
+	p, ok := b.(*productBlock)
+	if !ok {
+		return nil, nil, false
+	}
+	return p.a, p.b, true
+}
+
 func (p *productBlock) Size() int         { return p.size }
 func (p *productBlock) MaxActive() int    { return p.a.MaxActive() * p.b.MaxActive() }
 func (p *productBlock) Dims() []Dimension { return nil }

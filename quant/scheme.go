@@ -222,6 +222,20 @@ func (r *ClipReport) String() string {
 	return s
 }
 
+// QuantizeValues quantizes a tensor the way QuantizeThesis and QuantizeCPW quantize each of
+// theirs: every value times scale, rounded to even (Round) and saturated to ±limit, with the
+// tensor's LayerClip record under name. A trainer that builds a network of another composition
+// from a scheme's scales (quant/train's stacks with the pairwise product or two hidden layers)
+// quantizes through it.
+func QuantizeValues(name string, w []float32, scale float64, limit int64) ([]int64, LayerClip) {
+	q := newQuantizer(name, scale, limit)
+	out := make([]int64, len(w))
+	for i, v := range w {
+		out[i] = q.q(v)
+	}
+	return out, q.lc
+}
+
 // quantizer accumulates one LayerClip while quantizing a tensor.
 type quantizer struct {
 	lc LayerClip

@@ -50,4 +50,5 @@ func install(l ISA) {
 	installI8Asm()
 	installSparseAsm()
 	installTailAsm()
+	installF32Asm()
 }

@@ -26,4 +26,5 @@ func installGeneric() {
 	installI8Generic()
 	installSparseGeneric()
 	installTailGeneric()
+	installF32Generic()
 }

@@ -9687,6 +9687,658 @@ updateI8AVX512_next1x32:
 	VZEROUPPER
 	RET
 
+// func mulAddR4F32AVX2(c *float32, ldc int, a *float32, ai int, ap int, b *float32, ldb int, n int, k int)
+// Requires: AVX, FMA3
+TEXT ·mulAddR4F32AVX2(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), AX
+	MOVQ b+40(FP), CX
+	MOVQ n+56(FP), DX
+	MOVQ ldc+8(FP), BX
+	SHLQ $0x02, BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ ai+24(FP), DI
+	SHLQ $0x02, DI
+	LEAQ (DI)(DI*2), R8
+	MOVQ ap+32(FP), R9
+	MOVQ ldb+48(FP), R10
+	SHLQ $0x02, R9
+	SHLQ $0x02, R10
+
+mulAddR4F32AVX2_cols:
+	CMPQ    DX, $0x10
+	JB      mulAddR4F32AVX2_done
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS (AX)(BX*1), Y2
+	VMOVUPS 32(AX)(BX*1), Y3
+	VMOVUPS (AX)(BX*2), Y4
+	VMOVUPS 32(AX)(BX*2), Y5
+	VMOVUPS (AX)(SI*1), Y6
+	VMOVUPS 32(AX)(SI*1), Y7
+	MOVQ    a+16(FP), R11
+	MOVQ    k+64(FP), R13
+	MOVQ    CX, R12
+	TESTQ   R13, R13
+	JZ      mulAddR4F32AVX2_pdone
+	PCALIGN $0x20
+
+mulAddR4F32AVX2_p:
+	VMOVUPS      (R12), Y8
+	VMOVUPS      32(R12), Y9
+	VBROADCASTSS (R11), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (R11)(DI*1), Y10
+	VFMADD231PS  Y8, Y10, Y2
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (R11)(DI*2), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (R11)(R8*1), Y10
+	VFMADD231PS  Y8, Y10, Y6
+	VFMADD231PS  Y9, Y10, Y7
+	ADDQ         R9, R11
+	ADDQ         R10, R12
+	DECQ         R13
+	JNZ          mulAddR4F32AVX2_p
+
+mulAddR4F32AVX2_pdone:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, (AX)(BX*1)
+	VMOVUPS Y3, 32(AX)(BX*1)
+	VMOVUPS Y4, (AX)(BX*2)
+	VMOVUPS Y5, 32(AX)(BX*2)
+	VMOVUPS Y6, (AX)(SI*1)
+	VMOVUPS Y7, 32(AX)(SI*1)
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, CX
+	SUBQ    $0x10, DX
+	JMP     mulAddR4F32AVX2_cols
+
+mulAddR4F32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulAddR1F32AVX2(c *float32, ldc int, a *float32, ai int, ap int, b *float32, ldb int, n int, k int)
+// Requires: AVX, FMA3
+TEXT ·mulAddR1F32AVX2(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), AX
+	MOVQ b+40(FP), CX
+	MOVQ n+56(FP), DX
+	MOVQ ldc+8(FP), BX
+	SHLQ $0x02, BX
+	LEAQ (BX)(BX*2), BX
+	MOVQ ap+32(FP), BX
+	MOVQ ldb+48(FP), SI
+	SHLQ $0x02, BX
+	SHLQ $0x02, SI
+
+mulAddR1F32AVX2_cols:
+	CMPQ    DX, $0x10
+	JB      mulAddR1F32AVX2_done
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	MOVQ    a+16(FP), DI
+	MOVQ    k+64(FP), R9
+	MOVQ    CX, R8
+	TESTQ   R9, R9
+	JZ      mulAddR1F32AVX2_pdone
+	PCALIGN $0x20
+
+mulAddR1F32AVX2_p:
+	VMOVUPS      (R8), Y2
+	VMOVUPS      32(R8), Y3
+	VBROADCASTSS (DI), Y4
+	VFMADD231PS  Y2, Y4, Y0
+	VFMADD231PS  Y3, Y4, Y1
+	ADDQ         BX, DI
+	ADDQ         SI, R8
+	DECQ         R9
+	JNZ          mulAddR1F32AVX2_p
+
+mulAddR1F32AVX2_pdone:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    $0x40, AX
+	ADDQ    $0x40, CX
+	SUBQ    $0x10, DX
+	JMP     mulAddR1F32AVX2_cols
+
+mulAddR1F32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func dotF32AVX2(x *float32, y *float32, n int, out *float32)
+// Requires: AVX, FMA3
+TEXT ·dotF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	SUBQ    $0x00000020, DX
+	JB      dotF32AVX2_loop1_end
+	PCALIGN $0x20
+
+dotF32AVX2_loop1:
+	VMOVUPS     (AX), Y4
+	VFMADD231PS (CX), Y4, Y0
+	VMOVUPS     32(AX), Y4
+	VFMADD231PS 32(CX), Y4, Y1
+	VMOVUPS     64(AX), Y4
+	VFMADD231PS 64(CX), Y4, Y2
+	VMOVUPS     96(AX), Y4
+	VFMADD231PS 96(CX), Y4, Y3
+	ADDQ        $0x00000080, AX
+	ADDQ        $0x00000080, CX
+	SUBQ        $0x00000020, DX
+	JAE         dotF32AVX2_loop1
+
+dotF32AVX2_loop1_end:
+	ADDQ    $0x00000020, DX
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	MOVQ    out+24(FP), AX
+	VMOVUPS Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func addRowsF32AVX2(dst *float32, bias *float32, w *float32, rows *int32, nrows int, n int)
+// Requires: AVX
+TEXT ·addRowsF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), AX
+	MOVQ bias+8(FP), CX
+	MOVQ w+16(FP), DX
+	MOVQ rows+24(FP), BX
+	MOVQ n+40(FP), SI
+	MOVQ SI, DI
+	SHLQ $0x02, DI
+	XORQ R8, R8
+
+addRowsF32AVX2_tile8:
+	CMPQ    SI, $0x00000040
+	JB      addRowsF32AVX2_tile8_end
+	VMOVUPS (CX)(R8*1), Y0
+	VMOVUPS 32(CX)(R8*1), Y1
+	VMOVUPS 64(CX)(R8*1), Y2
+	VMOVUPS 96(CX)(R8*1), Y3
+	VMOVUPS 128(CX)(R8*1), Y4
+	VMOVUPS 160(CX)(R8*1), Y5
+	VMOVUPS 192(CX)(R8*1), Y6
+	VMOVUPS 224(CX)(R8*1), Y7
+	MOVQ    nrows+32(FP), R10
+	XORQ    R9, R9
+	TESTQ   R10, R10
+	JZ      addRowsF32AVX2_rows8_end
+
+addRowsF32AVX2_rows8:
+	MOVLQSX (BX)(R9*4), R11
+	IMULQ   DI, R11
+	ADDQ    DX, R11
+	VADDPS  (R11)(R8*1), Y0, Y0
+	VADDPS  32(R11)(R8*1), Y1, Y1
+	VADDPS  64(R11)(R8*1), Y2, Y2
+	VADDPS  96(R11)(R8*1), Y3, Y3
+	VADDPS  128(R11)(R8*1), Y4, Y4
+	VADDPS  160(R11)(R8*1), Y5, Y5
+	VADDPS  192(R11)(R8*1), Y6, Y6
+	VADDPS  224(R11)(R8*1), Y7, Y7
+	INCQ    R9
+	CMPQ    R9, R10
+	JB      addRowsF32AVX2_rows8
+
+addRowsF32AVX2_rows8_end:
+	VMOVUPS Y0, (AX)(R8*1)
+	VMOVUPS Y1, 32(AX)(R8*1)
+	VMOVUPS Y2, 64(AX)(R8*1)
+	VMOVUPS Y3, 96(AX)(R8*1)
+	VMOVUPS Y4, 128(AX)(R8*1)
+	VMOVUPS Y5, 160(AX)(R8*1)
+	VMOVUPS Y6, 192(AX)(R8*1)
+	VMOVUPS Y7, 224(AX)(R8*1)
+	ADDQ    $0x00000100, R8
+	SUBQ    $0x00000040, SI
+	JMP     addRowsF32AVX2_tile8
+
+addRowsF32AVX2_tile8_end:
+addRowsF32AVX2_tile1:
+	CMPQ    SI, $0x00000008
+	JB      addRowsF32AVX2_tile1_end
+	VMOVUPS (CX)(R8*1), Y0
+	MOVQ    nrows+32(FP), R10
+	XORQ    R9, R9
+	TESTQ   R10, R10
+	JZ      addRowsF32AVX2_rows1_end
+
+addRowsF32AVX2_rows1:
+	MOVLQSX (BX)(R9*4), R11
+	IMULQ   DI, R11
+	ADDQ    DX, R11
+	VADDPS  (R11)(R8*1), Y0, Y0
+	INCQ    R9
+	CMPQ    R9, R10
+	JB      addRowsF32AVX2_rows1
+
+addRowsF32AVX2_rows1_end:
+	VMOVUPS Y0, (AX)(R8*1)
+	ADDQ    $0x00000020, R8
+	SUBQ    $0x00000008, SI
+	JMP     addRowsF32AVX2_tile1
+
+addRowsF32AVX2_tile1_end:
+	VZEROUPPER
+	RET
+
+// func addToRowsF32AVX2(w *float32, rows *int32, nrows int, src *float32, n int)
+// Requires: AVX
+TEXT ·addToRowsF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), AX
+	MOVQ rows+8(FP), CX
+	MOVQ src+24(FP), DX
+	MOVQ n+32(FP), BX
+	MOVQ BX, SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+
+addToRowsF32AVX2_tile8:
+	CMPQ    BX, $0x00000040
+	JB      addToRowsF32AVX2_tile8_end
+	VMOVUPS (DX)(DI*1), Y0
+	VMOVUPS 32(DX)(DI*1), Y1
+	VMOVUPS 64(DX)(DI*1), Y2
+	VMOVUPS 96(DX)(DI*1), Y3
+	VMOVUPS 128(DX)(DI*1), Y4
+	VMOVUPS 160(DX)(DI*1), Y5
+	VMOVUPS 192(DX)(DI*1), Y6
+	VMOVUPS 224(DX)(DI*1), Y7
+	MOVQ    nrows+16(FP), R9
+	XORQ    R8, R8
+	TESTQ   R9, R9
+	JZ      addToRowsF32AVX2_rows8_end
+
+addToRowsF32AVX2_rows8:
+	MOVLQSX (CX)(R8*4), R10
+	IMULQ   SI, R10
+	ADDQ    AX, R10
+	VADDPS  (R10)(DI*1), Y0, Y8
+	VMOVUPS Y8, (R10)(DI*1)
+	VADDPS  32(R10)(DI*1), Y1, Y8
+	VMOVUPS Y8, 32(R10)(DI*1)
+	VADDPS  64(R10)(DI*1), Y2, Y8
+	VMOVUPS Y8, 64(R10)(DI*1)
+	VADDPS  96(R10)(DI*1), Y3, Y8
+	VMOVUPS Y8, 96(R10)(DI*1)
+	VADDPS  128(R10)(DI*1), Y4, Y8
+	VMOVUPS Y8, 128(R10)(DI*1)
+	VADDPS  160(R10)(DI*1), Y5, Y8
+	VMOVUPS Y8, 160(R10)(DI*1)
+	VADDPS  192(R10)(DI*1), Y6, Y8
+	VMOVUPS Y8, 192(R10)(DI*1)
+	VADDPS  224(R10)(DI*1), Y7, Y8
+	VMOVUPS Y8, 224(R10)(DI*1)
+	INCQ    R8
+	CMPQ    R8, R9
+	JB      addToRowsF32AVX2_rows8
+
+addToRowsF32AVX2_rows8_end:
+	ADDQ $0x00000100, DI
+	SUBQ $0x00000040, BX
+	JMP  addToRowsF32AVX2_tile8
+
+addToRowsF32AVX2_tile8_end:
+addToRowsF32AVX2_tile1:
+	CMPQ    BX, $0x00000008
+	JB      addToRowsF32AVX2_tile1_end
+	VMOVUPS (DX)(DI*1), Y0
+	MOVQ    nrows+16(FP), R9
+	XORQ    R8, R8
+	TESTQ   R9, R9
+	JZ      addToRowsF32AVX2_rows1_end
+
+addToRowsF32AVX2_rows1:
+	MOVLQSX (CX)(R8*4), R10
+	IMULQ   SI, R10
+	ADDQ    AX, R10
+	VADDPS  (R10)(DI*1), Y0, Y1
+	VMOVUPS Y1, (R10)(DI*1)
+	INCQ    R8
+	CMPQ    R8, R9
+	JB      addToRowsF32AVX2_rows1
+
+addToRowsF32AVX2_rows1_end:
+	ADDQ $0x00000020, DI
+	SUBQ $0x00000008, BX
+	JMP  addToRowsF32AVX2_tile1
+
+addToRowsF32AVX2_tile1_end:
+	VZEROUPPER
+	RET
+
+// func addF32AVX2(dst *float32, src *float32, n int)
+// Requires: AVX
+TEXT ·addF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	SUBQ    $0x00000020, DX
+	JB      addF32AVX2_loop4_end
+	PCALIGN $0x20
+
+addF32AVX2_loop4:
+	VMOVUPS (AX), Y0
+	VADDPS  (CX), Y0, Y0
+	VMOVUPS Y0, (AX)
+	VMOVUPS 32(AX), Y0
+	VADDPS  32(CX), Y0, Y0
+	VMOVUPS Y0, 32(AX)
+	VMOVUPS 64(AX), Y0
+	VADDPS  64(CX), Y0, Y0
+	VMOVUPS Y0, 64(AX)
+	VMOVUPS 96(AX), Y0
+	VADDPS  96(CX), Y0, Y0
+	VMOVUPS Y0, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JAE     addF32AVX2_loop4
+
+addF32AVX2_loop4_end:
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000008, DX
+	JB      addF32AVX2_loop1_end
+	PCALIGN $0x20
+
+addF32AVX2_loop1:
+	VMOVUPS (AX), Y0
+	VADDPS  (CX), Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     addF32AVX2_loop1
+
+addF32AVX2_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func clampF32AVX2(dst *float32, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·clampF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x3f800000, BX
+	MOVQ         BX, X0
+	VBROADCASTSS X0, Y1
+	VXORPS       Y0, Y0, Y0
+	SUBQ         $0x00000020, DX
+	JB           clampF32AVX2_loop4_end
+	PCALIGN      $0x20
+
+clampF32AVX2_loop4:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, (AX)
+	VMOVUPS 32(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, 32(AX)
+	VMOVUPS 64(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS 96(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JAE     clampF32AVX2_loop4
+
+clampF32AVX2_loop4_end:
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000008, DX
+	JB      clampF32AVX2_loop1_end
+	PCALIGN $0x20
+
+clampF32AVX2_loop1:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     clampF32AVX2_loop1
+
+clampF32AVX2_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func sqrClampF32AVX2(dst *float32, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·sqrClampF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x3f800000, BX
+	MOVQ         BX, X0
+	VBROADCASTSS X0, Y1
+	VXORPS       Y0, Y0, Y0
+	SUBQ         $0x00000020, DX
+	JB           sqrClampF32AVX2_loop4_end
+	PCALIGN      $0x20
+
+sqrClampF32AVX2_loop4:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, (AX)
+	VMOVUPS 32(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, 32(AX)
+	VMOVUPS 64(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS 96(CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JAE     sqrClampF32AVX2_loop4
+
+sqrClampF32AVX2_loop4_end:
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000008, DX
+	JB      sqrClampF32AVX2_loop1_end
+	PCALIGN $0x20
+
+sqrClampF32AVX2_loop1:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y2, Y0, Y2
+	VMINPS  Y2, Y1, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     sqrClampF32AVX2_loop1
+
+sqrClampF32AVX2_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func creluMaskF32AVX2(d *float32, a *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·creluMaskF32AVX2(SB), NOSPLIT, $0-24
+	MOVQ         d+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         $0x3f800000, BX
+	MOVQ         BX, X0
+	VBROADCASTSS X0, Y1
+	VXORPS       Y0, Y0, Y0
+	SUBQ         $0x00000020, DX
+	JB           creluMaskF32AVX2_loop4_end
+	PCALIGN      $0x20
+
+creluMaskF32AVX2_loop4:
+	VMOVUPS (CX), Y2
+	VCMPPS  $0x12, Y0, Y2, Y3
+	VCMPPS  $0x1d, Y1, Y2, Y2
+	VORPS   Y3, Y2, Y3
+	VANDNPS (AX), Y3, Y3
+	VMOVUPS Y3, (AX)
+	VMOVUPS 32(CX), Y2
+	VCMPPS  $0x12, Y0, Y2, Y3
+	VCMPPS  $0x1d, Y1, Y2, Y2
+	VORPS   Y3, Y2, Y3
+	VANDNPS 32(AX), Y3, Y3
+	VMOVUPS Y3, 32(AX)
+	VMOVUPS 64(CX), Y2
+	VCMPPS  $0x12, Y0, Y2, Y3
+	VCMPPS  $0x1d, Y1, Y2, Y2
+	VORPS   Y3, Y2, Y3
+	VANDNPS 64(AX), Y3, Y3
+	VMOVUPS Y3, 64(AX)
+	VMOVUPS 96(CX), Y2
+	VCMPPS  $0x12, Y0, Y2, Y3
+	VCMPPS  $0x1d, Y1, Y2, Y2
+	VORPS   Y3, Y2, Y3
+	VANDNPS 96(AX), Y3, Y3
+	VMOVUPS Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	SUBQ    $0x00000020, DX
+	JAE     creluMaskF32AVX2_loop4
+
+creluMaskF32AVX2_loop4_end:
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000008, DX
+	JB      creluMaskF32AVX2_loop1_end
+	PCALIGN $0x20
+
+creluMaskF32AVX2_loop1:
+	VMOVUPS (CX), Y2
+	VCMPPS  $0x12, Y0, Y2, Y3
+	VCMPPS  $0x1d, Y1, Y2, Y2
+	VORPS   Y3, Y2, Y3
+	VANDNPS (AX), Y3, Y3
+	VMOVUPS Y3, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     creluMaskF32AVX2_loop1
+
+creluMaskF32AVX2_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func screluBackF32AVX2(d *float32, a *float32, w *float32, grad float32, n int)
+// Requires: AVX, AVX2, SSE, SSE2
+TEXT ·screluBackF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ         d+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         w+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVSS        grad+24(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVQ         $0x3f800000, SI
+	MOVQ         SI, X1
+	VBROADCASTSS X1, Y2
+	VXORPS       Y1, Y1, Y1
+	SUBQ         $0x00000020, BX
+	JB           screluBackF32AVX2_loop4_end
+	PCALIGN      $0x20
+
+screluBackF32AVX2_loop4:
+	VMOVUPS (CX), Y4
+	VMULPS  (DX), Y0, Y3
+	VADDPS  Y3, Y3, Y3
+	VMULPS  Y4, Y3, Y3
+	VCMPPS  $0x12, Y1, Y4, Y5
+	VCMPPS  $0x1d, Y2, Y4, Y4
+	VORPS   Y5, Y4, Y5
+	VANDNPS Y3, Y5, Y5
+	VMOVUPS Y5, (AX)
+	VMOVUPS 32(CX), Y4
+	VMULPS  32(DX), Y0, Y3
+	VADDPS  Y3, Y3, Y3
+	VMULPS  Y4, Y3, Y3
+	VCMPPS  $0x12, Y1, Y4, Y5
+	VCMPPS  $0x1d, Y2, Y4, Y4
+	VORPS   Y5, Y4, Y5
+	VANDNPS Y3, Y5, Y5
+	VMOVUPS Y5, 32(AX)
+	VMOVUPS 64(CX), Y4
+	VMULPS  64(DX), Y0, Y3
+	VADDPS  Y3, Y3, Y3
+	VMULPS  Y4, Y3, Y3
+	VCMPPS  $0x12, Y1, Y4, Y5
+	VCMPPS  $0x1d, Y2, Y4, Y4
+	VORPS   Y5, Y4, Y5
+	VANDNPS Y3, Y5, Y5
+	VMOVUPS Y5, 64(AX)
+	VMOVUPS 96(CX), Y4
+	VMULPS  96(DX), Y0, Y3
+	VADDPS  Y3, Y3, Y3
+	VMULPS  Y4, Y3, Y3
+	VCMPPS  $0x12, Y1, Y4, Y5
+	VCMPPS  $0x1d, Y2, Y4, Y4
+	VORPS   Y5, Y4, Y5
+	VANDNPS Y3, Y5, Y5
+	VMOVUPS Y5, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	SUBQ    $0x00000020, BX
+	JAE     screluBackF32AVX2_loop4
+
+screluBackF32AVX2_loop4_end:
+	ADDQ    $0x00000020, BX
+	SUBQ    $0x00000008, BX
+	JB      screluBackF32AVX2_loop1_end
+	PCALIGN $0x20
+
+screluBackF32AVX2_loop1:
+	VMOVUPS (CX), Y4
+	VMULPS  (DX), Y0, Y3
+	VADDPS  Y3, Y3, Y3
+	VMULPS  Y4, Y3, Y3
+	VCMPPS  $0x12, Y1, Y4, Y5
+	VCMPPS  $0x1d, Y2, Y4, Y4
+	VORPS   Y5, Y4, Y5
+	VANDNPS Y3, Y5, Y5
+	VMOVUPS Y5, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000008, BX
+	JAE     screluBackF32AVX2_loop1
+
+screluBackF32AVX2_loop1_end:
+	ADDQ $0x00000008, BX
+	VZEROUPPER
+	RET
+
 // func updateRowsAVX2(dst *int16, src *int16, weights *int16, add *int, nadd int, sub *int, nsub int, n int)
 // Requires: AVX, AVX2
 TEXT ·updateRowsAVX2(SB), NOSPLIT, $0-64

@@ -417,6 +417,64 @@ func addSubI8AVX512(dst *int16, src *int16, add *int8, sub *int8, n int)
 //go:noescape
 func updateI8AVX512(dst *int16, src *int16, weights *int8, add *int, nadd int, sub *int, nsub int, n int)
 
+// mulAddR4F32AVX2 sets C[r·ldc + j] += Σ_{p<k} A[r·ai + p·ap]·B[p·ldb + j] for r < 4 and
+// j < n (a multiple of 16), summing p in ascending order with one FMA per term; strides in
+// elements.
+//
+//go:noescape
+func mulAddR4F32AVX2(c *float32, ldc int, a *float32, ai int, ap int, b *float32, ldb int, n int, k int)
+
+// mulAddR1F32AVX2 sets C[r·ldc + j] += Σ_{p<k} A[r·ai + p·ap]·B[p·ldb + j] for r < 1 and
+// j < n (a multiple of 16), summing p in ascending order with one FMA per term; strides in
+// elements.
+//
+//go:noescape
+func mulAddR1F32AVX2(c *float32, ldc int, a *float32, ai int, ap int, b *float32, ldb int, n int, k int)
+
+// dotF32AVX2 stores to out[l] (l < 8) the sums (s[l] + s[8+l]) + (s[16+l] + s[24+l]) where
+// s[m] = Σ x[i]·y[i] over i ≡ m (mod 32), i < n (a multiple of 32), ascending, one FMA per term.
+//
+//go:noescape
+func dotF32AVX2(x *float32, y *float32, n int, out *float32)
+
+// addRowsF32AVX2 sets dst[j] = bias[j] + Σ_r w[rows[r]·n + j] (r ascending) for j < n, a
+// multiple of 8; every rows[r] is a checked, non-negative row index.
+//
+//go:noescape
+func addRowsF32AVX2(dst *float32, bias *float32, w *float32, rows *int32, nrows int, n int)
+
+// addToRowsF32AVX2 sets w[rows[r]·n + j] += src[j] for every r (ascending) and j < n, a multiple
+// of 8; every rows[r] is a checked, non-negative row index (repeats add twice).
+//
+//go:noescape
+func addToRowsF32AVX2(w *float32, rows *int32, nrows int, src *float32, n int)
+
+// addF32AVX2 sets dst[i] += src[i] for i < n, a multiple of 8.
+//
+//go:noescape
+func addF32AVX2(dst *float32, src *float32, n int)
+
+// clampF32AVX2 sets dst[i] = clamp(src[i], 0, 1) for i < n, a multiple of 8 (ClippedReLU).
+//
+//go:noescape
+func clampF32AVX2(dst *float32, src *float32, n int)
+
+// sqrClampF32AVX2 sets dst[i] = c·c with c = clamp(src[i], 0, 1) for i < n, a multiple of 8 (SCReLU).
+//
+//go:noescape
+func sqrClampF32AVX2(dst *float32, src *float32, n int)
+
+// creluMaskF32AVX2 sets d[i] = 0 where a[i] ≤ 0 or a[i] ≥ 1, for i < n, a multiple of 8.
+//
+//go:noescape
+func creluMaskF32AVX2(d *float32, a *float32, n int)
+
+// screluBackF32AVX2 sets d[i] = ((grad·w[i])·2)·a[i] where 0 < a[i] < 1 and 0 elsewhere (a[i] ≤ 0
+// or ≥ 1), for i < n, a multiple of 8.
+//
+//go:noescape
+func screluBackF32AVX2(d *float32, a *float32, w *float32, grad float32, n int)
+
 // updateRowsAVX2 sets dst[i] = src[i] + Σ_k weights[add[k]·n + i] − Σ_k weights[sub[k]·n + i]
 // for i < n (k < nadd, nsub); n is a multiple of 16 and every row index must be valid
 // (the caller checks); dst may equal src.

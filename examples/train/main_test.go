@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant/dataset"
+	"github.com/nnuekit/nnuekit/quant/train"
 )
 
 // testdata/tiny.txt: the first games of a Stockfish self-play run of examples/datagen (compact
@@ -22,7 +25,7 @@ func TestSmokeThesis(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "net")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
-		l1: 32, l2: 8, buckets: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 1000}
+		l1: 32, l2: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 1000}
 	var log bytes.Buffer
 	if err := run(context.Background(), o, &log); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
@@ -203,5 +206,243 @@ func TestWDLFineTunePQR(t *testing.T) {
 	f.resume = true
 	if err := run(context.Background(), f, &log); err == nil {
 		t.Error("-resume with -finetune accepted")
+	}
+}
+
+// TestFlagsCheckedBeforeTraining: a width nnue cannot export (-l1 30) and outputs that may not be
+// written fail before any data is read: no epoch runs and no checkpoint appears.
+func TestFlagsCheckedBeforeTraining(t *testing.T) {
+	dir := t.TempDir()
+	base := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", val: "0.1",
+		l1: 32, l2: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 1, seed: 1}
+	existing := filepath.Join(dir, "old")
+	if err := os.WriteFile(existing+".nnue", []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	same := filepath.Join(dir, "in")
+	data, err := os.ReadFile("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(same+"-history.csv", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, want string
+		edit       func(o *options)
+	}{
+		{"l1 30", "multiple of 32", func(o *options) { o.l1 = 30 }},
+		{"l2 0", "L2", func(o *options) { o.l2 = 0 }},
+		{"batch 0", "batch", func(o *options) { o.batch = 0 }},
+		{"lambda 2", "lambda", func(o *options) { o.lambda = 2 }},
+		{"val", "-val", func(o *options) { o.val = "1.5" }},
+		{"pqr-p", "-pqr-p", func(o *options) { o.pqrP = 1 }},
+		{"out dir", "does not exist", func(o *options) { o.out = filepath.Join(dir, "nodir", "net") }},
+		{"existing", "exists", func(o *options) { o.out = existing }},
+		{"input", "same file as an input", func(o *options) { o.out, o.data, o.force = same, same+"-history.csv", true }},
+		{"data dir", "directory", func(o *options) { o.data = dir }},
+	} {
+		o := base
+		o.out = filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
+		tc.edit(&o)
+		var log bytes.Buffer
+		err := run(context.Background(), o, &log)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+		if strings.Contains(log.String(), "epoch") || strings.Contains(log.String(), "read ") {
+			t.Errorf("%s: work started before the error:\n%s", tc.name, log.String())
+		}
+		if _, err := os.Stat(o.out + ".ckpt"); err == nil {
+			t.Errorf("%s: checkpoint written", tc.name)
+		}
+	}
+	if b, _ := os.ReadFile(existing + ".nnue"); string(b) != "keep" {
+		t.Errorf("existing output changed: %q", b)
+	}
+	// with -force the existing output is replaced by a network
+	o := base
+	o.out, o.force = existing, true
+	if err := run(context.Background(), o, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nnue.LoadFile(existing + ".nnue"); err != nil {
+		t.Errorf("-force: %v", err)
+	}
+}
+
+// TestHelpAndErrors: -help prints a synopsis, an example and the flags with complete help
+// texts; an error of package train is printed with the program's name once.
+func TestHelpAndErrors(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := parseFlags([]string{"-help"}, &buf); err != flag.ErrHelp {
+		t.Fatalf("-help: %v", err)
+	}
+	for _, want := range []string{"Usage:", "go run ./examples/train -data", "Examples", "-superbatch", "-l1", "wdl", ".binpack", "-force", "no -json"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("-help lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if _, err := parseFlags([]string{"-data", "x", "extra"}, &bytes.Buffer{}); err == nil {
+		t.Error("extra argument accepted")
+	}
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", val: "0", out: filepath.Join(t.TempDir(), "n"),
+		l1: 32, l2: 8, epochs: 1, batch: 256, lr: -1, decay: 0.99, workers: 1, seed: 1}
+	err := run(context.Background(), o, &bytes.Buffer{})
+	if err == nil {
+		t.Fatal("negative -lr accepted")
+	}
+	if line := errorLine(err); strings.Count(line, "train:") != 1 {
+		t.Errorf("error line %q", line)
+	}
+	if line := errorLine(errors.New("-val: bad")); line != "train: -val: bad" {
+		t.Errorf("error line %q", line)
+	}
+}
+
+// TestStreamSuperbatches streams the binpack fixture through a shuffle buffer in superbatches
+// with a cosine schedule and AdamW, exports, and resumes for one more superbatch.
+func TestStreamSuperbatches(t *testing.T) {
+	dir := t.TempDir()
+	o := options{data: "../../quant/dataset/testdata/binpack/sfgen.binpack", set: "all", arch: "cpw", loss: "wdl", lambda: 0.5,
+		out: filepath.Join(dir, "s"), val: "100", l1: 32, buckets: 2, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1,
+		superbatch: 256, superbatches: 3, shuffle: 100, schedule: "cosine", wd: 0.01, filter: "none", errorPositions: 50}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	for _, want := range []string{"streamed after the first 100", "superbatches of 4 batches (256 samples), shuffle buffer 100", "superbatch 3/3", "cosine schedule"} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	}
+	if _, err := nnue.LoadFile(o.out + ".nnue"); err != nil {
+		t.Fatal(err)
+	}
+	o.resume, o.superbatches = true, 4
+	log.Reset()
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("resume: %v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "superbatch 4/4") {
+		t.Errorf("resume log:\n%s", log.String())
+	}
+	// flags that make no sense when streaming fail before any work
+	for _, bad := range []options{{val: "0.1"}, {max: 10}, {superbatches: -1}} {
+		b := o
+		b.resume, b.force = false, true
+		if bad.val != "" {
+			b.val = bad.val
+		}
+		b.max, b.superbatches = bad.max, max(b.superbatches, 0)+min(bad.superbatches, 0)*10
+		if err := run(context.Background(), b, &bytes.Buffer{}); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// TestStreamTruncatedFile: a binpack cut in the middle of a chunk stops a streamed run with the
+// reader's error naming the byte offset and the pass; the checkpoint of the last finished
+// superbatch stays loadable.
+func TestStreamTruncatedFile(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../quant/dataset/testdata/binpack/sfgen.binpack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.binpack")
+	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := options{data: cut, set: "all", arch: "cpw", loss: "score", out: filepath.Join(dir, "t"), val: "0", l1: 32, buckets: 1,
+		batch: 32, lr: 1e-3, decay: 0.99, workers: 1, seed: 1, superbatch: 32, superbatches: 1000, shuffle: 16, filter: "none"}
+	var log bytes.Buffer
+	err = run(context.Background(), o, &log)
+	if err == nil || !strings.Contains(err.Error(), "byte offset") || !strings.Contains(err.Error(), "pass 1") {
+		t.Fatalf("error %v, want the binpack reader's offset and the pass\n%s", err, log.String())
+	}
+	tr, lerr := train.Load(o.out + ".ckpt")
+	if lerr != nil {
+		t.Fatalf("checkpoint: %v", lerr)
+	}
+	if tr.Epoch() == 0 || !strings.Contains(log.String(), fmt.Sprintf("superbatch %d/1000", tr.Epoch())) {
+		t.Errorf("checkpoint after %d superbatches; log:\n%s", tr.Epoch(), log.String())
+	}
+	if _, err := os.Stat(o.out + ".nnue"); err == nil {
+		t.Error("a network was exported after the data error")
+	}
+}
+
+// TestFactoriser trains KING-ALL with a factoriser (streamed) and loads the exported network,
+// which has KING-ALL's own size; a set that is not a product is refused before any work.
+func TestFactoriser(t *testing.T) {
+	dir := t.TempDir()
+	o := options{data: "testdata/tiny.txt", set: "ka", arch: "cpw", loss: "score", out: filepath.Join(dir, "f"), val: "50",
+		l1: 32, buckets: 1, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, factoriser: true,
+		superbatch: 128, superbatches: 2, shuffle: 64, errorPositions: 50}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(o.out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.FeatureSet().Size(); got != 49152 {
+		t.Errorf("exported feature set has %d features, want KING-ALL's 49152", got)
+	}
+	o.set, o.out = "all", filepath.Join(dir, "g")
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "not a product") || log.Len() > 0 {
+		t.Errorf("-factoriser with -set all: error %v, log %q", err, log.String())
+	}
+}
+
+// TestThesisBuckets: -arch thesis -buckets 4 trains a hidden and an output layer per bucket and
+// exports the native format only.
+func TestThesisBuckets(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "b")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 32, l2: 8, buckets: 4, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Architecture().Buckets.Count(); got != 4 {
+		t.Errorf("%d buckets", got)
+	}
+	if _, err := os.Stat(out + ".nn"); err == nil {
+		t.Error("a thesis .nn written for a bucketed network")
+	}
+}
+
+// TestPairwiseTwoHidden: the pairwise product and a second hidden layer, with output buckets,
+// train, export (native only) and load; -l1 32 with -pairwise is refused before any work.
+func TestPairwiseTwoHidden(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 64, l2: 16, l3: 32, pairwise: true, buckets: 2, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := n.Architecture().Stacks; len(st) != 2 || len(st[0]) != 7 {
+		t.Errorf("stacks %v", st)
+	}
+	if _, err := os.Stat(out + ".nn"); err == nil {
+		t.Error("a thesis .nn written")
+	}
+	o.l1, o.out = 32, out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PairwiseMul") || log.Len() > 0 {
+		t.Errorf("-pairwise -l1 32: error %v, log %q", err, log.String())
 	}
 }

@@ -32,6 +32,7 @@ type checkpoint struct {
 	BestEpoch  int
 	BestLoss   float64
 	BestParams [][]float32
+	Stream     StreamPosition
 }
 
 // Save writes the trainer's complete state (configuration, parameters, Adam moments, position in
@@ -60,7 +61,8 @@ func (t *Trainer) Save(path string) error {
 func (t *Trainer) WriteCheckpoint(w io.Writer) error {
 	cp := checkpoint{Version: checkpointVersion, Config: t.cfg, FeatureSet: t.featureSet, Features: t.features,
 		M: t.m, V: t.v, Step: t.step, Epoch: t.epoch, Batch: t.batch, PartLoss: t.partLoss, PartN: t.partN,
-		PartSecs: t.partSecs, History: t.history, BestEpoch: t.bestEpoch, BestLoss: t.bestLoss, BestParams: t.bestParams}
+		PartSecs: t.partSecs, History: t.history, BestEpoch: t.bestEpoch, BestLoss: t.bestLoss, BestParams: t.bestParams,
+		Stream: t.stream}
 	for _, ts := range t.ts {
 		cp.Params = append(cp.Params, ts.data)
 	}
@@ -101,7 +103,15 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("train: checkpoint: %w", err)
 	}
-	sizes := tensorSizes(cfg, cp.Features)
+	rows := cp.Features
+	if cfg.Factoriser {
+		v, err := virtualRows(cp.FeatureSet, cp.Features)
+		if err != nil {
+			return nil, fmt.Errorf("train: checkpoint: %w", err)
+		}
+		rows += v
+	}
+	sizes := tensorSizes(cfg, rows)
 	if len(cp.Params) != len(sizes) {
 		return nil, errors.New("train: checkpoint: wrong number of tensors")
 	}
@@ -124,7 +134,8 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 		copy(ts.data, cp.Params[i])
 		t.m[i], t.v[i] = cp.M[i], cp.V[i]
 	}
-	if cp.Epoch < 0 || cp.Batch < 0 || cp.Step < 0 || cp.PartN < 0 {
+	t.net.sync()
+	if cp.Epoch < 0 || cp.Batch < 0 || cp.Step < 0 || cp.PartN < 0 || cp.Stream.Pass < 0 || cp.Stream.Seen < 0 {
 		return nil, errors.New("train: checkpoint: negative counters")
 	}
 	if cp.BestEpoch != 0 {
@@ -138,13 +149,13 @@ func ReadCheckpoint(r io.Reader) (*Trainer, error) {
 		}
 		t.bestEpoch, t.bestLoss, t.bestParams = cp.BestEpoch, cp.BestLoss, cp.BestParams
 	}
-	t.step, t.epoch, t.batch = cp.Step, cp.Epoch, cp.Batch
+	t.step, t.epoch, t.batch, t.stream = cp.Step, cp.Epoch, cp.Batch, cp.Stream
 	t.partLoss, t.partN, t.partSecs, t.history = cp.PartLoss, cp.PartN, cp.PartSecs, cp.History
 	return t, nil
 }
 
 // tensorSizes returns the number of values of each tensor of a model with cfg (defaults applied)
-// and features inputs, in the order of net.tensors(); -1 marks a size that overflows.
+// and features rows of the feature transformer (factoriser rows included), in the order of net.tensors(); -1 marks a size that overflows.
 func tensorSizes(cfg Config, features int) []int {
 	mul := func(a, b int) int {
 		limit := min(int64(1)<<40, int64(math.MaxInt)) // 2⁴⁰ values, or int's range on 32-bit platforms
@@ -156,5 +167,14 @@ func tensorSizes(cfg Config, features int) []int {
 	if cfg.Arch == ArchCPW {
 		return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.Buckets, 2*cfg.L1), cfg.Buckets}
 	}
-	return []int{mul(features, cfg.L1), cfg.L1, mul(cfg.L2, 2*cfg.L1), cfg.L2, cfg.L2, 1}
+	nb, in := cfg.ThesisBuckets, 2*cfg.L1
+	if cfg.Pairwise {
+		in = cfg.L1
+	}
+	sizes := []int{mul(features, cfg.L1), cfg.L1}
+	for _, out := range cfg.hiddenWidths() {
+		sizes = append(sizes, mul(nb*out, in), nb*out)
+		in = out
+	}
+	return append(sizes, nb*in, nb)
 }

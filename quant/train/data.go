@@ -72,6 +72,10 @@ type Data struct {
 	Features int
 	// Loss is the training method the samples are encoded for.
 	Loss Loss
+	// Virtual is the number of factoriser rows after the set's Features (0: none): with a
+	// factoriser, every active feature f of a product set A×B is followed by the index
+	// Features + (f mod |B|), its B feature's shared virtual row (Encoder.Factorise).
+	Virtual int
 
 	idx    []int32
 	off    []int64 // start of (sample·k + slot)·2 + perspective in idx; one extra end entry
@@ -108,9 +112,9 @@ func (d *Data) Split(n int) (head, tail *Data, err error) {
 	}
 	cut := d.Len() - n
 	k := d.Loss.positionsPer()
-	head = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss,
+	head = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss, Virtual: d.Virtual,
 		idx: d.idx, off: d.off[:cut*k*2+1], pieces: d.pieces[:cut*k], score: d.score[:cut], result: d.result[:cut]}
-	tail = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss,
+	tail = &Data{Set: d.Set, Features: d.Features, Loss: d.Loss, Virtual: d.Virtual,
 		idx: d.idx, off: d.off[cut*k*2:], pieces: d.pieces[cut*k:], score: d.score[cut:], result: d.result[cut:]}
 	return head, tail, nil
 }
@@ -119,6 +123,7 @@ func (d *Data) Split(n int) (head, tail *Data, err error) {
 // concurrent use.
 type Encoder struct {
 	d     *Data
+	set   *featureset.Set
 	rng   *rand.Rand
 	buf   []int
 	moves []board.Move
@@ -133,6 +138,7 @@ var ErrNoAlternative = errors.New("train: no legal move other than the best move
 func NewEncoder(set *featureset.Set, loss Loss, seed uint64) *Encoder {
 	return &Encoder{
 		d:   &Data{Set: set, Features: set.Size(), Loss: loss, off: []int64{0}},
+		set: set,
 		rng: rand.New(rand.NewPCG(seed, 0x707172)),
 		buf: make([]int, 0, set.MaxActive()),
 	}
@@ -180,12 +186,41 @@ func (e *Encoder) AddResult(pos *board.Position, score float64, best board.Move,
 	return nil
 }
 
+// Factorise makes the encoder add, after every active feature f, the virtual feature
+// Features + (f mod |B|) of the factoriser (the set must be a product A×B, e.g. KING-ALL =
+// KSQ×ALL: one shared ALL row for all 64 king squares; featureset.Factors). It must be called
+// before the first Add. Error: the set is not a product.
+func (e *Encoder) Factorise() error {
+	_, b, ok := featureset.Factors(e.set.Root())
+	if !ok {
+		return fmt.Errorf("train: factoriser: feature set %s is not a product A*B", e.set)
+	}
+	if e.d.Len() > 0 {
+		return errors.New("train: factoriser: samples already added")
+	}
+	e.d.Virtual = b.Size()
+	return nil
+}
+
+// maxIndices is the largest number of indices one perspective of one position can have.
+func (e *Encoder) maxIndices() int {
+	if e.d.Virtual > 0 {
+		return 2 * e.set.MaxActive()
+	}
+	return e.set.MaxActive()
+}
+
 func (e *Encoder) addPosition(pos *board.Position) {
 	stm := pos.SideToMove()
 	for _, c := range [2]board.Color{stm, stm.Other()} {
 		e.buf = e.d.Set.Active(pos, c, e.buf[:0])
 		for _, f := range e.buf {
 			e.d.idx = append(e.d.idx, int32(f))
+		}
+		if v := e.d.Virtual; v > 0 {
+			for _, f := range e.buf {
+				e.d.idx = append(e.d.idx, int32(e.d.Features+f%v))
+			}
 		}
 		e.d.off = append(e.d.off, int64(len(e.d.idx)))
 	}
@@ -194,6 +229,12 @@ func (e *Encoder) addPosition(pos *board.Position) {
 
 // Len is the number of samples added so far.
 func (e *Encoder) Len() int { return e.d.Len() }
+
+// reset empties the encoder's data, keeping its capacity.
+func (e *Encoder) reset() {
+	d := e.d
+	d.idx, d.off, d.pieces, d.score, d.result = d.idx[:0], d.off[:1], d.pieces[:0], d.score[:0], d.result[:0]
+}
 
 // Data returns the encoded samples. The Encoder must not be used afterwards.
 func (e *Encoder) Data() *Data { return e.d }

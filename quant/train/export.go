@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -8,30 +9,87 @@ import (
 	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // FloatThesis returns the trained thesis model as a quant.FloatThesis (a copy), with the output
 // scale S folded into W3 and B3 so that its Forward gives the trainer's output in centipawns.
-// It returns an error if the trainer's architecture is not ArchThesis.
+// It returns an error if the trainer's architecture is not ArchThesis or it has more than one
+// output bucket (FloatThesisBuckets).
 func (t *Trainer) FloatThesis() (*quant.FloatThesis, error) {
+	fs, err := t.FloatThesisBuckets()
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) != 1 {
+		return nil, fmt.Errorf("train: FloatThesis of a model with %d output buckets (FloatThesisBuckets)", len(fs))
+	}
+	return fs[0], nil
+}
+
+// FloatThesisBuckets returns one quant.FloatThesis per output bucket (Config.ThesisBuckets):
+// the shared feature transformer with that bucket's hidden and output layers, S folded in. The
+// model's output for a position is that of bucket quant.OutputBucket(pieces, buckets). Error:
+// the architecture is not ArchThesis.
+func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 	m, ok := t.net.(*thesisNet)
 	if !ok {
 		return nil, fmt.Errorf("train: FloatThesis of a %v model", t.cfg.Arch)
 	}
-	f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, m.l2)
-	for i := range f.W1 {
-		copy(f.W1[i], m.w1.data[i*m.l1:(i+1)*m.l1])
+	if m.pairwise || len(m.hidden) != 1 {
+		return nil, errors.New("train: FloatThesis of a model with the pairwise product or two hidden layers (quant.FloatThesis has neither)")
 	}
-	copy(f.B1, m.b1.data)
-	for k := range f.W2 {
-		copy(f.W2[k], m.w2.data[k*2*m.l1:(k+1)*2*m.l1])
+	d := m.hidden[0]
+	in, l2 := d.in, d.out
+	out := make([]*quant.FloatThesis, m.nb)
+	for k := range out {
+		f := quant.NewFloatThesis(t.featureSet, m.f, m.l1, l2)
+		t.mergeRows(f.W1, m.w1.data, m.l1)
+		copy(f.B1, m.b1.data)
+		for j := range f.W2 {
+			copy(f.W2[j], d.w.data[(k*l2+j)*in:(k*l2+j+1)*in])
+		}
+		copy(f.B2, d.b.data[k*l2:(k+1)*l2])
+		for j, w := range m.w3.data[k*l2 : (k+1)*l2] {
+			f.W3[j] = w * m.s
+		}
+		f.B3 = m.b3.data[k] * m.s
+		out[k] = f
 	}
-	copy(f.B2, m.b2.data)
-	for k, w := range m.w3.data {
-		f.W3[k] = w * m.s
+	return out, nil
+}
+
+// quantizeThesisBuckets quantizes every bucket's model with quant.QuantizeThesis and joins the
+// stacks into one network with nnue.Buckets (the CPW piece-count rule, as QuantizeCPW): the
+// feature transformers are the same (shared W1, B1), so the first one serves all.
+func quantizeThesisBuckets(ms []*quant.FloatThesis, s quant.ThesisScheme) (*nnue.Network, *quant.ClipReport, error) {
+	var (
+		first *nnue.Network
+		rep   *quant.ClipReport
+		arch  nnue.Architecture
+	)
+	for k, m := range ms {
+		n, r, err := quant.QuantizeThesis(m, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if k == 0 {
+			first, rep, arch = n, r, n.Architecture()
+			arch.Stacks = nil
+		} else {
+			rep.Layers = append(rep.Layers, r.Layers[2:]...) // the FT is bucket 0's
+		}
+		arch.Stacks = append(arch.Stacks, n.Architecture().Stacks[0])
 	}
-	f.B3 = m.b3.data[0] * m.s
-	return f, nil
+	if len(ms) == 1 {
+		return first, rep, nil
+	}
+	arch.Buckets = nnue.Buckets{N: len(ms), Sub: 2, Div: (32 + len(ms) - 1) / len(ms)}
+	n, err := nnue.NewNetwork(first.FeatureTransformer(), arch, "quantized by nnuekit/quant/train (thesis stacks per output bucket)")
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, rep, nil
 }
 
 // FloatCPW returns the trained CPW model as a quant.FloatCPW (a copy). It returns an error if
@@ -42,9 +100,7 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 		return nil, fmt.Errorf("train: FloatCPW of a %v model", t.cfg.Arch)
 	}
 	f := quant.NewFloatCPW(t.featureSet, m.f, m.n, m.buckets)
-	for i := range f.W1 {
-		copy(f.W1[i], m.w1.data[i*m.n:(i+1)*m.n])
-	}
+	t.mergeRows(f.W1, m.w1.data, m.n)
 	copy(f.B1, m.b1.data)
 	for k := range f.WOut {
 		copy(f.WOut[k], m.w.data[k*2*m.n:(k+1)*2*m.n])
@@ -52,6 +108,109 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 	copy(f.BOut, m.b.data)
 	f.Scale = m.scale
 	return f, nil
+}
+
+// mergeRows copies the feature transformer's rows into dst (one per feature of the set), each
+// with its factoriser row added (Config.Factoriser: row f + virtual row f mod |B|).
+func (t *Trainer) mergeRows(dst [][]float32, w []float32, n int) {
+	for i := range dst {
+		copy(dst[i], w[i*n:(i+1)*n])
+		if t.virtual > 0 {
+			v := t.features + i%t.virtual
+			simd.AddF32(dst[i], w[v*n:(v+1)*n])
+		}
+	}
+}
+
+// evalPosition is the trainer's float model on one position (set: the model's own).
+func (t *Trainer) evalPosition(_ *featureset.Set, p *board.Position) (float64, error) {
+	enc, err := t.NewEncoder()
+	if err != nil {
+		return 0, err
+	}
+	if err := enc.AddResult(p, 0, board.NullMove, -1); err != nil {
+		return 0, err
+	}
+	return t.Eval(enc.Data(), 0), nil
+}
+
+// quantizeStack quantizes an ArchThesis model with the pairwise product or two hidden layers,
+// which quant.FloatThesis cannot hold, with Config.Thesis's scales (quant.QuantizeValues):
+// feature transformer ×FTScale (int16; factoriser rows merged), every hidden layer's weights
+// ×L2WeightScale (int8) and biases ×L2BiasScale (int32), each followed by ClippedReLU >>
+// HiddenShift, output weights ×S·OutWeightScale (int8) and bias ×S·OutBiasScale (int32), output
+// >> OutputShift. Per bucket the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
+// → ClippedReLU)… → Affine, the buckets chosen by nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉}.
+func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport, error) {
+	s := t.cfg.Thesis
+	set, err := t.parseSet()
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([][]float32, m.f)
+	flat := make([]float32, m.f*m.l1)
+	for i := range rows {
+		rows[i] = flat[i*m.l1 : (i+1)*m.l1]
+	}
+	t.mergeRows(rows, m.w1.data, m.l1)
+	rep := &quant.ClipReport{}
+	int16s := func(name string, w []float32, scale float64) []int16 {
+		q, lc := quant.QuantizeValues(name, w, scale, quant.MaxInt16)
+		rep.Layers = append(rep.Layers, lc)
+		out := make([]int16, len(q))
+		for i, v := range q {
+			out[i] = int16(v)
+		}
+		return out
+	}
+	affine := func(name string, w, b []float32, in, out int, ws, bs float64) *nnue.Affine {
+		a := nnue.NewAffine(in, out)
+		qw, lw := quant.QuantizeValues(name+".weight", w, ws, quant.MaxInt8)
+		qb, lb := quant.QuantizeValues(name+".bias", b, bs, quant.MaxInt32)
+		rep.Layers = append(rep.Layers, lw, lb)
+		for j := range out {
+			row := a.Row(j)
+			for i := range in {
+				row[i] = int8(qw[j*in+i])
+			}
+			a.Bias[j] = int32(qb[j])
+		}
+		return a
+	}
+	ft, err := nnue.NewFeatureTransformer(set, m.l1, int16s("ft.weight", flat, s.FTScale()), int16s("ft.bias", m.b1.data, s.FTScale()), 0, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	arch := nnue.Architecture{Output: nnue.OutputScale{Shift: uint8(s.OutputShift())}, PawnValue: 100,
+		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, >>%d",
+			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputShift())}
+	if m.nb > 1 {
+		arch.Buckets = nnue.Buckets{N: m.nb, Sub: 2, Div: (32 + m.nb - 1) / m.nb}
+	}
+	last := m.last()
+	for k := range m.nb {
+		var act nnue.Layer = nnue.ClippedReLU{Input: nnue.KindInt16}
+		if m.pairwise {
+			act = nnue.PairwiseMul{}
+		}
+		st := []nnue.Layer{nnue.Perspective{}, act}
+		for _, d := range m.hidden {
+			size := d.in * d.out
+			st = append(st, affine(d.w.name[:2], d.w.data[k*size:(k+1)*size], d.b.data[k*d.out:(k+1)*d.out], d.in, d.out, s.L2WeightScale(), s.L2BiasScale()),
+				nnue.ClippedReLU{Input: nnue.KindInt32, Shift: uint8(s.HiddenShift())})
+		}
+		w3 := make([]float32, last)
+		for j, w := range m.w3.data[k*last : (k+1)*last] {
+			w3[j] = w * m.s
+		}
+		st = append(st, affine("out", w3, []float32{m.b3.data[k] * m.s}, last, 1, s.OutWeightScale(), s.OutBiasScale()))
+		arch.Stacks = append(arch.Stacks, st)
+	}
+	n, err := nnue.NewNetwork(ft, arch, "quantized by nnuekit/quant/train")
+	if err != nil {
+		return nil, nil, err
+	}
+	return n, rep, nil
 }
 
 // Exported is the result of Export.
@@ -75,11 +234,18 @@ func (t *Trainer) Export(positions []board.Position) (*Exported, error) {
 		err   error
 		float func(set *featureset.Set, p *board.Position) (float64, error)
 	)
-	switch t.cfg.Arch {
-	case ArchThesis:
-		m, _ := t.FloatThesis()
-		ex.Network, ex.Clip, err = quant.QuantizeThesis(m, t.cfg.Thesis)
-		float = m.EvaluatePosition
+	m, stack := t.net.(*thesisNet)
+	stack = stack && (m.pairwise || len(m.hidden) > 1)
+	switch {
+	case stack:
+		ex.Network, ex.Clip, err = t.quantizeStack(m)
+		float = t.evalPosition
+	case t.cfg.Arch == ArchThesis:
+		ms, _ := t.FloatThesisBuckets()
+		ex.Network, ex.Clip, err = quantizeThesisBuckets(ms, t.cfg.Thesis)
+		float = func(set *featureset.Set, p *board.Position) (float64, error) {
+			return ms[quant.OutputBucket(p.PieceCount(), len(ms))].EvaluatePosition(set, p)
+		}
 	default:
 		m, _ := t.FloatCPW()
 		ex.Network, ex.Clip, err = quant.QuantizeCPW(m, t.cfg.CPW)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/nnuekit/nnuekit/quant"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // Arch selects the network shape the trainer builds.
@@ -53,14 +54,42 @@ type tensor struct {
 	sparse bool
 }
 
+// chunk is the number of positions a worker runs through the model together: the dense
+// layers of a chunk are small matrix products (simd.MulAddF32) whose weight-gradient product
+// reads and writes ∂W once per chunk instead of once per position.
+const chunk = 64
+
+// posBatch is a chunk of positions: the active features of both perspectives (side to move
+// first), the piece count (output bucket), the model's outputs after forward and the
+// derivatives dLoss/dOutput that backward propagates (positions with g = 0 touch no
+// feature-transformer row).
+type posBatch struct {
+	stm, nstm [][]int32
+	pieces    []int
+	out, g    []float64
+}
+
+func (b *posBatch) reset() {
+	b.stm, b.nstm, b.pieces, b.out, b.g = b.stm[:0], b.nstm[:0], b.pieces[:0], b.out[:0], b.g[:0]
+}
+
+func (b *posBatch) add(stm, nstm []int32, pieces int) {
+	b.stm, b.nstm, b.pieces = append(b.stm, stm), append(b.nstm, nstm), append(b.pieces, pieces)
+}
+
+func (b *posBatch) len() int { return len(b.stm) }
+
 // net is the float model in the trainer's layout; the thesis and CPW models implement it.
-// forward runs one position, keeping the activations in sc; backward accumulates the
-// gradient of the loss for a derivative g = dLoss/dOutput into gr.
+// forward runs a batch of at most chunk positions, keeping the activations in sc and setting
+// b.out; backward accumulates the gradient of the loss for the derivatives b.g into gr.
+// sync must be called after the parameters change (it refreshes derived copies such as a
+// transposed weight matrix); forward and backward only read the parameters.
 type net interface {
 	tensors() []*tensor
 	newScratch() scratch
-	forward(sc scratch, stm, nstm []int32, pieces int) float64
-	backward(sc scratch, stm, nstm []int32, pieces int, g float64, gr *grads)
+	forward(sc scratch, b *posBatch)
+	backward(sc scratch, b *posBatch, gr *grads)
+	sync()
 }
 
 type scratch interface{}
@@ -97,7 +126,289 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 	}
 }
 
-func clamp01f(x float32) float32 {
+// thesisNet is the thesis model and its extensions in the trainer's layout: a feature
+// transformer, an activation (ClippedReLU, or the pairwise product), one or two ClippedReLU
+// hidden layers and an output, with nb ≥ 1 stacks of dense layers chosen by the piece count
+// (output buckets, quant.OutputBucket; the thesis itself has one stack and one hidden layer):
+//
+//	W1 [F·L1] row-major by feature, B1 [L1]; per hidden layer i and bucket k: W [k][out·in]
+//	row-major (out × in), B [k][out]; W3 [k][last], B3 [k]; output = S·(B3[k] + W3[k]·h)
+//
+// S (OutScale) is a fixed factor that lets the optimizer work with output weights of order 1
+// while the model's output is in centipawns; Export multiplies W3 and B3 by S, so the exported
+// model computes exactly the same function. The pairwise product of a perspective's halves is
+// y_j = (127/128)·c(a_j)·c(a_{j+L1/2}), c = clamp to [0, 1]: nnue.PairwiseMul's (A·B) >> 7 on
+// values scaled by 127, in the units (1/127) of a ClippedReLU output.
+type thesisNet struct {
+	f, l1, nb int
+	pairwise  bool
+	s         float32
+	w1, b1    *tensor
+	hidden    []*dense
+	w3, b3    *tensor
+}
+
+// dense is a hidden layer: per bucket W [out·in] (out × in), B [out], and Wᵀ [in·out] for the
+// forward product (refreshed by sync).
+type dense struct {
+	in, out int
+	w, b    *tensor
+	wt      []float32
+}
+
+// pairwiseScale is (A·B) >> 7's factor 127/128 in ClippedReLU units.
+const pairwiseScale = float32(127.0 / 128)
+
+type thesisScratch struct {
+	a      []float32   // pre-activation accumulators, [chunk][2·L1], side to move first
+	x      [][]float32 // x[0]: the activation of a, [chunk][in of hidden 0]; x[i+1] = ClippedReLU(z[i])
+	z      [][]float32 // z[i]: pre-activations of hidden layer i, [chunk][out]
+	g      [][]float32 // g[i]: ∂loss/∂x[i] (masked in place into ∂loss/∂z[i−1])
+	da     []float32   // ∂loss/∂a, [chunk][2·L1] (g[0] itself for ClippedReLU)
+	order  []int       // row r of the matrices holds position order[r]: positions grouped by bucket
+	bucket []int       // bucket of row r
+	seg    []int       // rows of bucket k: seg[k] ≤ r < seg[k+1]
+	next   []int
+}
+
+// newThesisNet builds the model: hidden holds the hidden layers' widths (the thesis: [L2]).
+func newThesisNet(features, virtual, l1 int, hidden []int, pairwise bool, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
+	m := &thesisNet{f: features, l1: l1, nb: buckets, pairwise: pairwise, s: float32(outScale)}
+	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
+	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
+	in := 2 * l1
+	if pairwise {
+		in = l1
+	}
+	for i, out := range hidden {
+		name := fmt.Sprintf("l%d", i+2)
+		m.hidden = append(m.hidden, &dense{in: in, out: out,
+			w:  &tensor{name: name + ".weight", data: make([]float32, buckets*out*in), clip: float32(s.HiddenClip())},
+			b:  &tensor{name: name + ".bias", data: make([]float32, buckets*out), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())},
+			wt: make([]float32, buckets*out*in)})
+		in = out
+	}
+	m.w3 = &tensor{name: "out.weight", data: make([]float32, buckets*in), clip: float32(s.OutputClip() / outScale)}
+	m.b3 = &tensor{name: "out.bias", data: make([]float32, buckets), clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
+	// PyTorch's nn.Linear default initialisation: U(±1/√fan_in) for weights and biases.
+	r := rand.New(rand.NewPCG(seed, 0x7472616e))
+	uniform(r, m.w1.data[:features*l1], 1/math.Sqrt(float64(features))) // factoriser rows start at 0
+	uniform(r, m.b1.data, 1/math.Sqrt(float64(features)))
+	for _, d := range m.hidden {
+		uniform(r, d.w.data, 1/math.Sqrt(float64(d.in)))
+		uniform(r, d.b.data, 1/math.Sqrt(float64(d.in)))
+	}
+	uniform(r, m.w3.data, 1/math.Sqrt(float64(in)))
+	uniform(r, m.b3.data, 1/math.Sqrt(float64(in)))
+	m.sync()
+	return m
+}
+
+func (m *thesisNet) tensors() []*tensor {
+	ts := []*tensor{m.w1, m.b1}
+	for _, d := range m.hidden {
+		ts = append(ts, d.w, d.b)
+	}
+	return append(ts, m.w3, m.b3)
+}
+
+// last is the width of the last hidden layer (the output layer's input).
+func (m *thesisNet) last() int { return m.hidden[len(m.hidden)-1].out }
+
+// sync refreshes every hidden layer's Wᵀ ([in][out] per bucket), the layout of the forward
+// product Z = X·Wᵀ.
+func (m *thesisNet) sync() {
+	for _, d := range m.hidden {
+		size := d.in * d.out
+		for k := range m.nb {
+			w, wt := d.w.data[k*size:(k+1)*size], d.wt[k*size:(k+1)*size]
+			for j := range d.out {
+				for i, v := range w[j*d.in : (j+1)*d.in] {
+					wt[i*d.out+j] = v
+				}
+			}
+		}
+	}
+}
+
+func (m *thesisNet) newScratch() scratch {
+	sc := &thesisScratch{
+		a:     make([]float32, chunk*2*m.l1),
+		order: make([]int, chunk), bucket: make([]int, chunk), seg: make([]int, m.nb+1), next: make([]int, m.nb),
+	}
+	sc.x = append(sc.x, make([]float32, chunk*m.hidden[0].in))
+	sc.g = append(sc.g, make([]float32, chunk*m.hidden[0].in))
+	for _, d := range m.hidden {
+		sc.z = append(sc.z, make([]float32, chunk*d.out))
+		sc.x = append(sc.x, make([]float32, chunk*d.out))
+		sc.g = append(sc.g, make([]float32, chunk*d.out))
+	}
+	sc.da = sc.g[0]
+	if m.pairwise {
+		sc.da = make([]float32, chunk*2*m.l1)
+	}
+	return sc
+}
+
+// group orders the batch's positions by bucket (stable), so each bucket's rows are one
+// contiguous block of the chunk's matrices.
+func (m *thesisNet) group(sc *thesisScratch, b *posBatch) {
+	n := b.len()
+	clear(sc.seg)
+	for p := range n {
+		sc.seg[quant.OutputBucket(b.pieces[p], m.nb)+1]++
+	}
+	for k := range m.nb {
+		sc.seg[k+1] += sc.seg[k]
+	}
+	next := append(sc.next[:0], sc.seg[:m.nb]...)
+	for p := range n {
+		k := quant.OutputBucket(b.pieces[p], m.nb)
+		sc.order[next[k]], sc.bucket[next[k]] = p, k
+		next[k]++
+	}
+}
+
+// forward: A = b1 + Σ W1 rows per perspective, X = ClippedReLU(A) or the pairwise product,
+// for each hidden layer Z = b + X·Wᵀ (the position's bucket) and X = ClippedReLU(Z), then
+// out = S·(b3 + X·w3).
+func (m *thesisNet) forward(s scratch, b *posBatch) {
+	sc := s.(*thesisScratch)
+	l1, n := m.l1, b.len()
+	m.group(sc, b)
+	for r := range n {
+		p := sc.order[r]
+		a := sc.a[r*2*l1 : (r+1)*2*l1]
+		simd.AddRowsF32(a[:l1], m.b1.data, m.w1.data, b.stm[p])
+		simd.AddRowsF32(a[l1:], m.b1.data, m.w1.data, b.nstm[p])
+	}
+	if m.pairwise {
+		half := l1 / 2
+		for r := range n {
+			for h := range 2 {
+				a := sc.a[r*2*l1+h*l1 : r*2*l1+(h+1)*l1]
+				x := sc.x[0][r*l1+h*half : r*l1+(h+1)*half]
+				for j := range x {
+					x[j] = pairwiseScale * clamp01(a[j]) * clamp01(a[half+j])
+				}
+			}
+		}
+	} else {
+		simd.ClampF32(sc.x[0][:n*2*l1], sc.a[:n*2*l1])
+	}
+	for i, d := range m.hidden {
+		z, x := sc.z[i], sc.x[i]
+		for r := range n {
+			k := sc.bucket[r]
+			copy(z[r*d.out:(r+1)*d.out], d.b.data[k*d.out:(k+1)*d.out])
+		}
+		for k := range m.nb {
+			lo, hi := sc.seg[k], sc.seg[k+1]
+			if lo < hi {
+				simd.MulAddF32(z[lo*d.out:], d.out, x[lo*d.in:], d.in, 1, d.wt[k*d.in*d.out:(k+1)*d.in*d.out], d.out, hi-lo, d.out, d.in)
+			}
+		}
+		simd.ClampF32(sc.x[i+1][:n*d.out], z[:n*d.out])
+	}
+	last, h := m.last(), sc.x[len(m.hidden)]
+	if cap(b.out) < n {
+		b.out = make([]float64, n, chunk)
+	}
+	b.out = b.out[:n]
+	for r := range n {
+		k := sc.bucket[r]
+		out := m.b3.data[k]
+		w3 := m.w3.data[k*last : (k+1)*last]
+		for j, v := range h[r*last : (r+1)*last] {
+			out += w3[j] * v
+		}
+		b.out[sc.order[r]] = float64(m.s * out)
+	}
+}
+
+// backward: ∂X_last = g·S·w3; per hidden layer from the last: ∂Z = ∂X masked by
+// ClippedReLU'(Z), ∂W += ∂Zᵀ·X, ∂X = ∂Z·W (per bucket block); ∂A from the activation's
+// derivative; ∂W1 rows of the active features += ∂A's half.
+func (m *thesisNet) backward(s scratch, b *posBatch, gr *grads) {
+	sc := s.(*thesisScratch)
+	l1, n, nh := m.l1, b.len(), len(m.hidden)
+	gw1, gb1 := gr.g[0], gr.g[1]
+	gw3, gb3 := gr.g[2+2*nh], gr.g[3+2*nh]
+	last, h, gl := m.last(), sc.x[nh], sc.g[nh]
+	for r := range n {
+		k := sc.bucket[r]
+		gs := float32(b.g[sc.order[r]]) * m.s
+		gb3[k] += gs
+		hr, dr := h[r*last:(r+1)*last], gl[r*last:(r+1)*last]
+		g3 := gw3[k*last : (k+1)*last]
+		for j, w := range m.w3.data[k*last : (k+1)*last] {
+			g3[j] += gs * hr[j]
+			dr[j] = gs * w
+		}
+	}
+	for i := nh - 1; i >= 0; i-- {
+		d := m.hidden[i]
+		gw, gb := gr.g[2+2*i], gr.g[3+2*i]
+		dz := sc.g[i+1][:n*d.out]
+		simd.CReLUMaskF32(dz, sc.z[i][:n*d.out])
+		for r := range n {
+			k := sc.bucket[r]
+			simd.AddF32(gb[k*d.out:(k+1)*d.out], dz[r*d.out:(r+1)*d.out])
+		}
+		dx := sc.g[i][:n*d.in]
+		clear(dx)
+		size := d.in * d.out
+		for k := range m.nb {
+			lo, hi := sc.seg[k], sc.seg[k+1]
+			if lo == hi {
+				continue
+			}
+			simd.MulAddF32(gw[k*size:(k+1)*size], d.in, dz[lo*d.out:], 1, d.out, sc.x[i][lo*d.in:], d.in, d.out, d.in, hi-lo)
+			simd.MulAddF32(dx[lo*d.in:], d.in, dz[lo*d.out:], d.out, 1, d.w.data[k*size:(k+1)*size], d.in, hi-lo, d.in, d.out)
+		}
+	}
+	da := sc.da[:n*2*l1]
+	if m.pairwise {
+		half := l1 / 2
+		for r := range n {
+			for hh := range 2 {
+				a := sc.a[r*2*l1+hh*l1 : r*2*l1+(hh+1)*l1]
+				d := da[r*2*l1+hh*l1 : r*2*l1+(hh+1)*l1]
+				g := sc.g[0][r*l1+hh*half : r*l1+(hh+1)*half]
+				for j, gj := range g {
+					p, q := a[j], a[half+j]
+					kg := pairwiseScale * gj
+					d[j], d[half+j] = 0, 0
+					if p > 0 && p < 1 {
+						d[j] = kg * clamp01(q)
+					}
+					if q > 0 && q < 1 {
+						d[half+j] = kg * clamp01(p)
+					}
+				}
+			}
+		}
+	} else {
+		simd.CReLUMaskF32(da, sc.a[:n*2*l1])
+	}
+	for r := range n {
+		p := sc.order[r]
+		if b.g[p] == 0 {
+			continue
+		}
+		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
+			d := da[r*2*l1+half*l1 : r*2*l1+(half+1)*l1]
+			simd.AddF32(gb1, d)
+			for _, f := range active {
+				gr.touch(f)
+			}
+			simd.AddToRowsF32(gw1, active, d)
+		}
+	}
+}
+
+// clamp01 is ClippedReLU's clamp to [0, 1].
+func clamp01(x float32) float32 {
 	if x < 0 {
 		return 0
 	}
@@ -105,169 +416,6 @@ func clamp01f(x float32) float32 {
 		return 1
 	}
 	return x
-}
-
-// axpy computes y += a·x.
-func axpy(a float32, x, y []float32) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += a * x[i]
-		y[i+1] += a * x[i+1]
-		y[i+2] += a * x[i+2]
-		y[i+3] += a * x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += a * x[i]
-	}
-}
-
-// addTo computes y += x.
-func addTo(x, y []float32) {
-	y = y[:len(x)]
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		y[i] += x[i]
-		y[i+1] += x[i+1]
-		y[i+2] += x[i+2]
-		y[i+3] += x[i+3]
-	}
-	for ; i < len(x); i++ {
-		y[i] += x[i]
-	}
-}
-
-func dot(x, y []float32) float32 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
-
-// accumulate sets acc = bias + Σ_{f ∈ active} w[f·n : (f+1)·n].
-func accumulate(acc, bias, w []float32, active []int32) {
-	n := len(acc)
-	copy(acc, bias)
-	for _, f := range active {
-		addTo(w[int(f)*n:int(f)*n+n], acc)
-	}
-}
-
-// thesisNet is the thesis model in the trainer's layout:
-//
-//	W1 [F·L1] row-major by feature, B1 [L1], W2 [L2·2L1] row-major (out × in), B2 [L2],
-//	W3 [L2], B3 [1]; output = S·(B3 + W3·h)
-//
-// S (OutScale) is a fixed factor that lets the optimizer work with output weights of order 1
-// while the model's output is in centipawns; Export multiplies W3 and B3 by S, so the exported
-// quant.FloatThesis computes exactly the same function.
-type thesisNet struct {
-	f, l1, l2              int
-	s                      float32
-	w1, b1, w2, b2, w3, b3 *tensor
-}
-
-type thesisScratch struct {
-	acc [2][]float32 // pre-activation accumulators, side to move first
-	x   []float32    // ClippedReLU outputs, 2·L1
-	z   []float32    // L2 pre-activations
-	h   []float32    // L2 ClippedReLU outputs
-	dx  []float32
-}
-
-func newThesisNet(features, l1, l2 int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
-	m := &thesisNet{f: features, l1: l1, l2: l2, s: float32(outScale)}
-	m.w1 = &tensor{name: "ft.weight", data: make([]float32, features*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
-	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
-	m.w2 = &tensor{name: "l2.weight", data: make([]float32, l2*2*l1), clip: float32(s.HiddenClip())}
-	m.b2 = &tensor{name: "l2.bias", data: make([]float32, l2), clip: float32(float64(quant.MaxInt32) / s.L2BiasScale())}
-	m.w3 = &tensor{name: "out.weight", data: make([]float32, l2), clip: float32(s.OutputClip() / outScale)}
-	m.b3 = &tensor{name: "out.bias", data: make([]float32, 1), clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
-	// PyTorch's nn.Linear default initialisation: U(±1/√fan_in) for weights and biases.
-	r := rand.New(rand.NewPCG(seed, 0x7472616e))
-	uniform(r, m.w1.data, 1/math.Sqrt(float64(features)))
-	uniform(r, m.b1.data, 1/math.Sqrt(float64(features)))
-	uniform(r, m.w2.data, 1/math.Sqrt(float64(2*l1)))
-	uniform(r, m.b2.data, 1/math.Sqrt(float64(2*l1)))
-	uniform(r, m.w3.data, 1/math.Sqrt(float64(l2)))
-	uniform(r, m.b3.data, 1/math.Sqrt(float64(l2)))
-	return m
-}
-
-func (m *thesisNet) tensors() []*tensor { return []*tensor{m.w1, m.b1, m.w2, m.b2, m.w3, m.b3} }
-
-func (m *thesisNet) newScratch() scratch {
-	return &thesisScratch{
-		acc: [2][]float32{make([]float32, m.l1), make([]float32, m.l1)},
-		x:   make([]float32, 2*m.l1), z: make([]float32, m.l2), h: make([]float32, m.l2),
-		dx: make([]float32, 2*m.l1),
-	}
-}
-
-func (m *thesisNet) forward(s scratch, stm, nstm []int32, _ int) float64 {
-	sc := s.(*thesisScratch)
-	l1 := m.l1
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		accumulate(acc, m.b1.data, m.w1.data, active)
-		x := sc.x[half*l1 : (half+1)*l1]
-		for j, a := range acc {
-			x[j] = clamp01f(a)
-		}
-	}
-	w2 := m.w2.data
-	out := m.b3.data[0]
-	for k := range m.l2 {
-		z := m.b2.data[k] + dot(w2[k*2*l1:(k+1)*2*l1], sc.x)
-		sc.z[k] = z
-		h := clamp01f(z)
-		sc.h[k] = h
-		out += m.w3.data[k] * h
-	}
-	return float64(m.s * out)
-}
-
-func (m *thesisNet) backward(s scratch, stm, nstm []int32, _ int, g float64, gr *grads) {
-	sc := s.(*thesisScratch)
-	l1 := m.l1
-	gs := float32(g) * m.s
-	gw1, gb1, gw2, gb2, gw3, gb3 := gr.g[0], gr.g[1], gr.g[2], gr.g[3], gr.g[4], gr.g[5]
-	gb3[0] += gs
-	clear(sc.dx)
-	w2 := m.w2.data
-	for k := range m.l2 {
-		gw3[k] += gs * sc.h[k]
-		if z := sc.z[k]; z <= 0 || z >= 1 {
-			continue
-		}
-		dz := gs * m.w3.data[k]
-		gb2[k] += dz
-		axpy(dz, sc.x, gw2[k*2*l1:(k+1)*2*l1])
-		axpy(dz, w2[k*2*l1:(k+1)*2*l1], sc.dx)
-	}
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		d := sc.dx[half*l1 : (half+1)*l1]
-		for j, a := range acc {
-			if a <= 0 || a >= 1 {
-				d[j] = 0
-			}
-		}
-		addTo(d, gb1)
-		for _, f := range active {
-			gr.touch(f)
-			addTo(d, gw1[int(f)*l1:int(f)*l1+l1])
-		}
-	}
 }
 
 // cpwNet is the CPW basic network in the trainer's layout:
@@ -283,18 +431,19 @@ type cpwNet struct {
 }
 
 type cpwScratch struct {
-	acc [2][]float32
-	sq  []float32 // SCReLU outputs, 2N
+	a  []float32 // accumulators, [chunk][2N], side to move first
+	sq []float32 // SCReLU(a)
+	d  []float32 // ∂loss/∂a of one position, 2N
 }
 
-func newCPWNet(features, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet {
+func newCPWNet(features, virtual, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet {
 	m := &cpwNet{f: features, n: n, buckets: buckets, scale: float32(s.Scale)}
-	m.w1 = &tensor{name: "ft.weight", data: make([]float32, features*n), cols: n, sparse: true, clip: float32(s.FTClip())}
+	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*n), cols: n, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, n), clip: float32(s.FTClip())}
 	m.w = &tensor{name: "out.weight", data: make([]float32, buckets*2*n), clip: float32(s.OutputClip())}
 	m.b = &tensor{name: "out.bias", data: make([]float32, buckets), clip: float32(float64(quant.MaxInt32) / (float64(s.QA) * float64(s.QB)))}
 	r := rand.New(rand.NewPCG(seed, 0x637077))
-	uniform(r, m.w1.data, 1/math.Sqrt(float64(features)))
+	uniform(r, m.w1.data[:features*n], 1/math.Sqrt(float64(features))) // factoriser rows start at 0
 	uniform(r, m.b1.data, 1/math.Sqrt(float64(features)))
 	uniform(r, m.w.data, 1/math.Sqrt(float64(2*n)))
 	uniform(r, m.b.data, 1/math.Sqrt(float64(2*n)))
@@ -303,51 +452,53 @@ func newCPWNet(features, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet
 
 func (m *cpwNet) tensors() []*tensor { return []*tensor{m.w1, m.b1, m.w, m.b} }
 
+func (m *cpwNet) sync() {}
+
 func (m *cpwNet) newScratch() scratch {
-	return &cpwScratch{acc: [2][]float32{make([]float32, m.n), make([]float32, m.n)}, sq: make([]float32, 2*m.n)}
+	return &cpwScratch{a: make([]float32, chunk*2*m.n), sq: make([]float32, chunk*2*m.n), d: make([]float32, 2*m.n)}
 }
 
-func (m *cpwNet) forward(s scratch, stm, nstm []int32, pieces int) float64 {
+// forward: A = b1 + Σ W1 rows per perspective, out = Scale·(BOut[b] + SCReLU(A)·WOut[b]).
+func (m *cpwNet) forward(s scratch, b *posBatch) {
 	sc := s.(*cpwScratch)
-	b := quant.OutputBucket(pieces, m.buckets)
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		accumulate(acc, m.b1.data, m.w1.data, active)
-		sq := sc.sq[half*m.n : (half+1)*m.n]
-		for j, a := range acc {
-			c := clamp01f(a)
-			sq[j] = c * c
-		}
+	n, in, np := m.n, 2*m.n, b.len()
+	for p := range np {
+		a := sc.a[p*in : (p+1)*in]
+		simd.AddRowsF32(a[:n], m.b1.data, m.w1.data, b.stm[p])
+		simd.AddRowsF32(a[n:], m.b1.data, m.w1.data, b.nstm[p])
 	}
-	out := m.b.data[b] + dot(m.w.data[b*2*m.n:(b+1)*2*m.n], sc.sq)
-	return float64(m.scale * out)
+	simd.SqrClampF32(sc.sq[:np*in], sc.a[:np*in])
+	b.out = b.out[:0]
+	for p := range np {
+		k := quant.OutputBucket(b.pieces[p], m.buckets)
+		out := m.b.data[k] + simd.DotF32(m.w.data[k*in:(k+1)*in], sc.sq[p*in:(p+1)*in])
+		b.out = append(b.out, float64(m.scale*out))
+	}
 }
 
-func (m *cpwNet) backward(s scratch, stm, nstm []int32, pieces int, g float64, gr *grads) {
+// backward: ∂WOut[b] += g·Scale·SCReLU(A), ∂A = g·Scale·WOut[b]·2A on (0, 1), ∂W1 rows of the
+// active features += ∂A's half.
+func (m *cpwNet) backward(s scratch, b *posBatch, gr *grads) {
 	sc := s.(*cpwScratch)
-	b := quant.OutputBucket(pieces, m.buckets)
-	n := m.n
-	gs := float32(g) * m.scale
+	n, in := m.n, 2*m.n
 	gw1, gb1, gw, gb := gr.g[0], gr.g[1], gr.g[2], gr.g[3]
-	gb[b] += gs
-	axpy(gs, sc.sq, gw[b*2*n:(b+1)*2*n])
-	wo := m.w.data[b*2*n : (b+1)*2*n]
-	for half, active := range [2][]int32{stm, nstm} {
-		acc := sc.acc[half]
-		// reuse sq as the accumulator gradient: d SCReLU/d a = 2a on (0, 1)
-		d := sc.sq[half*n : (half+1)*n]
-		w := wo[half*n : (half+1)*n]
-		for j, a := range acc {
-			if a <= 0 || a >= 1 {
-				d[j] = 0
-			} else {
-				d[j] = gs * w[j] * 2 * a
-			}
+	for p := range b.len() {
+		if b.g[p] == 0 {
+			continue
 		}
-		addTo(d, gb1)
-		for _, f := range active {
-			gr.touch(f)
-			addTo(d, gw1[int(f)*n:int(f)*n+n])
+		k := quant.OutputBucket(b.pieces[p], m.buckets)
+		gs := float32(b.g[p]) * m.scale
+		gb[k] += gs
+		gsv := [1]float32{gs}
+		simd.MulAddF32(gw[k*in:(k+1)*in], in, gsv[:], 0, 0, sc.sq[p*in:(p+1)*in], in, 1, in, 1)
+		simd.SCReLUBackF32(sc.d, sc.a[p*in:(p+1)*in], m.w.data[k*in:(k+1)*in], gs)
+		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
+			d := sc.d[half*n : (half+1)*n]
+			simd.AddF32(gb1, d)
+			for _, f := range active {
+				gr.touch(f)
+			}
+			simd.AddToRowsF32(gw1, active, d)
 		}
 	}
 }

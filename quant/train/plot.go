@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"sort"
 
@@ -53,6 +54,37 @@ var palette = []color.Color{
 // given title into a PNG (or SVG/PDF, by path's extension) of 16×10 cm at path, using
 // gonum.org/v1/plot. It returns an error if no curve has a point or the file cannot be written.
 func PlotLoss(path, title string, curves []Curve) error {
+	p, err := lossPlot(title, curves)
+	if err != nil {
+		return err
+	}
+	if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, path); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	return nil
+}
+
+// WriteLossPlot is PlotLoss writing a PNG to w (for outputs written through a temporary file).
+func WriteLossPlot(w io.Writer, title string, curves []Curve) error {
+	p, err := lossPlot(title, curves)
+	if err != nil {
+		return err
+	}
+	return writePNG(w, p, 16*vg.Centimeter, 10*vg.Centimeter)
+}
+
+func writePNG(w io.Writer, p *plot.Plot, width, height vg.Length) error {
+	wt, err := p.WriterTo(width, height, "png")
+	if err == nil {
+		_, err = wt.WriteTo(w)
+	}
+	if err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	return nil
+}
+
+func lossPlot(title string, curves []Curve) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "epoch"
@@ -72,7 +104,7 @@ func PlotLoss(path, title string, curves []Curve) error {
 		points += len(xy)
 		l, err := plotter.NewLine(xy)
 		if err != nil {
-			return fmt.Errorf("train: plot: %w", err)
+			return nil, fmt.Errorf("train: plot: %w", err)
 		}
 		l.Color = palette[i%len(palette)]
 		l.Width = vg.Points(1.5)
@@ -80,13 +112,10 @@ func PlotLoss(path, title string, curves []Curve) error {
 		p.Legend.Add(c.Name, l)
 	}
 	if points == 0 {
-		return fmt.Errorf("train: plot: no loss values")
+		return nil, fmt.Errorf("train: plot: no loss values")
 	}
 	p.Legend.Top = true
-	if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, path); err != nil {
-		return fmt.Errorf("train: plot: %w", err)
-	}
-	return nil
+	return p, nil
 }
 
 // PQRDiagnostics holds the outputs f(P), f(Q), f(R) of a model over PQR samples (centipawns,
@@ -145,8 +174,34 @@ func (g *PQRDiagnostics) Summary() (corrPQ, meanAbsPQ, shareRQ, medianRQ float64
 // scatterPath, f(P) against −f(Q) with the line f(P) = −f(Q); histPath, the histogram of
 // f(R) − f(Q) (bins in centipawns, clipped to ±limit; limit 0 means 2000).
 func (g *PQRDiagnostics) PlotPQR(scatterPath, histPath, title string, limit float64) error {
+	p, h, err := g.pqrPlots(title, limit)
+	if err != nil {
+		return err
+	}
+	if err := p.Save(16*vg.Centimeter, 12*vg.Centimeter, scatterPath); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	if err := h.Save(16*vg.Centimeter, 12*vg.Centimeter, histPath); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	return nil
+}
+
+// WritePQRPlots is PlotPQR writing the two PNGs to scatter and hist.
+func (g *PQRDiagnostics) WritePQRPlots(scatter, hist io.Writer, title string, limit float64) error {
+	p, h, err := g.pqrPlots(title, limit)
+	if err != nil {
+		return err
+	}
+	if err := writePNG(scatter, p, 16*vg.Centimeter, 12*vg.Centimeter); err != nil {
+		return err
+	}
+	return writePNG(hist, h, 16*vg.Centimeter, 12*vg.Centimeter)
+}
+
+func (g *PQRDiagnostics) pqrPlots(title string, limit float64) (scatter, hist *plot.Plot, err error) {
 	if len(g.P) == 0 {
-		return fmt.Errorf("train: PlotPQR: no samples")
+		return nil, nil, fmt.Errorf("train: PlotPQR: no samples")
 	}
 	if limit <= 0 {
 		limit = 2000
@@ -163,7 +218,7 @@ func (g *PQRDiagnostics) PlotPQR(scatterPath, histPath, title string, limit floa
 	}
 	sc, err := plotter.NewScatter(xy)
 	if err != nil {
-		return fmt.Errorf("train: plot: %w", err)
+		return nil, nil, fmt.Errorf("train: plot: %w", err)
 	}
 	sc.GlyphStyle.Radius = vg.Points(1)
 	sc.GlyphStyle.Color = palette[0]
@@ -171,9 +226,6 @@ func (g *PQRDiagnostics) PlotPQR(scatterPath, histPath, title string, limit floa
 	diag.Color = palette[1]
 	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(sc, diag)
-	if err := p.Save(16*vg.Centimeter, 12*vg.Centimeter, scatterPath); err != nil {
-		return fmt.Errorf("train: plot: %w", err)
-	}
 
 	h := plot.New()
 	h.Title.Text = title + fmt.Sprintf(": f(R) − f(Q), N = %d", len(g.P))
@@ -183,16 +235,13 @@ func (g *PQRDiagnostics) PlotPQR(scatterPath, histPath, title string, limit floa
 	for i := range g.P {
 		vals[i] = clip(g.R[i] - g.Q[i])
 	}
-	hist, err := plotter.NewHist(vals, 60)
+	hs, err := plotter.NewHist(vals, 60)
 	if err != nil {
-		return fmt.Errorf("train: plot: %w", err)
+		return nil, nil, fmt.Errorf("train: plot: %w", err)
 	}
-	hist.FillColor = palette[2]
+	hs.FillColor = palette[2]
 	zero, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 0, Y: float64(len(g.P)) / 8}})
 	zero.Color = palette[1]
-	h.Add(hist, zero)
-	if err := h.Save(16*vg.Centimeter, 12*vg.Centimeter, histPath); err != nil {
-		return fmt.Errorf("train: plot: %w", err)
-	}
-	return nil
+	h.Add(hs, zero)
+	return p, h, nil
 }

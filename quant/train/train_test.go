@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -70,6 +71,22 @@ func material(p *board.Position) float64 {
 	return s
 }
 
+// encodeFor encodes ps (material target, first legal move) for tr's feature set, loss and
+// factoriser.
+func encodeFor(t testing.TB, tr *Trainer, ps []board.Position) *Data {
+	t.Helper()
+	e, err := tr.NewEncoder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ps {
+		if err := e.Add(&ps[i], material(&ps[i]), ps[i].LegalMoves()[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e.Data()
+}
+
 func encode(t testing.TB, set *featureset.Set, loss Loss, ps []board.Position) *Data {
 	t.Helper()
 	e := NewEncoder(set, loss, 7)
@@ -119,17 +136,36 @@ func TestLossDerivatives(t *testing.T) {
 // TestGradientCheck compares the backward pass of both architectures with central finite
 // differences of the forward pass, for every parameter of a small model that some sample uses.
 func TestGradientCheck(t *testing.T) {
-	set := featureset.MustParse("h+v")
-	ps := randomPositions(t, 6, 3)
-	d := encode(t, set, LossScore, ps)
-	for _, cfg := range []Config{
-		{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1},
-		{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1},
+	for _, tc := range []struct {
+		spec string
+		cfg  Config
+	}{
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1}},
+		{"h+v", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1}},
+		// hidden layers per output bucket
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, ThesisBuckets: 4, Workers: 1}},
+		// the pairwise product, a second hidden layer, both with buckets
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, Pairwise: true, Workers: 1}},
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, L3: 4, Workers: 1}},
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, L3: 3, Pairwise: true, ThesisBuckets: 2, Workers: 1}},
+		// the factoriser's virtual rows (ksq*h: one shared H row per king square)
+		{"ksq*h", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1, Factoriser: true}},
+		{"ksq*h", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1, Factoriser: true}},
 	} {
-		t.Run(cfg.Arch.String(), func(t *testing.T) {
+		cfg := tc.cfg
+		set := featureset.MustParse(tc.spec)
+		name := tc.spec + "/" + cfg.Arch.String()
+		t.Run(name, func(t *testing.T) {
 			tr, err := New(set.String(), set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)
+			}
+			d := encodeFor(t, tr, randomPositions(t, 6, 3))
+			// the factoriser's rows start at 0: give them values so that they matter
+			if cfg.Factoriser {
+				for j := set.Size() * cfg.L1; j < len(tr.ts[0].data); j++ {
+					tr.ts[0].data[j] = float32(j%7-3) * 0.01
+				}
 			}
 			// move the biases so that activations sit inside (0, 1) often
 			for _, ts := range tr.ts {
@@ -139,16 +175,23 @@ func TestGradientCheck(t *testing.T) {
 					}
 				}
 			}
+			tr.net.sync()
 			w := tr.workers[0]
+			eval := func(b *posBatch) float64 {
+				tr.net.forward(w.sc, b)
+				return b.out[0]
+			}
 			checked := 0
 			for i := range d.Len() {
-				stm, nstm, pc := d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0)
+				var b posBatch
+				b.add(d.features(i, 0, 0), d.features(i, 0, 1), d.piecesOf(i, 0))
 				gr := newGrads(tr.ts)
-				tr.net.forward(w.sc[0], stm, nstm, pc)
-				if nearKink(w.sc[0]) {
+				eval(&b)
+				if nearKink(w.sc) {
 					continue // a finite difference across a ClippedReLU/SCReLU kink is meaningless
 				}
-				tr.net.backward(w.sc[0], stm, nstm, pc, 1, gr)
+				b.g = []float64{1}
+				tr.net.backward(w.sc, &b, gr)
 				for ti, ts := range tr.ts {
 					for j := range ts.data {
 						if ts.sparse && !gr.touched[j/ts.cols] {
@@ -160,10 +203,13 @@ func TestGradientCheck(t *testing.T) {
 						old := ts.data[j]
 						h := float32(1e-3)
 						ts.data[j] = old + h
-						fp := tr.net.forward(w.sc[1], stm, nstm, pc)
+						tr.net.sync()
+						fp := eval(&b)
 						ts.data[j] = old - h
-						fm := tr.net.forward(w.sc[1], stm, nstm, pc)
+						tr.net.sync()
+						fm := eval(&b)
 						ts.data[j] = old
+						tr.net.sync()
 						fd := (fp - fm) / (2 * float64(h))
 						g := float64(gr.g[ti][j])
 						if math.Abs(fd-g) > 2e-2*math.Max(1, math.Abs(g)) {
@@ -193,13 +239,32 @@ func TestTrainingReducesLoss(t *testing.T) {
 		{Config{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
 		{Config{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
 		{Config{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Loss: LossPQR}, LossPQR},
+		{Config{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
+		{Config{Arch: ArchThesis, L1: 64, L2: 16, L3: 16, Pairwise: true, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2}, LossScore},
+		{Config{Arch: ArchCPW, L1: 32, Buckets: 1, Epochs: 6, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true}, LossScore},
 	} {
-		t.Run(c.cfg.Arch.String()+"-"+c.loss.String(), func(t *testing.T) {
-			d := encode(t, set, c.loss, ps)
-			tr, err := New(set.String(), set.Size(), c.cfg)
+		spec := set.String()
+		if c.cfg.Factoriser {
+			spec = "ka"
+		}
+		name := fmt.Sprintf("%v-%v-b%d-l3=%d-pairwise=%v-factoriser=%v", c.cfg.Arch, c.loss, c.cfg.ThesisBuckets, c.cfg.L3, c.cfg.Pairwise, c.cfg.Factoriser)
+		t.Run(name, func(t *testing.T) {
+			c.cfg.Loss = c.loss
+			fs := featureset.MustParse(spec)
+			tr, err := New(spec, fs.Size(), c.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
+			enc, err := tr.NewEncoder()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range ps {
+				if err := enc.Add(&ps[i], material(&ps[i]), ps[i].LegalMoves()[0]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d := enc.Data()
 			before, _ := tr.Loss(d)
 			floor, factor := 0.0, 0.8
 			if c.loss == LossPQR {
@@ -309,15 +374,28 @@ func equalF32(a, b []float32) bool {
 // TestExportEndToEnd trains both architectures briefly, quantizes them, writes and reloads the
 // files through nnue, and checks that the loaded networks evaluate like the float models.
 func TestExportEndToEnd(t *testing.T) {
-	set := featureset.MustParse("all")
 	ps := randomPositions(t, 600, 5)[200:600]
-	d := encode(t, set, LossScore, ps)
 	for _, cfg := range []Config{
 		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 64, L2: 16, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 16, L3: 8, ThesisBuckets: 2, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 64, L2: 16, L3: 32, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 	} {
-		t.Run(cfg.Arch.String(), func(t *testing.T) {
-			tr, _ := New("all", 768, cfg)
+		spec := "all"
+		if cfg.Factoriser {
+			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
+		}
+		set := featureset.MustParse(spec)
+		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise), func(t *testing.T) {
+			tr, err := New(spec, set.Size(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := encodeFor(t, tr, ps)
 			if err := tr.Train(context.Background(), d, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +413,7 @@ func TestExportEndToEnd(t *testing.T) {
 			dir := t.TempDir()
 			native := filepath.Join(dir, "n.nnue")
 			thesis := ""
-			if cfg.Arch == ArchThesis {
+			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 && cfg.L3 == 0 && !cfg.Pairwise {
 				thesis = filepath.Join(dir, "n.nn")
 			}
 			if err := ex.WriteFiles(native, thesis); err != nil {
@@ -359,9 +437,15 @@ func TestExportEndToEnd(t *testing.T) {
 			for i := range 20 {
 				got := tr.Eval(d, i)
 				var want float64
-				if cfg.Arch == ArchThesis {
-					m, _ := tr.FloatThesis()
-					want, _ = m.EvaluatePosition(set, &ps[i])
+				if cfg.Pairwise || cfg.L3 > 0 {
+					want = float64(ex.Network.Evaluate(&ps[i])) // no float model outside the trainer: compare with the integers
+					if math.Abs(got-want) > 8+0.05*math.Abs(want) {
+						t.Fatalf("position %d: trainer %v, exported network %v", i, got, want)
+					}
+					continue
+				} else if cfg.Arch == ArchThesis {
+					ms, _ := tr.FloatThesisBuckets()
+					want, _ = ms[quant.OutputBucket(ps[i].PieceCount(), len(ms))].EvaluatePosition(set, &ps[i])
 				} else {
 					m, _ := tr.FloatCPW()
 					want, _ = m.EvaluatePosition(set, &ps[i])
@@ -379,10 +463,13 @@ func TestExportEndToEnd(t *testing.T) {
 func nearKink(s scratch) bool {
 	var vs [][]float32
 	switch sc := s.(type) {
-	case *thesisScratch:
-		vs = [][]float32{sc.acc[0], sc.acc[1], sc.z}
+	case *thesisScratch: // one position
+		vs = [][]float32{sc.a[:len(sc.a)/chunk]}
+		for _, z := range sc.z {
+			vs = append(vs, z[:len(z)/chunk])
+		}
 	case *cpwScratch:
-		vs = [][]float32{sc.acc[0], sc.acc[1]}
+		vs = [][]float32{sc.a[:len(sc.a)/chunk]}
 	}
 	for _, v := range vs {
 		for _, x := range v {

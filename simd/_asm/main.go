@@ -98,6 +98,7 @@ func main() {
 		accumulateI8(s, "addSubI8", true, true)
 		updateI8(s)
 	}
+	float32Kernels()
 	for _, s := range []isa{avx2, avx512} {
 		updateRows(s)
 		updatePair(s)
