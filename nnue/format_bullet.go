@@ -328,7 +328,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 			Quantization: fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale),
 		}
 		for b := range nb {
-			arch.Stacks = append(arch.Stacks, []Layer{Perspective{}, &BulletCReLU{QA: int16(a.QA), Weights: alignedCopy(weightsOf(b)), Bias: int32(l1b[b])}})
+			arch.Stacks = append(arch.Stacks, []Layer{Perspective{}, &BulletCReLU{QA: int16(a.QA), Weights: alignedCopy(weightsOf(b)), Bias: []int32{int32(l1b[b])}}})
 		}
 	}
 	return NewNetwork(ft, arch, "bullet "+a.String())
@@ -352,12 +352,11 @@ func LoadBulletFile(path string, a BulletArch) (*Network, error) {
 // BulletCReLU is the output layer of a CReLU network of the CPW family as bullet trains it:
 // out = Σ clamp(v_i, 0, QA)·W[i] + Bias over the 2N perspective-ordered int16 accumulator
 // values (side to move first), summed in int64 and saturated to int32; the bias is at scale
-// QA·QB. Input KindInt16, output KindInt32 (one value). It has no record in nnuekit's native
-// format: a network using it cannot be saved with Encode (it is loaded from bullet's file).
+// QA·QB. Input KindInt16, output KindInt32 (one value); stage crelu_affine.i16(QA).
 type BulletCReLU struct {
 	QA      int16
 	Weights []int16 // 2N
-	Bias    int32
+	Bias    []int32 // 1
 }
 
 // InputKind reports the element type read (Layer).
@@ -376,8 +375,8 @@ func (l *BulletCReLU) OutputSize(n int) (int, error) {
 	if err := checkParts(l.String(), n, 16); err != nil {
 		return 0, err
 	}
-	if l.QA <= 0 || len(l.Weights) != n {
-		return 0, fmt.Errorf("%v: QA must be positive and there must be %d weights", l, n)
+	if l.QA <= 0 || len(l.Weights) != n || len(l.Bias) != 1 {
+		return 0, fmt.Errorf("%v: QA must be positive and there must be %d weights and 1 bias", l, n)
 	}
 	return 1, nil
 }
@@ -392,10 +391,6 @@ func (l *BulletCReLU) propagate(in, out *tensor, _ *evalState) {
 			s += v * int64(w[i])
 		}
 	}
-	s += int64(l.Bias)
+	s += int64(l.Bias[0])
 	out.i32[0] = int32(min(max(s, math.MinInt32), math.MaxInt32))
-}
-
-func (l *BulletCReLU) encode(*encoder, int) error {
-	return fmt.Errorf("nnue: %v has no record in the native format", l)
 }

@@ -36,23 +36,3 @@ func (l Forward) propagate(in, out *tensor, st *evalState) {
 	st.skip += int64(in.i32[n-1]) * int64(l.Mul) / int64(l.Div)
 	out.i32 = in.i32[: n-1 : n-1]
 }
-
-// encode writes tag 8, Mul and Div (i32).
-func (l Forward) encode(e *encoder, _ int) error {
-	e.u8(tagForward)
-	e.i32(l.Mul)
-	e.i32(l.Div)
-	return nil
-}
-
-func decodeForward(d *decoder, field string) (Layer, error) {
-	mul, err := d.i32(field + " Mul")
-	if err != nil {
-		return nil, err
-	}
-	div, err := d.i32(field + " Div")
-	if err != nil {
-		return nil, err
-	}
-	return Forward{Mul: mul, Div: div}, nil
-}

@@ -37,8 +37,10 @@ func (k Kind) String() string {
 
 // Layer is one step of a layer stack, in the spirit of Stockfish's src/nnue/layers/: it reads
 // a vector of one Kind and writes a vector of another. The set of layer types is closed
-// (Perspective, Affine, ClippedReLU, SqrClippedReLU, SCReLU, PairwiseMul, Concat, Forward) so
-// that every composition can be stored in the native format. A Layer is immutable once it is
+// (Perspective, Affine, ClippedReLU, SqrClippedReLU, SCReLU, PairwiseMul, PairwiseClip,
+// BulletCReLU, Concat, Forward, DenseStack): each is the Layer of one stage operation of a
+// declared architecture (Spec, spec_ops.go), so every composition can be stored in the
+// native format. A Layer is immutable once it is
 // part of a Network: its parameter slices must not be modified afterwards, and it may be used
 // by any number of goroutines at once.
 type Layer interface {
@@ -54,9 +56,6 @@ type Layer interface {
 
 	// propagate computes out from in. Buffers come from the evaluator's scratch space.
 	propagate(in, out *tensor, st *evalState)
-	// encode appends the layer's native-format record (tag byte and fields, see
-	// format_native.go) for an input of inSize logical elements.
-	encode(e *encoder, inSize int) error
 }
 
 // tensor is the value between two layers.

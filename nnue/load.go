@@ -14,6 +14,7 @@ const MaxFileSize = 256 << 20
 // format is one network file format Load can detect.
 type format struct {
 	name   string
+	doc    string                 // how the format is recognised, for "not a network" errors
 	detect func(head []byte) bool // cheap check on the first bytes (magic / version)
 	decode func(data []byte) (*Network, error)
 }
@@ -93,7 +94,7 @@ func load(r io.Reader, size int64) (*Network, error) {
 	rest := io.MultiReader(bytes.NewReader(h), r)
 	switch {
 	case bytes.HasPrefix(h, []byte(NativeMagic)):
-		return readNative(&decoder{format: nativeFormat, r: rest, size: size, crc: crc32.NewIEEE()})
+		return readNative(&decoder{format: nativeFormat, r: rest, size: size, crc: crc32.New(castagnoli)})
 	case IsStockfishVersion(h):
 		// the size stays known through the MultiReader: ReadStockfishSize checks every
 		// declared byte count against it before allocating

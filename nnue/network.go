@@ -71,12 +71,17 @@ type Architecture struct {
 	Output OutputScale
 	// OutputPerTerm applies Output to the PSQT term and to the positional term separately
 	// and adds the results (Stockfish 19 network.cpp evaluate: psqt/16 + positional/16,
-	// each truncated), instead of to their sum. Not stored by the native format.
+	// each truncated), instead of to their sum.
 	OutputPerTerm bool
 	// PawnValue is the number of output units in one pawn: Centipawns(v) = 100·v/PawnValue.
 	// 100 for thesis nets (their output is ≈ centipawns) and CPW nets, 361 for Stockfish 15.1
 	// (NormalizeToPawnValue), 208 for Stockfish 13 (PawnValueEg). 0 means 100.
 	PawnValue int32
+	// PawnByMaterial declares that one pawn is worth a material-dependent number of output
+	// units (Stockfish 19's win-rate model, StockfishMaterialPawnDivisor) rather than
+	// PawnValue; PawnValue is then that divisor at the model's anchor material, used by
+	// Centipawns, which has no position. PawnScale and Trace follow it.
+	PawnByMaterial bool
 	// Quantization names the quantization scheme and its scales (free text stored by the
 	// native format, e.g. ThesisQuantization).
 	Quantization string
@@ -89,6 +94,8 @@ type Network struct {
 	ft          *FeatureTransformer
 	arch        Architecture
 	description string
+	spec        Spec         // the declared architecture (specOf), valid when specErr is nil
+	specErr     error        // why the network has no declared architecture
 	sizes       [][]int      // per stack, per layer: logical output size
 	fused       []fusedStack // per stack: the fused runner of a known composition, or nil
 	pool        sync.Pool
@@ -138,8 +145,15 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 		}
 		n.fused = append(n.fused, fuseStack(st, ft))
 	}
+	n.spec, n.specErr = specOf(ft, arch)
 	return n, nil
 }
+
+// Spec returns the network's declared architecture (its String is the architecture
+// string, e.g. for examples/evaluate -describe). The error says why a network has none:
+// a feature set whose string does not parse back (bullet king-bucket tables), or stacks
+// that differ between buckets.
+func (n *Network) Spec() (Spec, error) { return n.spec, n.specErr }
 
 // FeatureTransformer returns the feature transformer.
 func (n *Network) FeatureTransformer() *FeatureTransformer { return n.ft }

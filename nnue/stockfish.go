@@ -174,7 +174,7 @@ func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
 	if t.PawnValue == 0 {
 		t.PawnValue = 100
 	}
-	if isStockfishThreats(n) {
+	if n.arch.PawnByMaterial {
 		t.PawnDivisor = StockfishMaterialPawnDivisor(pos)
 	}
 	div := n.arch.Output

@@ -1,0 +1,612 @@
+package nnue
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+// kindFloat32 is a vector of float32 values: the data between the stages of the bullet
+// multi-layer layout (affine.i8f32, sqrclamp.f32, affine.f32). Those stages are declarable
+// (ParseSpec, String, Describe); no Layer computes them yet, so a Spec using them cannot be
+// built into a Network.
+const kindFloat32 Kind = 4
+
+// opInfo describes one stage operation of the architecture grammar.
+type opInfo struct {
+	doc   string // what the stage computes, for Describe and doc/nnue.md
+	parts [2]int // minimum and maximum number of nested stages
+	args  int    // exact number of integer arguments
+	// check returns the output kind and size for an input of kind in and n logical
+	// elements, and the bytes of parameters one such stage holds.
+	check func(s Stage, in Kind, n int) (Kind, int, int64, error)
+	// build returns the Layer computing the stage for an input of n elements (parameters
+	// zero), or is nil for a stage that is declarable only.
+	build func(s Stage, n int) (Layer, error)
+}
+
+// opTable lists the stage operations. Adding a layer kind means adding its entry here, its
+// case in stageOf and layerParams, and its row in doc/nnue.md.
+var opTable map[string]opInfo
+
+func init() {
+	opTable = map[string]opInfo{
+		"stm": {doc: "the two accumulators, side to move first (Perspective)",
+			check: perspectiveCheck, build: func(Stage, int) (Layer, error) { return Perspective{}, nil }},
+		"white": {doc: "the two accumulators, White's first (Perspective{WhiteFirst})",
+			check: perspectiveCheck, build: func(Stage, int) (Layer, error) { return Perspective{WhiteFirst: true}, nil }},
+		"crelu.i16": {doc: "clamp(acc, 0, 127) of both accumulators (ClippedReLU on int16)",
+			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindUint8, n, 0, checkParts("crelu.i16", n, 32)
+			},
+			build: func(Stage, int) (Layer, error) { return ClippedReLU{Input: KindInt16}, nil }},
+		"crelu.i32": {doc: "clamp(x >> s, 0, 127) (ClippedReLU after an affine layer)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt32); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindUint8, n, 0, argIn(s, 0, 0, 31)
+			},
+			build: func(s Stage, _ int) (Layer, error) {
+				return ClippedReLU{Input: KindInt32, Shift: uint8(s.Args[0])}, nil
+			}},
+		"sqrcrelu": {doc: "min(x², 127·2^s) >> s (SqrClippedReLU)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt32); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindUint8, n, 0, argIn(s, 0, 0, 63)
+			},
+			build: func(s Stage, _ int) (Layer, error) { return SqrClippedReLU{Shift: uint8(s.Args[0])}, nil }},
+		"pairwise": {doc: "clamp(a, 0, max)·clamp(b, 0, max) >> shift of each accumulator's two halves (PairwiseMul, PairwiseClip)", args: 2,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := checkParts("pairwise", n, 64); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 0, 1, 32767); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 1, 0, 30); err != nil {
+					return 0, 0, 0, err
+				}
+				if (s.Args[0]*s.Args[0])>>s.Args[1] > 255 {
+					return 0, 0, 0, fmt.Errorf("products max²>>shift exceed 255")
+				}
+				return KindUint8, n / 2, 0, nil
+			},
+			build: func(s Stage, _ int) (Layer, error) {
+				if s.Args[0] == 127 && s.Args[1] == 7 {
+					return PairwiseMul{}, nil
+				}
+				return PairwiseClip{Max: int16(s.Args[0]), Shift: uint8(s.Args[1])}, nil
+			}},
+		"affine.i8": {doc: "int8 weights, int32 bias, uint8 inputs, int32 outputs (Affine)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindUint8); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := dimIn(s, n); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int(s.Args[0])
+				return KindInt32, out, int64(out)*int64(pad32(n)) + 4*int64(out), nil
+			},
+			build: func(s Stage, n int) (Layer, error) { return NewAffine(n, int(s.Args[0])), nil }},
+		"screlu_affine.i16": {doc: "Σ clamp(v, 0, qa)²·w / div + bias over both accumulators, int16 weights (SCReLU)", args: 3,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := checkParts("screlu_affine.i16", n, 16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 0, 1, 32767); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 1, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 2, 1, maxAffineDim); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int(s.Args[2])
+				return KindInt32, out, 2*int64(out)*int64(n) + 4*int64(out), nil
+			},
+			build: func(s Stage, n int) (Layer, error) {
+				out := int(s.Args[2])
+				return &SCReLU{QA: int16(s.Args[0]), Div: int32(s.Args[1]), Out: out, Weights: alignedInt16(out * n), Bias: make([]int32, out)}, nil
+			}},
+		"crelu_affine.i16": {doc: "Σ clamp(v, 0, qa)·w + bias over both accumulators, int16 weights, one output (BulletCReLU)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := checkParts("crelu_affine.i16", n, 16); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindInt32, 1, 2*int64(n) + 4, argIn(s, 0, 1, 32767)
+			},
+			build: func(s Stage, n int) (Layer, error) {
+				return &BulletCReLU{QA: int16(s.Args[0]), Weights: alignedInt16(n), Bias: make([]int32, 1)}, nil
+			}},
+		"concat": {doc: "the nested activations of the same input, outputs concatenated (Concat; Stockfish's dual activation)", parts: [2]int{1, 8},
+			check: concatCheck,
+			build: func(s Stage, n int) (Layer, error) {
+				c := &Concat{}
+				for _, p := range s.Parts {
+					l, err := p.build(n)
+					if err != nil {
+						return nil, err
+					}
+					c.Parts = append(c.Parts, l)
+				}
+				return c, nil
+			}},
+		"skip": {doc: "removes the last value x and adds x·mul/div to the stack's output (Forward)", args: 2,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt32); err != nil {
+					return 0, 0, 0, err
+				}
+				if n < 2 {
+					return 0, 0, 0, fmt.Errorf("needs at least 2 inputs, has %d", n)
+				}
+				if s.Args[1] == 0 {
+					return 0, 0, 0, fmt.Errorf("zero divisor")
+				}
+				return KindInt32, n - 1, 0, nil
+			},
+			build: func(s Stage, _ int) (Layer, error) { return Forward{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}, nil }},
+		"dense": {doc: "fc0, act0, fc1, act1, fc2 over act0 ++ act1, then (fc2 + x[n−2] − x[n−1])·mul/div (DenseStack, Stockfish 19)", parts: [2]int{5, 5}, args: 2,
+			check: denseCheck, build: denseBuild},
+		"affine.f32": {doc: "float32 weights and bias (declarable only)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, kindFloat32); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := dimIn(s, n); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int64(s.Args[0])
+				return kindFloat32, int(out), 4*out*int64(n) + 4*out, nil
+			}},
+		"affine.i8f32": {doc: "int8 weights on uint8 inputs, the int32 sum times mul/div in float32 plus a float32 bias (declarable only)", args: 3,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindUint8); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := dimIn(s, n); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 1, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 2, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int64(s.Args[0])
+				return kindFloat32, int(out), out*int64(n) + 4*out, nil
+			}},
+		"sqrclamp.f32": {doc: "clamp(x, 0, 1)² in float32 (declarable only)",
+			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+				return kindFloat32, n, 0, wantKind(in, kindFloat32)
+			}},
+	}
+}
+
+// opNames returns the operation names, sorted and comma-separated.
+func opNames() string {
+	names := make([]string, 0, len(opTable))
+	for n := range opTable {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func kindName(k Kind) string {
+	if k == kindFloat32 {
+		return "float32"
+	}
+	return k.String()
+}
+
+func wantKind(in, want Kind) error {
+	if in != want {
+		return fmt.Errorf("reads %s but receives %s", kindName(want), kindName(in))
+	}
+	return nil
+}
+
+func argIn(s Stage, i int, lo, hi int64) error {
+	if v := s.Args[i]; v < lo || v > hi {
+		return fmt.Errorf("argument %d is %d, want %d…%d", i+1, v, lo, hi)
+	}
+	return nil
+}
+
+// dimIn checks an affine stage's output count (argument 1) and its input count n.
+func dimIn(s Stage, n int) error {
+	if n <= 0 || n > maxAffineDim {
+		return fmt.Errorf("%d inputs, want 1…%d", n, maxAffineDim)
+	}
+	return argIn(s, 0, 1, maxAffineDim)
+}
+
+func perspectiveCheck(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+	return KindInt16, 2 * n, 0, wantKind(in, KindAccumulator)
+}
+
+func concatCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+	if in == KindAccumulator {
+		return 0, 0, 0, fmt.Errorf("cannot read the accumulators")
+	}
+	total := 0
+	var bytes int64
+	for _, p := range s.Parts {
+		if p.Op == "concat" {
+			return 0, 0, 0, fmt.Errorf("nested concat")
+		}
+		k, m, b, err := p.check(in, n)
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("%v: %w", p, err)
+		}
+		if k != KindUint8 {
+			return 0, 0, 0, fmt.Errorf("%v writes %s, want uint8", p, kindName(k))
+		}
+		total += m
+		bytes += b
+	}
+	return KindUint8, total, bytes, nil
+}
+
+func denseCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+	want := []string{"affine.i8", "concat", "affine.i8", "concat", "affine.i8"}
+	for i, p := range s.Parts {
+		if p.Op != want[i] {
+			return 0, 0, 0, fmt.Errorf("part %d is %s, want %s", i+1, p.Op, want[i])
+		}
+	}
+	if s.Args[1] == 0 {
+		return 0, 0, 0, fmt.Errorf("zero divisor")
+	}
+	var bytes int64
+	step := func(p Stage, in Kind, n int) (int, error) {
+		k, m, b, err := p.check(in, n)
+		if err != nil {
+			return 0, fmt.Errorf("%v: %w", p, err)
+		}
+		_ = k
+		bytes += b
+		return m, nil
+	}
+	x, err := step(s.Parts[0], in, n)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if x < 2 || x > maxDense {
+		return 0, 0, 0, fmt.Errorf("fc0 has %d outputs, want 2…%d", x, maxDense)
+	}
+	c0, err := step(s.Parts[1], KindInt32, x)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if c0 != 2*x || c0%32 != 0 {
+		return 0, 0, 0, fmt.Errorf("act0 writes %d values, want 2·%d, a multiple of 32", c0, x)
+	}
+	y, err := step(s.Parts[2], KindUint8, c0)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if y > maxDense {
+		return 0, 0, 0, fmt.Errorf("fc1 has %d outputs, want ≤ %d", y, maxDense)
+	}
+	c1, err := step(s.Parts[3], KindInt32, y)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if c1 != 2*y {
+		return 0, 0, 0, fmt.Errorf("act1 writes %d values, want 2·%d", c1, y)
+	}
+	z, err := step(s.Parts[4], KindUint8, c0+c1)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if z != 1 {
+		return 0, 0, 0, fmt.Errorf("fc2 has %d outputs, want 1", z)
+	}
+	return KindInt32, 1, bytes, nil
+}
+
+func denseBuild(s Stage, n int) (Layer, error) {
+	x := int(s.Parts[0].Args[0])
+	y := int(s.Parts[2].Args[0])
+	act0, err := s.Parts[1].build(x)
+	if err != nil {
+		return nil, err
+	}
+	act1, err := s.Parts[3].build(y)
+	if err != nil {
+		return nil, err
+	}
+	return &DenseStack{
+		FC0: NewAffine(n, x), Act0: act0.(*Concat),
+		FC1: NewAffine(2*x, y), Act1: act1.(*Concat),
+		FC2: NewAffine(2*x+2*y, 1),
+		Mul: int32(s.Args[0]), Div: int32(s.Args[1]),
+	}, nil
+}
+
+// check validates the stage's arity and arguments for an input of kind in and n logical
+// elements; see opInfo.check.
+func (s Stage) check(in Kind, n int) (Kind, int, int64, error) {
+	op, ok := opTable[s.Op]
+	if !ok {
+		return 0, 0, 0, fmt.Errorf("unknown operation %q", s.Op)
+	}
+	if len(s.Parts) < op.parts[0] || len(s.Parts) > op.parts[1] {
+		return 0, 0, 0, fmt.Errorf("%s takes %d to %d nested stages, has %d", s.Op, op.parts[0], op.parts[1], len(s.Parts))
+	}
+	if len(s.Args) != op.args {
+		return 0, 0, 0, fmt.Errorf("%s takes %d integer arguments, has %d", s.Op, op.args, len(s.Args))
+	}
+	return op.check(s, in, n)
+}
+
+// build returns the stage's Layer with zero parameters for an input of n elements (the
+// stage has been checked).
+func (s Stage) build(n int) (Layer, error) {
+	op := opTable[s.Op]
+	if op.build == nil {
+		return nil, fmt.Errorf("nnue: stage %v is declarable but no layer computes it yet", s)
+	}
+	return op.build(s, n)
+}
+
+// describe returns the operation's documentation with the stage's arguments.
+func (s Stage) describe() string {
+	op, ok := opTable[s.Op]
+	if !ok {
+		return "unknown operation"
+	}
+	d := op.doc
+	if len(s.Args) > 0 || len(s.Parts) > 0 {
+		d = s.String() + ": " + d
+	}
+	return d
+}
+
+// stageOf returns the declared stage of a layer: the inverse of Stage.build.
+func stageOf(l Layer) (Stage, error) {
+	switch l := l.(type) {
+	case Perspective:
+		if l.WhiteFirst {
+			return Stage{Op: "white"}, nil
+		}
+		return Stage{Op: "stm"}, nil
+	case ClippedReLU:
+		if l.Input == KindInt16 {
+			return Stage{Op: "crelu.i16"}, nil
+		}
+		return Stage{Op: "crelu.i32", Args: []int64{int64(l.Shift)}}, nil
+	case SqrClippedReLU:
+		return Stage{Op: "sqrcrelu", Args: []int64{int64(l.Shift)}}, nil
+	case PairwiseMul:
+		return Stage{Op: "pairwise", Args: []int64{127, 7}}, nil
+	case PairwiseClip:
+		return Stage{Op: "pairwise", Args: []int64{int64(l.Max), int64(l.Shift)}}, nil
+	case *Affine:
+		return Stage{Op: "affine.i8", Args: []int64{int64(l.Out)}}, nil
+	case *SCReLU:
+		return Stage{Op: "screlu_affine.i16", Args: []int64{int64(l.QA), int64(l.Div), int64(l.Out)}}, nil
+	case *BulletCReLU:
+		return Stage{Op: "crelu_affine.i16", Args: []int64{int64(l.QA)}}, nil
+	case Forward:
+		return Stage{Op: "skip", Args: []int64{int64(l.Mul), int64(l.Div)}}, nil
+	case *Concat:
+		s := Stage{Op: "concat"}
+		for _, p := range l.Parts {
+			ps, err := stageOf(p)
+			if err != nil {
+				return Stage{}, err
+			}
+			s.Parts = append(s.Parts, ps)
+		}
+		return s, nil
+	case *DenseStack:
+		s := Stage{Op: "dense", Args: []int64{int64(l.Mul), int64(l.Div)}}
+		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
+			ps, err := stageOf(p)
+			if err != nil {
+				return Stage{}, err
+			}
+			s.Parts = append(s.Parts, ps)
+		}
+		return s, nil
+	}
+	return Stage{}, fmt.Errorf("nnue: layer %v has no declared stage", l)
+}
+
+// layerParams calls f with each parameter array of l in the native format's order (the
+// order of the stage's nested stages, weights before bias): []int8, []int16 or []int32.
+func layerParams(l Layer, f func(p any)) {
+	switch l := l.(type) {
+	case *Affine:
+		f(l.Weights)
+		f(l.Bias)
+	case *SCReLU:
+		f(l.Weights)
+		f(l.Bias)
+	case *BulletCReLU:
+		f(l.Weights)
+		f(l.Bias)
+	case *Concat:
+		for _, p := range l.Parts {
+			layerParams(p, f)
+		}
+	case *DenseStack:
+		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
+			layerParams(p, f)
+		}
+	}
+}
+
+// specOf declares the architecture of a feature transformer and the layers after it. It
+// fails when the feature set's string does not parse back to a set of the same size, when
+// the buckets' stacks differ in their stages (a Spec declares one stack for every
+// bucket), or when the result does not pass Spec.Check.
+func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
+	s := Spec{Width: ft.width, PSQT: ft.psqtBuckets, PSQTDiv: a.PSQTDiv, Output: a.Output,
+		PerTerm: a.OutputPerTerm, PawnValue: a.PawnValue, PawnByMaterial: a.PawnByMaterial}
+	if a.Buckets.Count() > 1 {
+		s.Buckets.Pieces = a.Buckets
+	}
+	name := ft.set.String()
+	if set, err := featureset.Parse(name); err != nil || set.Size() != ft.set.Size() {
+		return Spec{}, fmt.Errorf("nnue: feature set %q cannot be declared: it does not parse back to its %d features (%v)", name, ft.set.Size(), err)
+	}
+	if ft.rows8 == 0 {
+		s.Inputs = []Input{{Set: name}}
+	} else {
+		parts := splitSum(name)
+		size := 0
+		for i, p := range parts {
+			set, err := featureset.Parse(p)
+			if err != nil {
+				break
+			}
+			size += set.Size()
+			if size == ft.rows8 {
+				s.Inputs = []Input{{Set: strings.Join(parts[:i+1], "+"), Rows: RowsInt8}, {Set: strings.Join(parts[i+1:], "+")}}
+				break
+			}
+		}
+		if s.Inputs == nil || s.Inputs[1].Set == "" {
+			return Spec{}, fmt.Errorf("nnue: feature set %q cannot be declared: its first %d int8 rows are not a prefix of its blocks", name, ft.rows8)
+		}
+	}
+	for b, st := range a.Stacks {
+		for i, l := range st {
+			stage, err := stageOf(l)
+			if err != nil {
+				return Spec{}, err
+			}
+			if b == 0 {
+				s.Stack = append(s.Stack, stage)
+			} else if i >= len(s.Stack) || stage.String() != s.Stack[i].String() {
+				return Spec{}, fmt.Errorf("nnue: stack %d differs from stack 0 at layer %d (%v): a declared architecture has one stack for every bucket", b, i, l)
+			}
+		}
+		if len(st) != len(s.Stack) {
+			return Spec{}, fmt.Errorf("nnue: stack %d has %d layers, stack 0 has %d", b, len(st), len(s.Stack))
+		}
+	}
+	if err := s.Check(); err != nil {
+		return Spec{}, err
+	}
+	return s, nil
+}
+
+// splitSum splits a feature-set spec at its top-level '+' signs.
+func splitSum(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '+':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// ftArrays are the parameter arrays of a declared feature transformer, allocated by
+// Spec.build and turned into a FeatureTransformer by transformer once filled (the
+// accumulator bound depends on the weights).
+type ftArrays struct {
+	set          *featureset.Set
+	width, psqtN int
+	rows8        int
+	max8, max16  int // most active features with int8 and with int16 rows
+	w8           []int8
+	w16          []int16
+	bias         []int16
+	psqt         []int32
+}
+
+// ftParams calls f with each parameter array of a feature transformer in the native
+// format's order: int8 rows, int16 rows, bias, PSQT weights (those present).
+func ftParams(w8 []int8, w16, bias []int16, psqt []int32, f func(p any)) {
+	if len(w8) > 0 {
+		f(w8)
+	}
+	f(w16)
+	f(bias)
+	if len(psqt) > 0 {
+		f(psqt)
+	}
+}
+
+func (a *ftArrays) transformer() *FeatureTransformer {
+	if a.rows8 > 0 {
+		return newFT8(a.set, a.width, a.rows8, a.w8, a.max8, a.w16, a.max16, a.bias, a.psqtN, a.psqt)
+	}
+	return newFT(a.set, a.width, a.w16, a.bias, a.psqtN, a.psqt)
+}
+
+// build allocates the feature transformer arrays and the layers a Spec declares, every
+// parameter zero. It returns an error for a stage no layer computes, or a bucket table.
+func (s Spec) build() (*ftArrays, Architecture, error) {
+	sh, err := s.shape()
+	if err != nil {
+		return nil, Architecture{}, err
+	}
+	if s.Buckets.Table != nil {
+		return nil, Architecture{}, fmt.Errorf("nnue: bucket tables are declarable but the layer stacks select buckets by pieces(N,Sub,Div) only")
+	}
+	nf, m := sh.set.Size(), s.Width
+	ft := &ftArrays{set: sh.set, width: m, psqtN: s.PSQT, rows8: sh.rows8,
+		w16: alignedInt16((nf - sh.rows8) * m), bias: alignedInt16(m)}
+	if s.PSQT > 0 {
+		ft.psqt = alignedInt32(nf * s.PSQT)
+	}
+	if sh.rows8 > 0 {
+		ft.w8 = alignedInt8(sh.rows8 * m)
+		for _, in := range s.Inputs {
+			if in.Rows == RowsInt16 {
+				set, _ := featureset.Parse(in.Set)
+				ft.max16 += set.MaxActive()
+			}
+		}
+		ft.max16 = min(ft.max16, sh.set.MaxActive())
+		ft.max8 = max(sh.set.MaxActive()-ft.max16, 0)
+	}
+	a := Architecture{Buckets: s.Buckets.Pieces, PSQTDiv: s.PSQTDiv, Output: s.Output, OutputPerTerm: s.PerTerm,
+		PawnValue: s.PawnValue, PawnByMaterial: s.PawnByMaterial}
+	for range s.Buckets.Count() {
+		var st []Layer
+		for i, stage := range s.Stack {
+			l, err := stage.build(sh.in[i])
+			if err != nil {
+				return nil, Architecture{}, err
+			}
+			st = append(st, l)
+		}
+		a.Stacks = append(a.Stacks, st)
+	}
+	return ft, a, nil
+}
