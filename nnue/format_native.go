@@ -1,7 +1,6 @@
 package nnue
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -55,15 +54,6 @@ const (
 
 // castagnoli is the CRC-32C table of the native format's checksum.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func init() {
-	registerFormat(format{
-		name:   nativeFormat,
-		doc:    fmt.Sprintf("native (magic %q, version %d)", NativeMagic, NativeVersion),
-		detect: func(h []byte) bool { return bytes.HasPrefix(h, []byte(NativeMagic)) },
-		decode: decodeNative,
-	})
-}
 
 // WriteNative writes n in the native nnuekit format. It returns an error, and writes
 // nothing, when n's architecture cannot be declared (Network.Spec's error: a feature set

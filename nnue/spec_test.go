@@ -2,6 +2,8 @@ package nnue
 
 import (
 	"bytes"
+	"encoding/gob"
+	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
@@ -383,5 +385,37 @@ func TestNativeBitFlips(t *testing.T) {
 	t.Logf("%d-byte native file: %d single-bit flips detected, %d harmless, 0 undetected", len(b), detected, harmless)
 	if detected+harmless != 8*len(b) || detected != 8*len(b) {
 		t.Errorf("%d of %d flips detected", detected, 8*len(b))
+	}
+}
+
+// TestNotANetwork: inputs no format recognises get an error wrapping ErrNotNetwork that
+// says what was found and names the known formats, from Decode and Load alike.
+func TestNotANetwork(t *testing.T) {
+	var cp bytes.Buffer
+	if err := gob.NewEncoder(&cp).Encode(struct {
+		Version  int
+		Params   [][]float32
+		Features string
+	}{1, [][]float32{{1, 2}}, "all"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{[]byte("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"), `starts with "rnbqkbnr/ppppppp" (text)`},
+		{[]byte("[Event \"?\"]\n1. e4 e5"), `starts with "[Event \"?\"]" (text)`},
+		{[]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), "starts with 89 50 4E 47 0D 0A 1A 0A (PNG image)"},
+		{nil, "empty input"},
+		{[]byte("hello, world"), `starts with "hello, world" (text)`},
+		{cp.Bytes(), "(binary)"},
+	} {
+		for _, load := range []func([]byte) (*Network, error){Decode, func(b []byte) (*Network, error) { return Load(bytes.NewReader(b)) }} {
+			_, err := load(c.data)
+			if !errors.Is(err, ErrNotNetwork) || !strings.Contains(err.Error(), c.want) ||
+				!strings.Contains(err.Error(), `known formats: native (magic "NNUEKIT\x00"), Stockfish .nnue (version 0x7AF32F16`) {
+				t.Errorf("%.20q: %v, want ErrNotNetwork with %q", c.data, err, c.want)
+			}
+		}
 	}
 }

@@ -11,13 +11,6 @@ import (
 	"github.com/nnuekit/nnuekit/featureset"
 )
 
-func init() {
-	registerFormat(format{name: "stockfish", detect: IsStockfishVersion, decode: decodeStockfish})
-	// After the supported versions: a file that looks like a Stockfish network but has
-	// another version word is reported as such instead of failing as a thesis file.
-	registerFormat(format{name: "stockfish (unknown version)", detect: looksLikeStockfish, decode: decodeStockfish})
-}
-
 // looksLikeStockfish reports whether head looks like the start of a Stockfish .nnue file
 // of any version: a version word of the 0x7AF32Fxx family (Stockfish 12 to 17.1), or a
 // binary (not printable ASCII) version word followed by a hash and a plausible
