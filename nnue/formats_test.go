@@ -124,7 +124,7 @@ func tinyNatives(t testing.TB) [][]byte {
 	}
 }
 
-// fixCRC replaces the last four bytes of b by the CRC-32 of the rest.
+// fixCRC replaces the last four bytes of b by the CRC-32C of the rest.
 func fixCRC(b []byte) []byte {
 	if len(b) < 4 {
 		return b
