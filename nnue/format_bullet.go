@@ -249,7 +249,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 	var set *featureset.Set
 	all := featureset.All(o)
 	if len(a.KingBuckets) > 0 {
-		kbBlock, err := featureset.KingBuckets("bulletkb", "BULLETKB", table, o)
+		kbBlock, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
 		if err != nil {
 			return nil, fmt.Errorf("nnue: bullet: %w", err)
 		}

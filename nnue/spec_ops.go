@@ -469,7 +469,7 @@ func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 		s.Buckets.Pieces = a.Buckets
 	}
 	name := ft.set.String()
-	if set, err := featureset.Parse(name); err != nil || set.Size() != ft.set.Size() {
+	if set, err := parseInputSet(name); err != nil || set.Size() != ft.set.Size() {
 		return Spec{}, fmt.Errorf("nnue: feature set %q cannot be declared: it does not parse back to its %d features (%v)", name, ft.set.Size(), err)
 	}
 	if ft.rows8 == 0 {

@@ -128,7 +128,8 @@ func TestDeclaredOnly(t *testing.T) {
 // drawSpec draws a valid architecture of one of the families: thesis/HalfKP, SFNNv5,
 // SF19-like dense, CPW SCReLU, bullet CReLU, bullet multi-layer (declarable only).
 func drawSpec(t *rapid.T) Spec {
-	sets := []string{"all", "hv", "h+v", "ksq*all", "halfkp", "halfkav2_hm", "all@hm", "d1+d2"}
+	sets := []string{"all", "hv", "h+v", "ksq*all", "halfkp", "halfkav2_hm", "all@hm", "d1+d2",
+		"kings(" + strings.TrimSuffix(strings.Repeat("0.1.", 32), ".") + ")@hm*all@hm"}
 	s := Spec{
 		Inputs: []Input{{Set: rapid.SampledFrom(sets).Draw(t, "set")}},
 		Width:  64 * rapid.IntRange(1, 8).Draw(t, "width64"),
@@ -244,6 +245,10 @@ func TestSpecHostile(t *testing.T) {
 		{ok + " pawn=material:0", "out of range"},
 		{ok + " perterm=1", "perterm takes no value"},
 		{strings.Repeat("x", 1<<17), "longer than 65536 bytes"},
+		{"ft=kings(1.2)*all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "kings(…) has 2 buckets, want 64"},
+		{"ft=kings(" + strings.Repeat("99.", 63) + "99)*all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "bucket \"99\" of square 0"},
+		{"ft=kings(" + strings.Repeat("0.", 63) + "0)@up*all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "unknown orientation \"up\""},
+		{"ft=kings(" + strings.Repeat("0.", 63) + "0)*(all+h):i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "the factor must be one block"},
 		{"ft=all:i16 width=256 stack=" + strings.Repeat("stm>", 40) + "stm", "more than 32 stages"},
 	} {
 		var before, after runtime.MemStats
@@ -416,6 +421,63 @@ func TestNotANetwork(t *testing.T) {
 				!strings.Contains(err.Error(), `known formats: native (magic "NNUEKIT\x00"), Stockfish .nnue (version 0x7AF32F16`) {
 				t.Errorf("%.20q: %v, want ErrNotNetwork with %q", c.data, err, c.want)
 			}
+		}
+	}
+}
+
+// TestBulletSpecs: bullet's single-layer networks of every variant (CReLU/SCReLU, output
+// buckets, mirroring, king buckets) declare their architecture, store in the native format
+// and read back to the same evaluations and bytes.
+func TestBulletSpecs(t *testing.T) {
+	mirrored := make([]int, 32)
+	for i := range mirrored {
+		mirrored[i] = min(i/8, 2) // ranks 1–2: 0, 3–4: 1, 5–8: 2
+	}
+	plain := make([]int, 64)
+	for i := range plain {
+		plain[i] = i % 3
+	}
+	kings := "kings(" + strings.Repeat("0.1.2.", 21) + "0)"
+	// Stormphrax net013's declaration (../shared/nets/bullet/README.md §4, doc/nnue.md)
+	const stormphrax = "ft=kings(0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3)*all:i16 width=512 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100"
+	if s, err := ParseSpec(stormphrax); err != nil || s.String() != stormphrax {
+		t.Errorf("Stormphrax: %v", err)
+	} else if sh, _ := s.shape(); sh.set.Size() != 4*768 {
+		t.Errorf("Stormphrax: %d features, want 4×768", sh.set.Size())
+	}
+	for _, c := range []struct {
+		a    BulletArch
+		want string
+	}{
+		{BulletArch{Hidden: 32}, "ft=all:i16 width=32 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100"},
+		{BulletArch{Hidden: 32, SCReLU: true, OutputBuckets: 8, Mirror: true}, "ft=all@hm:i16 width=32 stack=stm>screlu_affine.i16(255,255,1) buckets=pieces(8,2,4) out=*400/16320 pawn=100"},
+		{BulletArch{Hidden: 64, SCReLU: true, OutputBuckets: 8, KingBuckets: mirrored, Mirror: true, TransposedOutput: true},
+			"ft=kings(" + strings.Repeat("0.", 16) + strings.Repeat("1.", 16) + strings.TrimSuffix(strings.Repeat("2.", 32), ".") + ")@hm*all@hm:i16 width=64 stack=stm>screlu_affine.i16(255,255,1) buckets=pieces(8,2,4) out=*400/16320 pawn=100"},
+		{BulletArch{Hidden: 32, OutputBuckets: 4, KingBuckets: plain}, "ft=" + kings + "*all:i16 width=32 stack=stm>crelu_affine.i16(255) buckets=pieces(4,2,8) out=*400/16320 pawn=100"},
+	} {
+		tb := newTinyBullet(t, c.a, 7)
+		n, err := ParseBullet(tb.fileData, c.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := n.Spec()
+		if err != nil {
+			t.Fatalf("%v: %v", c.a, err)
+		}
+		if s.String() != c.want {
+			t.Errorf("%v:\n got %s\nwant %s", c.a, s, c.want)
+		}
+		if p, err := ParseSpec(c.want); err != nil || !reflect.DeepEqual(p, s) {
+			t.Errorf("ParseSpec(%q): %v", c.want, err)
+		}
+		b := encodeNative(t, n)
+		m, err := Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEvals(t, n, m, randomPositions(60, 3))
+		if !bytes.Equal(encodeNative(t, m), b) {
+			t.Errorf("%v: rewriting gives other bytes", c.a)
 		}
 	}
 }
