@@ -478,7 +478,7 @@ func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 		parts := splitSum(name)
 		size := 0
 		for i, p := range parts {
-			set, err := featureset.Parse(p)
+			set, err := parseInputSet(p)
 			if err != nil {
 				break
 			}
@@ -588,7 +588,7 @@ func (s Spec) build() (*ftArrays, Architecture, error) {
 		ft.w8 = alignedInt8(sh.rows8 * m)
 		for _, in := range s.Inputs {
 			if in.Rows == RowsInt16 {
-				set, _ := featureset.Parse(in.Set)
+				set, _ := parseInputSet(in.Set) // parsed by shape
 				ft.max16 += set.MaxActive()
 			}
 		}
