@@ -199,8 +199,10 @@ func BulletFileSize(a BulletArch) (int, error) {
 // orientation, or a product KB × ALL of king buckets and ALL; bullet's feature rows are
 // permuted into nnuekit's ALL index order, and with mirroring nnuekit's convention (own king
 // on files e–h) is bullet's (files a–d) with every square mirrored, a fixed permutation too.
-// The layer stack per bucket is [Perspective, SCReLU] (CPWArchitecture) or [Perspective,
-// BulletCReLU]; Evaluate returns centipawns as bullet's inference does.
+// The network is built from its declared architecture (Spec), e.g. for a 768→512→1
+// SCReLU net "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1)
+// out=*400/16320 pawn=100" (CReLU: crelu_affine.i16(QA); king buckets: the input
+// kings(…)*all, parseInputSet); Evaluate returns centipawns as bullet's inference does.
 //
 // Errors: an inconsistent architecture (width not a multiple of 32, bad king buckets), a file
 // whose size is neither the data size nor that size padded to 64 bytes, and, for SCReLU,
@@ -265,7 +267,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 		return nil, fmt.Errorf("nnue: bullet: feature set %v has %d features, want %d", set, set.Size(), 768*kb)
 	}
 	// Permute bullet's rows into ALL's order: ALL index (file·8 + rank)·12 + role·2 + color.
-	w := make([]int16, 768*kb*n)
+	w := alignedInt16(768 * kb * n)
 	for b := range kb {
 		for sq := range 64 {
 			bsq := sq
@@ -285,12 +287,8 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 			}
 		}
 	}
-	ft, err := NewFeatureTransformer(set, n, w, l0b, 0, nil)
-	if err != nil {
-		return nil, err
-	}
 	weightsOf := func(bucket int) []int16 {
-		out := make([]int16, 2*n)
+		out := alignedInt16(2 * n)
 		for k := range out {
 			if a.TransposedOutput {
 				out[k] = l1w[bucket*2*n+k]
@@ -300,38 +298,33 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 		}
 		return out
 	}
-	buckets := Buckets{N: nb, Sub: 2, Div: (32 + nb - 1) / nb}
-	if nb == 1 {
-		buckets = Buckets{}
-	}
-	var arch Architecture
+	stage := fmt.Sprintf("crelu_affine.i16(%d)", a.QA)
+	quant := fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale)
 	if a.SCReLU {
-		outs := make([]*SCReLU, nb)
-		for b := range outs {
-			ws := weightsOf(b)
+		stage = fmt.Sprintf("screlu_affine.i16(%d,%d,1)", a.QA, a.QA)
+		quant = fmt.Sprintf("CPW: QA=%d (feature transformer), QB=%d (output weights), output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale)
+	}
+	buckets := ""
+	if nb > 1 {
+		buckets = fmt.Sprintf(" buckets=pieces(%d,2,%d)", nb, (32+nb-1)/nb)
+	}
+	spec, err := ParseSpec(fmt.Sprintf("ft=%s:i16 width=%d stack=stm>%s%s out=*%d/%d pawn=100", set, n, stage, buckets, a.Scale, a.QA*a.QB))
+	if err != nil {
+		return nil, fmt.Errorf("nnue: bullet: %w", err)
+	}
+	var params []any
+	for b := range nb {
+		ws := weightsOf(b)
+		if a.SCReLU {
 			for _, x := range ws {
 				if x > 128 || x < -128 {
 					return nil, fmt.Errorf("nnue: bullet: output weight %d of bucket %d exceeds ±128, beyond nnuekit's exact SCReLU kernel", x, b)
 				}
 			}
-			outs[b] = &SCReLU{QA: int16(a.QA), Div: a.QA, Out: 1, Weights: alignedCopy(ws), Bias: []int32{int32(l1b[b])}}
 		}
-		arch, err = CPWArchitecture(buckets, outs, a.QA, a.QB, a.Scale)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		arch = Architecture{
-			Buckets:      buckets,
-			Output:       OutputScale{Mul: a.Scale, Div: a.QA * a.QB},
-			PawnValue:    100,
-			Quantization: fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale),
-		}
-		for b := range nb {
-			arch.Stacks = append(arch.Stacks, []Layer{Perspective{}, &BulletCReLU{QA: int16(a.QA), Weights: alignedCopy(weightsOf(b)), Bias: []int32{int32(l1b[b])}}})
-		}
+		params = append(params, ws, []int32{int32(l1b[b])})
 	}
-	return NewNetwork(ft, arch, "bullet "+a.String())
+	return spec.assemble(nil, w, alignedCopy(l0b), nil, params, "bullet "+a.String(), quant)
 }
 
 func alignedCopy(v []int16) []int16 {

@@ -75,8 +75,7 @@ func WriteNative(w io.Writer, n *Network) error {
 		e.u32(uint32(len(t)))
 		e.buf = append(e.buf, t...)
 	}
-	ft := n.ft
-	ftParams(ft.weights8, ft.weights, ft.bias, ft.psqt, e.param)
+	ftArraysOf(n.ft).params(e.param)
 	for _, st := range n.arch.Stacks {
 		for _, l := range st {
 			layerParams(l, e.param)
@@ -87,15 +86,15 @@ func WriteNative(w io.Writer, n *Network) error {
 	return err
 }
 
-// param appends one parameter array ([]int8, []int16 or []int32).
+// param appends one parameter array (*[]int8, *[]int16 or *[]int32).
 func (e *encoder) param(p any) {
 	switch p := p.(type) {
-	case []int8:
-		e.i8s(p)
-	case []int16:
-		e.i16s(p)
-	case []int32:
-		e.i32s(p)
+	case *[]int8:
+		e.i8s(*p)
+	case *[]int16:
+		e.i16s(*p)
+	case *[]int32:
+		e.i32s(*p)
 	}
 }
 
@@ -177,7 +176,7 @@ func readNative(d *decoder) (*Network, error) {
 	if err := d.need("parameters", sh.params, 1); err != nil {
 		return nil, err
 	}
-	fa, a, err := spec.build()
+	fa, a, err := spec.build(true)
 	if err != nil {
 		d.off = archOff
 		return nil, d.errf("architecture", "%v", err)
@@ -189,15 +188,15 @@ func readNative(d *decoder) (*Network, error) {
 			return
 		}
 		switch p := p.(type) {
-		case []int8:
-			err = d.i8s(field, p)
-		case []int16:
-			err = d.i16s(field, p)
-		case []int32:
-			err = d.i32s(field, p)
+		case *[]int8:
+			err = d.i8s(field, *p)
+		case *[]int16:
+			err = d.i16s(field, *p)
+		case *[]int32:
+			err = d.i32s(field, *p)
 		}
 	}
-	ftParams(fa.w8, fa.w16, fa.bias, fa.psqt, read)
+	fa.params(read)
 	for b, st := range a.Stacks {
 		for i, l := range st {
 			field = fmt.Sprintf("bucket %d stage %d %v", b, i, spec.Stack[i])

@@ -22,9 +22,10 @@ type opInfo struct {
 	// check returns the output kind and size for an input of kind in and n logical
 	// elements, and the bytes of parameters one such stage holds.
 	check func(s Stage, in Kind, n int) (Kind, int, int64, error)
-	// build returns the Layer computing the stage for an input of n elements (parameters
-	// zero), or is nil for a stage that is declarable only.
-	build func(s Stage, n int) (Layer, error)
+	// build returns the Layer computing the stage for an input of n elements, its
+	// parameters zero (alloc) or nil slices to be adopted (adoptParams), or is nil for a
+	// stage that is declarable only.
+	build func(s Stage, n int, alloc bool) (Layer, error)
 }
 
 // opTable lists the stage operations. Adding a layer kind means adding its entry here, its
@@ -34,9 +35,9 @@ var opTable map[string]opInfo
 func init() {
 	opTable = map[string]opInfo{
 		"stm": {doc: "the two accumulators, side to move first (Perspective)",
-			check: perspectiveCheck, build: func(Stage, int) (Layer, error) { return Perspective{}, nil }},
+			check: perspectiveCheck, build: func(Stage, int, bool) (Layer, error) { return Perspective{}, nil }},
 		"white": {doc: "the two accumulators, White's first (Perspective{WhiteFirst})",
-			check: perspectiveCheck, build: func(Stage, int) (Layer, error) { return Perspective{WhiteFirst: true}, nil }},
+			check: perspectiveCheck, build: func(Stage, int, bool) (Layer, error) { return Perspective{WhiteFirst: true}, nil }},
 		"crelu.i16": {doc: "clamp(acc, 0, 127) of both accumulators (ClippedReLU on int16)",
 			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
 				if err := wantKind(in, KindInt16); err != nil {
@@ -44,7 +45,7 @@ func init() {
 				}
 				return KindUint8, n, 0, checkParts("crelu.i16", n, 32)
 			},
-			build: func(Stage, int) (Layer, error) { return ClippedReLU{Input: KindInt16}, nil }},
+			build: func(Stage, int, bool) (Layer, error) { return ClippedReLU{Input: KindInt16}, nil }},
 		"crelu.i32": {doc: "clamp(x >> s, 0, 127) (ClippedReLU after an affine layer)", args: 1,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
 				if err := wantKind(in, KindInt32); err != nil {
@@ -52,7 +53,7 @@ func init() {
 				}
 				return KindUint8, n, 0, argIn(s, 0, 0, 31)
 			},
-			build: func(s Stage, _ int) (Layer, error) {
+			build: func(s Stage, _ int, _ bool) (Layer, error) {
 				return ClippedReLU{Input: KindInt32, Shift: uint8(s.Args[0])}, nil
 			}},
 		"sqrcrelu": {doc: "min(x², 127·2^s) >> s (SqrClippedReLU)", args: 1,
@@ -62,7 +63,7 @@ func init() {
 				}
 				return KindUint8, n, 0, argIn(s, 0, 0, 63)
 			},
-			build: func(s Stage, _ int) (Layer, error) { return SqrClippedReLU{Shift: uint8(s.Args[0])}, nil }},
+			build: func(s Stage, _ int, _ bool) (Layer, error) { return SqrClippedReLU{Shift: uint8(s.Args[0])}, nil }},
 		"pairwise": {doc: "clamp(a, 0, max)·clamp(b, 0, max) >> shift of each accumulator's two halves (PairwiseMul, PairwiseClip)", args: 2,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
 				if err := wantKind(in, KindInt16); err != nil {
@@ -82,7 +83,7 @@ func init() {
 				}
 				return KindUint8, n / 2, 0, nil
 			},
-			build: func(s Stage, _ int) (Layer, error) {
+			build: func(s Stage, _ int, _ bool) (Layer, error) {
 				if s.Args[0] == 127 && s.Args[1] == 7 {
 					return PairwiseMul{}, nil
 				}
@@ -99,7 +100,7 @@ func init() {
 				out := int(s.Args[0])
 				return KindInt32, out, int64(out)*int64(pad32(n)) + 4*int64(out), nil
 			},
-			build: func(s Stage, n int) (Layer, error) { return NewAffine(n, int(s.Args[0])), nil }},
+			build: func(s Stage, n int, alloc bool) (Layer, error) { return newAffine(n, int(s.Args[0]), alloc), nil }},
 		"screlu_affine.i16": {doc: "Σ clamp(v, 0, qa)²·w / div + bias over both accumulators, int16 weights (SCReLU)", args: 3,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
 				if err := wantKind(in, KindInt16); err != nil {
@@ -120,9 +121,13 @@ func init() {
 				out := int(s.Args[2])
 				return KindInt32, out, 2*int64(out)*int64(n) + 4*int64(out), nil
 			},
-			build: func(s Stage, n int) (Layer, error) {
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
 				out := int(s.Args[2])
-				return &SCReLU{QA: int16(s.Args[0]), Div: int32(s.Args[1]), Out: out, Weights: alignedInt16(out * n), Bias: make([]int32, out)}, nil
+				l := &SCReLU{QA: int16(s.Args[0]), Div: int32(s.Args[1]), Out: out}
+				if alloc {
+					l.Weights, l.Bias = alignedInt16(out*n), make([]int32, out)
+				}
+				return l, nil
 			}},
 		"crelu_affine.i16": {doc: "Σ clamp(v, 0, qa)·w + bias over both accumulators, int16 weights, one output (BulletCReLU)", args: 1,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
@@ -134,15 +139,19 @@ func init() {
 				}
 				return KindInt32, 1, 2*int64(n) + 4, argIn(s, 0, 1, 32767)
 			},
-			build: func(s Stage, n int) (Layer, error) {
-				return &BulletCReLU{QA: int16(s.Args[0]), Weights: alignedInt16(n), Bias: make([]int32, 1)}, nil
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				l := &BulletCReLU{QA: int16(s.Args[0])}
+				if alloc {
+					l.Weights, l.Bias = alignedInt16(n), make([]int32, 1)
+				}
+				return l, nil
 			}},
 		"concat": {doc: "the nested activations of the same input, outputs concatenated (Concat; Stockfish's dual activation)", parts: [2]int{1, 8},
 			check: concatCheck,
-			build: func(s Stage, n int) (Layer, error) {
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
 				c := &Concat{}
 				for _, p := range s.Parts {
-					l, err := p.build(n)
+					l, err := p.build(n, alloc)
 					if err != nil {
 						return nil, err
 					}
@@ -163,7 +172,9 @@ func init() {
 				}
 				return KindInt32, n - 1, 0, nil
 			},
-			build: func(s Stage, _ int) (Layer, error) { return Forward{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}, nil }},
+			build: func(s Stage, _ int, _ bool) (Layer, error) {
+				return Forward{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}, nil
+			}},
 		"dense": {doc: "fc0, act0, fc1, act1, fc2 over act0 ++ act1, then (fc2 + x[n−2] − x[n−1])·mul/div (DenseStack, Stockfish 19)", parts: [2]int{5, 5}, args: 2,
 			check: denseCheck, build: denseBuild},
 		"affine.f32": {doc: "float32 weights and bias (declarable only)", args: 1,
@@ -325,21 +336,21 @@ func denseCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 	return KindInt32, 1, bytes, nil
 }
 
-func denseBuild(s Stage, n int) (Layer, error) {
+func denseBuild(s Stage, n int, alloc bool) (Layer, error) {
 	x := int(s.Parts[0].Args[0])
 	y := int(s.Parts[2].Args[0])
-	act0, err := s.Parts[1].build(x)
+	act0, err := s.Parts[1].build(x, alloc)
 	if err != nil {
 		return nil, err
 	}
-	act1, err := s.Parts[3].build(y)
+	act1, err := s.Parts[3].build(y, alloc)
 	if err != nil {
 		return nil, err
 	}
 	return &DenseStack{
-		FC0: NewAffine(n, x), Act0: act0.(*Concat),
-		FC1: NewAffine(2*x, y), Act1: act1.(*Concat),
-		FC2: NewAffine(2*x+2*y, 1),
+		FC0: newAffine(n, x, alloc), Act0: act0.(*Concat),
+		FC1: newAffine(2*x, y, alloc), Act1: act1.(*Concat),
+		FC2: newAffine(2*x+2*y, 1, alloc),
 		Mul: int32(s.Args[0]), Div: int32(s.Args[1]),
 	}, nil
 }
@@ -360,14 +371,22 @@ func (s Stage) check(in Kind, n int) (Kind, int, int64, error) {
 	return op.check(s, in, n)
 }
 
-// build returns the stage's Layer with zero parameters for an input of n elements (the
-// stage has been checked).
-func (s Stage) build(n int) (Layer, error) {
+// build returns the stage's Layer for an input of n elements, with zero parameters
+// (alloc) or nil parameter slices (the stage has been checked).
+func (s Stage) build(n int, alloc bool) (Layer, error) {
 	op := opTable[s.Op]
 	if op.build == nil {
 		return nil, fmt.Errorf("nnue: stage %v is declarable but no layer computes it yet", s)
 	}
-	return op.build(s, n)
+	return op.build(s, n, alloc)
+}
+
+// newAffine is NewAffine (alloc) or an Affine layer without parameter slices.
+func newAffine(in, out int, alloc bool) *Affine {
+	if alloc {
+		return NewAffine(in, out)
+	}
+	return &Affine{In: in, Out: out}
 }
 
 // describe returns the operation's documentation with the stage's arguments.
@@ -434,19 +453,20 @@ func stageOf(l Layer) (Stage, error) {
 	return Stage{}, fmt.Errorf("nnue: layer %v has no declared stage", l)
 }
 
-// layerParams calls f with each parameter array of l in the native format's order (the
-// order of the stage's nested stages, weights before bias): []int8, []int16 or []int32.
+// layerParams calls f with a pointer to each parameter array of l in the native format's
+// order (the order of the stage's nested stages, weights before bias): *[]int8, *[]int16
+// or *[]int32.
 func layerParams(l Layer, f func(p any)) {
 	switch l := l.(type) {
 	case *Affine:
-		f(l.Weights)
-		f(l.Bias)
+		f(&l.Weights)
+		f(&l.Bias)
 	case *SCReLU:
-		f(l.Weights)
-		f(l.Bias)
+		f(&l.Weights)
+		f(&l.Bias)
 	case *BulletCReLU:
-		f(l.Weights)
-		f(l.Bias)
+		f(&l.Weights)
+		f(&l.Bias)
 	case *Concat:
 		for _, p := range l.Parts {
 			layerParams(p, f)
@@ -548,17 +568,89 @@ type ftArrays struct {
 	psqt         []int32
 }
 
-// ftParams calls f with each parameter array of a feature transformer in the native
-// format's order: int8 rows, int16 rows, bias, PSQT weights (those present).
-func ftParams(w8 []int8, w16, bias []int16, psqt []int32, f func(p any)) {
-	if len(w8) > 0 {
-		f(w8)
+// params calls f with a pointer to each parameter array of the feature transformer in
+// the native format's order: int8 rows (when the Spec has int8-row inputs), int16 rows,
+// bias, PSQT weights (when it has PSQT columns).
+func (a *ftArrays) params(f func(p any)) {
+	if a.rows8 > 0 {
+		f(&a.w8)
 	}
-	f(w16)
-	f(bias)
-	if len(psqt) > 0 {
-		f(psqt)
+	f(&a.w16)
+	f(&a.bias)
+	if a.psqtN > 0 {
+		f(&a.psqt)
 	}
+}
+
+// ftArraysOf returns the arrays of a feature transformer (shared, not copied).
+func ftArraysOf(ft *FeatureTransformer) *ftArrays {
+	return &ftArrays{set: ft.set, width: ft.width, psqtN: ft.psqtBuckets, rows8: ft.rows8,
+		w8: ft.weights8, w16: ft.weights, bias: ft.bias, psqt: ft.psqt}
+}
+
+// assemble builds the network s declares around the loader's parameter arrays, without
+// copying them: w8 (nil without int8-row inputs), w16, bias and psqt (nil without PSQT)
+// for the feature transformer, then params, every array of every bucket's stack in the
+// native format's order (layerParams). It returns an error naming the first array whose
+// type or length is not what s declares.
+func (s Spec) assemble(w8 []int8, w16, bias []int16, psqt []int32, params []any, description, quantization string) (*Network, error) {
+	fa, a, err := s.build(false)
+	if err != nil {
+		return nil, err
+	}
+	fa.w8, fa.w16, fa.bias, fa.psqt = w8, w16, bias, psqt
+	a.Quantization = quantization
+	k := 0
+	for b, st := range a.Stacks {
+		for i, l := range st {
+			layerParams(l, func(p any) {
+				if err != nil {
+					return
+				}
+				if k == len(params) {
+					err = fmt.Errorf("nnue: bucket %d stage %d %v: missing parameters", b, i, s.Stack[i])
+					return
+				}
+				if !adopt(p, params[k]) {
+					err = fmt.Errorf("nnue: bucket %d stage %d %v: parameter %T has the wrong type", b, i, s.Stack[i], params[k])
+				}
+				k++
+			})
+		}
+	}
+	if err == nil && k != len(params) {
+		err = fmt.Errorf("nnue: %d parameter arrays for %d declared", len(params), k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFTDims(fa.set.Size(), fa.width, fa.psqtN); err != nil {
+		return nil, err
+	}
+	nf, m := fa.set.Size(), fa.width
+	if len(fa.w8) != fa.rows8*m || len(fa.w16) != (nf-fa.rows8)*m || len(fa.bias) != m || len(fa.psqt) != nf*fa.psqtN {
+		return nil, fmt.Errorf("nnue: feature transformer arrays of %d, %d, %d and %d values do not match %v", len(fa.w8), len(fa.w16), len(fa.bias), len(fa.psqt), s)
+	}
+	return NewNetwork(fa.transformer(), a, description)
+}
+
+// adopt sets the slice *slot to v when both have the same element type.
+func adopt(slot, v any) bool {
+	switch p := slot.(type) {
+	case *[]int8:
+		x, ok := v.([]int8)
+		*p = x
+		return ok
+	case *[]int16:
+		x, ok := v.([]int16)
+		*p = x
+		return ok
+	case *[]int32:
+		x, ok := v.([]int32)
+		*p = x
+		return ok
+	}
+	return false
 }
 
 func (a *ftArrays) transformer() *FeatureTransformer {
@@ -568,9 +660,11 @@ func (a *ftArrays) transformer() *FeatureTransformer {
 	return newFT(a.set, a.width, a.w16, a.bias, a.psqtN, a.psqt)
 }
 
-// build allocates the feature transformer arrays and the layers a Spec declares, every
-// parameter zero. It returns an error for a stage no layer computes, or a bucket table.
-func (s Spec) build() (*ftArrays, Architecture, error) {
+// build makes the feature transformer arrays and the layers a Spec declares: with alloc,
+// every parameter array allocated and zero; without, every parameter slice nil (assemble
+// sets them). It is the one place layers are made from a declaration. It returns an
+// error for a stage no layer computes, or a bucket table.
+func (s Spec) build(alloc bool) (*ftArrays, Architecture, error) {
 	sh, err := s.shape()
 	if err != nil {
 		return nil, Architecture{}, err
@@ -579,13 +673,17 @@ func (s Spec) build() (*ftArrays, Architecture, error) {
 		return nil, Architecture{}, fmt.Errorf("nnue: bucket tables are declarable but the layer stacks select buckets by pieces(N,Sub,Div) only")
 	}
 	nf, m := sh.set.Size(), s.Width
-	ft := &ftArrays{set: sh.set, width: m, psqtN: s.PSQT, rows8: sh.rows8,
-		w16: alignedInt16((nf - sh.rows8) * m), bias: alignedInt16(m)}
-	if s.PSQT > 0 {
-		ft.psqt = alignedInt32(nf * s.PSQT)
+	ft := &ftArrays{set: sh.set, width: m, psqtN: s.PSQT, rows8: sh.rows8}
+	if alloc {
+		ft.w16, ft.bias = alignedInt16((nf-sh.rows8)*m), alignedInt16(m)
+		if s.PSQT > 0 {
+			ft.psqt = alignedInt32(nf * s.PSQT)
+		}
+		if sh.rows8 > 0 {
+			ft.w8 = alignedInt8(sh.rows8 * m)
+		}
 	}
 	if sh.rows8 > 0 {
-		ft.w8 = alignedInt8(sh.rows8 * m)
 		for _, in := range s.Inputs {
 			if in.Rows == RowsInt16 {
 				set, _ := parseInputSet(in.Set) // parsed by shape
@@ -600,7 +698,7 @@ func (s Spec) build() (*ftArrays, Architecture, error) {
 	for range s.Buckets.Count() {
 		var st []Layer
 		for i, stage := range s.Stack {
-			l, err := stage.build(sh.in[i])
+			l, err := stage.build(sh.in[i], alloc)
 			if err != nil {
 				return nil, Architecture{}, err
 			}

@@ -115,11 +115,11 @@ func TestDeclaredOnly(t *testing.T) {
 				t.Errorf("%s: Describe lacks %q:\n%s", name, w, d)
 			}
 		}
-		if _, _, err := s.build(); err == nil || !strings.Contains(err.Error(), "bucket table") {
+		if _, _, err := s.build(true); err == nil || !strings.Contains(err.Error(), "bucket table") {
 			t.Errorf("%s: build: %v", name, err)
 		}
 		s.Buckets = BucketRule{Pieces: Buckets{N: 8, Sub: 2, Div: 4}}
-		if _, _, err := s.build(); err == nil || !strings.Contains(err.Error(), "affine.i8f32(16,1024,4193408) is declarable but no layer computes it") {
+		if _, _, err := s.build(true); err == nil || !strings.Contains(err.Error(), "affine.i8f32(16,1024,4193408) is declarable but no layer computes it") {
 			t.Errorf("%s: build: %v", name, err)
 		}
 	}
@@ -485,27 +485,27 @@ func TestBulletSpecs(t *testing.T) {
 // randomNetwork builds the network s declares with random parameters (int8 and int16
 // values in ±bound, biases in ±64·bound).
 func randomNetwork(t interface{ Fatal(...any) }, s Spec, rng *rand.Rand, bound int) *Network {
-	fa, a, err := s.build()
+	fa, a, err := s.build(true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fill := func(p any) {
 		switch p := p.(type) {
-		case []int8:
-			for i := range p {
-				p[i] = int8(rng.IntN(2*bound+1) - bound)
+		case *[]int8:
+			for i := range *p {
+				(*p)[i] = int8(rng.IntN(2*bound+1) - bound)
 			}
-		case []int16:
-			for i := range p {
-				p[i] = int16(rng.IntN(2*bound+1) - bound)
+		case *[]int16:
+			for i := range *p {
+				(*p)[i] = int16(rng.IntN(2*bound+1) - bound)
 			}
-		case []int32:
-			for i := range p {
-				p[i] = int32(rng.IntN(128*bound+1) - 64*bound)
+		case *[]int32:
+			for i := range *p {
+				(*p)[i] = int32(rng.IntN(128*bound+1) - 64*bound)
 			}
 		}
 	}
-	ftParams(fa.w8, fa.w16, fa.bias, fa.psqt, fill)
+	fa.params(fill)
 	for _, st := range a.Stacks {
 		for _, l := range st {
 			layerParams(l, fill)
