@@ -568,9 +568,10 @@ func (s Spec) Check() error {
 type specShape struct {
 	set    *featureset.Set
 	rows8  int
-	in     []int // per stage: logical input size
-	out    []int // per stage: logical output size
-	params int64 // bytes of all parameters (feature transformer and every bucket's stack)
+	in     []int  // per stage: logical input size
+	kind   []Kind // per stage: input kind
+	out    []int  // per stage: logical output size
+	params int64  // bytes of all parameters (feature transformer and every bucket's stack)
 }
 
 func (s Spec) errf(format string, args ...any) error {
@@ -647,6 +648,7 @@ func (s Spec) shape() (specShape, error) {
 			return sh, s.errf("stage %d %v: %v", i, st, err)
 		}
 		sh.in = append(sh.in, size)
+		sh.kind = append(sh.kind, kind)
 		sh.out = append(sh.out, n)
 		kind, size = k, n
 		stackBytes += bytes
@@ -708,6 +710,7 @@ func (s Spec) Describe() string {
 	for i, st := range s.Stack {
 		if i < len(sh.out) {
 			fmt.Fprintf(&b, "  %d. %-28s %d → %d: %s\n", i+1, st.Op, sh.in[i], sh.out[i], st.describe())
+			describeParts(&b, st, sh.kind[i], sh.in[i])
 		} else {
 			fmt.Fprintf(&b, "  %d. %-28s %s\n", i+1, st.Op, st.describe())
 		}
@@ -849,4 +852,26 @@ func parseKings(s string) (*featureset.Set, error) {
 		return featureset.NewSet(p), nil
 	}
 	return nil, fmt.Errorf("kings(…)*%s: the factor must be one block", rest)
+}
+
+// describeParts writes one line per nested stage of a checked concat or dense stage with
+// its input and output sizes.
+func describeParts(b *strings.Builder, st Stage, in Kind, n int) {
+	line := func(name string, p Stage, in Kind, n int) int {
+		_, m, _, _ := p.check(in, n)
+		fmt.Fprintf(b, "       %-5s %-22s %d → %d\n", name, p, n, m)
+		return m
+	}
+	switch st.Op {
+	case "concat":
+		for i, p := range st.Parts {
+			line(fmt.Sprintf("%c", 'a'+i), p, in, n)
+		}
+	case "dense":
+		x := line("fc0", st.Parts[0], KindUint8, n)
+		c0 := line("act0", st.Parts[1], KindInt32, x)
+		y := line("fc1", st.Parts[2], KindUint8, c0)
+		c1 := line("act1", st.Parts[3], KindInt32, y)
+		line("fc2", st.Parts[4], KindUint8, c0+c1)
+	}
 }
