@@ -20,7 +20,7 @@ import (
 //
 // A canonical string looks like (Stockfish 15.1):
 //
-//	ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(9600,8128)>concat(sqrcrelu(19),crelu.i32(6))>affine.i8(32)>crelu.i32(6)>affine.i8(1) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361
+//	ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361
 type Spec struct {
 	// Inputs are the feature blocks in the order of the transformer's rows; the int8-row
 	// inputs come first. The feature set is featureset.Parse of the inputs' sets joined by '+',
@@ -854,8 +854,8 @@ func parseKings(s string) (*featureset.Set, error) {
 	return nil, fmt.Errorf("kings(…)*%s: the factor must be one block", rest)
 }
 
-// describeParts writes one line per nested stage of a checked concat or dense stage with
-// its input and output sizes.
+// describeParts writes one line per nested stage of a checked concat, skip or dense stage
+// with its input and output sizes.
 func describeParts(b *strings.Builder, st Stage, in Kind, n int) {
 	line := func(name string, p Stage, in Kind, n int) int {
 		_, m, _, _ := p.check(in, n)
@@ -866,6 +866,13 @@ func describeParts(b *strings.Builder, st Stage, in Kind, n int) {
 	case "concat":
 		for i, p := range st.Parts {
 			line(fmt.Sprintf("%c", 'a'+i), p, in, n)
+		}
+	case "skip":
+		kind, size := KindInt32, n-1
+		for i, p := range st.Parts {
+			k, _, _, _ := p.check(kind, size)
+			size = line(fmt.Sprintf("%d", i+1), p, kind, size)
+			kind = k
 		}
 	case "dense":
 		x := line("fc0", st.Parts[0], KindUint8, n)

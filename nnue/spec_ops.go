@@ -159,21 +159,20 @@ func init() {
 				}
 				return c, nil
 			}},
-		"skip": {doc: "removes the last value x and adds x·mul/div to the stack's output (Forward)", args: 2,
-			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
-				if err := wantKind(in, KindInt32); err != nil {
-					return 0, 0, 0, err
+		"skip": {doc: "a skip connection: runs the nested stages on the input without its last value x and adds x·mul/div to their one output (Residual)",
+			parts: [2]int{1, maxResidualBody}, args: 2, check: skipCheck,
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				r := &Residual{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}
+				size := n - 1
+				for _, p := range s.Parts {
+					l, err := p.build(size, alloc)
+					if err != nil {
+						return nil, err
+					}
+					_, size, _, _ = p.check(l.InputKind(), size)
+					r.Body = append(r.Body, l)
 				}
-				if n < 2 {
-					return 0, 0, 0, fmt.Errorf("needs at least 2 inputs, has %d", n)
-				}
-				if s.Args[1] == 0 {
-					return 0, 0, 0, fmt.Errorf("zero divisor")
-				}
-				return KindInt32, n - 1, 0, nil
-			},
-			build: func(s Stage, _ int, _ bool) (Layer, error) {
-				return Forward{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}, nil
+				return r, nil
 			}},
 		"dense": {doc: "fc0, act0, fc1, act1, fc2 over act0 ++ act1, then (fc2 + x[n−2] − x[n−1])·mul/div (DenseStack, Stockfish 19)", parts: [2]int{5, 5}, args: 2,
 			check: denseCheck, build: denseBuild},
@@ -276,6 +275,36 @@ func concatCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 		bytes += b
 	}
 	return KindUint8, total, bytes, nil
+}
+
+func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+	if err := wantKind(in, KindInt32); err != nil {
+		return 0, 0, 0, err
+	}
+	if n < 2 {
+		return 0, 0, 0, fmt.Errorf("needs at least 2 inputs, has %d", n)
+	}
+	if s.Args[1] == 0 {
+		return 0, 0, 0, fmt.Errorf("zero divisor")
+	}
+	kind, size := KindInt32, n-1
+	var bytes int64
+	for _, p := range s.Parts {
+		switch p.Op {
+		case "stm", "white", "skip", "dense":
+			return 0, 0, 0, fmt.Errorf("%s cannot be part of a skip connection's body", p.Op)
+		}
+		k, m, b, err := p.check(kind, size)
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("%v: %w", p, err)
+		}
+		kind, size = k, m
+		bytes += b
+	}
+	if kind != KindInt32 || size != 1 {
+		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, kindName(kind))
+	}
+	return KindInt32, 1, bytes, nil
 }
 
 func denseCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
@@ -427,8 +456,16 @@ func stageOf(l Layer) (Stage, error) {
 		return Stage{Op: "screlu_affine.i16", Args: []int64{int64(l.QA), int64(l.Div), int64(l.Out)}}, nil
 	case *BulletCReLU:
 		return Stage{Op: "crelu_affine.i16", Args: []int64{int64(l.QA)}}, nil
-	case Forward:
-		return Stage{Op: "skip", Args: []int64{int64(l.Mul), int64(l.Div)}}, nil
+	case *Residual:
+		s := Stage{Op: "skip", Args: []int64{int64(l.Mul), int64(l.Div)}}
+		for _, p := range l.Body {
+			ps, err := stageOf(p)
+			if err != nil {
+				return Stage{}, err
+			}
+			s.Parts = append(s.Parts, ps)
+		}
+		return s, nil
 	case *Concat:
 		s := Stage{Op: "concat"}
 		for _, p := range l.Parts {
@@ -469,6 +506,10 @@ func layerParams(l Layer, f func(p any)) {
 		f(&l.Bias)
 	case *Concat:
 		for _, p := range l.Parts {
+			layerParams(p, f)
+		}
+	case *Residual:
+		for _, p := range l.Body {
 			layerParams(p, f)
 		}
 	case *DenseStack:

@@ -20,8 +20,8 @@ var shippedSpecs = map[string]string{
 	"default":   "ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361",
 	"thesis hv": "ft=hv:i16 width=512 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=100",
 	sfNetHalfKP: "ft=halfkp:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=/16 pawn=208",
-	sfNetSFNNv5: "ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(9600,8128)>concat(sqrcrelu(19),crelu.i32(6))>affine.i8(32)>crelu.i32(6)>affine.i8(1) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361",
-	sfNetSF16:   "ft=halfkav2_hm:i16 width=1536 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(9600,8128)>concat(sqrcrelu(19),crelu.i32(6))>affine.i8(32)>crelu.i32(6)>affine.i8(1) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=328",
+	sfNetSFNNv5: "ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361",
+	sfNetSF16:   "ft=halfkav2_hm:i16 width=1536 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=328",
 	sfNetSF19:   "ft=threats+pawnpairs:i8,halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(255,9)>dense(affine.i8(32),concat(sqrcrelu(21),crelu.i32(7)),affine.i8(32),concat(sqrcrelu(19),crelu.i32(6)),affine.i8(1),9600,16384) buckets=pieces(8,1,4) psqtdiv=2 out=/16 perterm pawn=material:304",
 	"maelstrom": "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
 }
@@ -155,8 +155,9 @@ func drawSpec(t *rapid.T) Spec {
 	case 0:
 		s.Stack = []Stage{persp, {Op: "crelu.i16"}, aff("l2", 1, 64), crelu("c2"), aff("l3", 1, 1)}
 	case 1:
-		s.Stack = []Stage{persp, pairwise, aff("l1", 2, 33), {Op: "skip", Args: []int64{rapid.Int64Range(-1000, 10000).Draw(t, "mul"), rapid.Int64Range(1, 10000).Draw(t, "div")}},
-			dual("d1"), aff("l2", 1, 64), crelu("c2"), {Op: "affine.i8", Args: []int64{1}}}
+		s.Stack = []Stage{persp, pairwise, aff("l1", 2, 33), {Op: "skip",
+			Parts: []Stage{dual("d1"), aff("l2", 1, 64), crelu("c2"), {Op: "affine.i8", Args: []int64{1}}},
+			Args:  []int64{rapid.Int64Range(-1000, 10000).Draw(t, "mul"), rapid.Int64Range(1, 10000).Draw(t, "div")}}}
 	case 2:
 		x := int64(16 * rapid.IntRange(1, 4).Draw(t, "x16"))
 		s.Stack = []Stage{persp, pairwise, {Op: "dense", Parts: []Stage{{Op: "affine.i8", Args: []int64{x}}, dual("a0"), aff("fc1", 1, 64), dual("a1"), {Op: "affine.i8", Args: []int64{1}}},
@@ -236,7 +237,9 @@ func TestSpecHostile(t *testing.T) {
 		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(1", "missing ')'"},
 		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8()", "want an operation name"},
 		{"ft=all:i16 width=256 stack=stm>pairwise(255,7)>affine.i8(1)", "exceed 255"},
-		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(1,0)>affine.i8(1)", "zero divisor"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(crelu.i32(0),affine.i8(1),1,0)", "zero divisor"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(crelu.i32(0),1,2)", "the body must end with one int32"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(stm,1,2)", "stm cannot be part of a skip connection's body"},
 		{"ft=all:i16 width=256 stack=stm>concat(concat(concat(concat(stm))))", "nested deeper than 3"},
 		{ok + " buckets=pieces(1,0,0)", "want 2 ≤ N ≤ 64 and Div > 0"},
 		{ok + " buckets=table(0,1)", "bucket table has 2 entries"},

@@ -62,9 +62,9 @@ func decodeStockfish(data []byte) (*Network, error) {
 // SFNNv5 (Stockfish 15.1, 16, 17.1): feature set featureset.HalfKAv2hm(), width L1
 // from the file (1024, 1536, …), 8 PSQT buckets, 8 stacks selected by (pieces − 1)/4, each
 //
-//	Perspective → PairwiseMul → Affine(L1→16) → Forward(·9600/8128) →
-//	Concat(SqrClippedReLU(>>19), ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) →
-//	Affine(32→1),  Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
+//	Perspective → PairwiseMul → Affine(L1→16) → Residual(Concat(SqrClippedReLU(>>19),
+//	ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) → Affine(32→1), + last·9600/8128),
+//	Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
 //
 // Evaluate then returns Stockfish's internal Value for the side to move
 // (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1 and 16);
@@ -96,8 +96,8 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 		affine(&st.FC2)
 	case StockfishSFNNv5:
 		st := &f.Stacks[0]
-		decl = fmt.Sprintf("ft=halfkav2_hm:i16 width=%d psqt=%d stack=stm>pairwise(127,7)>affine.i8(%d)>skip(%d,%d)>concat(sqrcrelu(%d),crelu.i32(%d))>affine.i8(%d)>crelu.i32(%d)>affine.i8(1) buckets=pieces(%d,1,4) psqtdiv=2 out=/%d pawn=%d",
-			f.HalfDims, f.PSQTBuckets, st.FC0.Out, 600*StockfishOutputScale, 127<<wsb, 2*wsb+7, wsb, st.FC1.Out, wsb,
+		decl = fmt.Sprintf("ft=halfkav2_hm:i16 width=%d psqt=%d stack=stm>pairwise(127,7)>affine.i8(%d)>skip(concat(sqrcrelu(%d),crelu.i32(%d)),affine.i8(%d),crelu.i32(%d),affine.i8(1),%d,%d) buckets=pieces(%d,1,4) psqtdiv=2 out=/%d pawn=%d",
+			f.HalfDims, f.PSQTBuckets, st.FC0.Out, 2*wsb+7, wsb, st.FC1.Out, wsb, 600*StockfishOutputScale, 127<<wsb,
 			len(f.Stacks), StockfishOutputScale, stockfishPawnValue(f))
 		for k := range f.Stacks {
 			affine(&f.Stacks[k].FC0)
