@@ -579,3 +579,24 @@ func TestNativeRoundTripDeclared(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteNativeRefuses: a network whose architecture cannot be declared (here: output
+// buckets with different stacks) is refused with an error naming why, and nothing is
+// written.
+func TestWriteNativeRefuses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	n := randomThesisNet(t, rng, "h", 32, 4, 100)
+	hidden, out, _ := thesisLayers(n)
+	a := n.Architecture()
+	a.Buckets = Buckets{N: 2, Sub: 0, Div: 16}
+	a.Stacks = [][]Layer{a.Stacks[0], {Perspective{WhiteFirst: true}, ClippedReLU{Input: KindInt16}, hidden, ClippedReLU{Input: KindInt32, Shift: 6}, out}}
+	m, err := NewNetwork(n.FeatureTransformer(), a, "two different stacks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	err = WriteNative(&buf, m)
+	if err == nil || !strings.Contains(err.Error(), "stack 1 differs from stack 0 at layer 0 (Perspective(white first))") || buf.Len() != 0 {
+		t.Fatalf("WriteNative: %v (%d bytes written)", err, buf.Len())
+	}
+}
