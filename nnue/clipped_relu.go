@@ -54,23 +54,3 @@ func (l ClippedReLU) propagate(in, out *tensor, _ *evalState) {
 	}
 	simd.ClippedReLU32(out.u8[:out.n], in.i32[:out.n], uint(l.Shift))
 }
-
-// encode writes tag 2, the input kind (u8) and the shift (u8).
-func (l ClippedReLU) encode(e *encoder, _ int) error {
-	e.u8(tagClippedReLU)
-	e.u8(uint8(l.Input))
-	e.u8(l.Shift)
-	return nil
-}
-
-func decodeClippedReLU(d *decoder, field string) (Layer, error) {
-	k, err := d.u8(field + " input kind")
-	if err != nil {
-		return nil, err
-	}
-	s, err := d.u8(field + " shift")
-	if err != nil {
-		return nil, err
-	}
-	return ClippedReLU{Input: Kind(k), Shift: s}, nil
-}

@@ -49,11 +49,12 @@ func randomSFNNv5(t testing.TB, rng *rand.Rand, spec string, m int) *Network {
 			Perspective{},
 			PairwiseMul{},
 			randAffine(m, 16, 20000),
-			Forward{Mul: 9600, Div: 8128},
-			&Concat{Parts: []Layer{SqrClippedReLU{Shift: 19}, ClippedReLU{Input: KindInt32, Shift: 6}}},
-			randAffine(30, 32, 5000),
-			ClippedReLU{Input: KindInt32, Shift: 6},
-			randAffine(32, 1, 5000),
+			&Residual{Mul: 9600, Div: 8128, Body: []Layer{
+				&Concat{Parts: []Layer{SqrClippedReLU{Shift: 19}, ClippedReLU{Input: KindInt32, Shift: 6}}},
+				randAffine(30, 32, 5000),
+				ClippedReLU{Input: KindInt32, Shift: 6},
+				randAffine(32, 1, 5000),
+			}},
 		})
 	}
 	n, err := NewNetwork(ft, arch, "random SFNNv5-shaped")
@@ -95,7 +96,8 @@ func refSFNNv5(n *Network, pos *board.Position) int32 {
 		}
 	}
 	st := n.Architecture().Stacks[bucket]
-	fc0, fc1, fc2 := st[2].(*Affine), st[5].(*Affine), st[7].(*Affine)
+	body := st[3].(*Residual).Body
+	fc0, fc1, fc2 := st[2].(*Affine), body[1].(*Affine), body[3].(*Affine)
 	dense := func(a *Affine, x []int32) []int32 {
 		out := make([]int32, a.Out)
 		for j := range out {

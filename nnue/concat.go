@@ -71,38 +71,3 @@ func (l *Concat) propagate(in, out *tensor, st *evalState) {
 		off += k
 	}
 }
-
-// encode writes tag 7, the part count (u8) and the parts' records.
-func (l *Concat) encode(e *encoder, inSize int) error {
-	e.u8(tagConcat)
-	e.u8(uint8(len(l.Parts)))
-	for _, p := range l.Parts {
-		if _, ok := p.(*Concat); ok {
-			return fmt.Errorf("nested Concat")
-		}
-		if err := p.encode(e, inSize); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func decodeConcat(d *decoder, field string, inSize int) (Layer, error) {
-	np, err := d.u8(field + " part count")
-	if err != nil {
-		return nil, err
-	}
-	if np == 0 || np > 8 {
-		d.off--
-		return nil, d.errf(field+" part count", "%d out of range [1, 8]", np)
-	}
-	c := &Concat{}
-	for i := 0; i < int(np); i++ {
-		p, err := decodeLayer(d, fmt.Sprintf("%s part %d", field, i), inSize, true)
-		if err != nil {
-			return nil, err
-		}
-		c.Parts = append(c.Parts, p)
-	}
-	return c, nil
-}

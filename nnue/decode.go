@@ -112,25 +112,12 @@ func (d *decoder) u8(field string) (uint8, error) {
 	return b[0], nil
 }
 
-func (d *decoder) u16(field string) (uint16, error) {
-	b, err := d.take(field, 2)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint16(b), nil
-}
-
 func (d *decoder) u32(field string) (uint32, error) {
 	b, err := d.take(field, 4)
 	if err != nil {
 		return 0, err
 	}
 	return binary.LittleEndian.Uint32(b), nil
-}
-
-func (d *decoder) i32(field string) (int32, error) {
-	v, err := d.u32(field)
-	return int32(v), err
 }
 
 // array reads len(dst)·size bytes into dst in pieces of at most chunk bytes; put converts
@@ -184,9 +171,7 @@ func (d *decoder) bytes(field string, n int) ([]byte, error) { return d.take(fie
 type encoder struct{ buf []byte }
 
 func (e *encoder) u8(v uint8)   { e.buf = append(e.buf, v) }
-func (e *encoder) u16(v uint16) { e.buf = binary.LittleEndian.AppendUint16(e.buf, v) }
 func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
-func (e *encoder) i32(v int32)  { e.u32(uint32(v)) }
 func (e *encoder) i16s(v []int16) {
 	for _, x := range v {
 		e.buf = binary.LittleEndian.AppendUint16(e.buf, uint16(x))

@@ -1,9 +1,13 @@
 package nnue
 
 import (
+	"bufio"
 	"encoding/csv"
+	"fmt"
+	"hash/fnv"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -112,5 +116,39 @@ func TestDefaultCorrelation(t *testing.T) {
 	if hv, err := LoadFile("../../shared/thesis-models/hv.nn"); err == nil {
 		rh, _ := pearsonVsStockfish(t, hv, rows)
 		t.Logf("thesis hv.nn:    Pearson r = %.4f", rh)
+	}
+}
+
+// TestDefaultEvaluationsUnchanged: the embedded network evaluates the 6,000 positions of
+// ../shared/data/positions.epd exactly as the version-1 native file it was converted from
+// did (FNV-64a of the comma-separated evaluations, computed with that file), and the start
+// position as 63.
+func TestDefaultEvaluationsUnchanged(t *testing.T) {
+	n, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := board.StartPosition()
+	if v := n.Evaluate(&start); v != 63 {
+		t.Errorf("start position: %d, want 63", v)
+	}
+	f, err := os.Open(filepath.Join(sharedDir, "data", "positions.epd"))
+	if err != nil {
+		t.Skip("positions.epd: ../shared absent")
+	}
+	defer f.Close()
+	h := fnv.New64a()
+	cnt := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		pos, err := board.ParseFEN(sc.Text())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(h, "%d,", n.Evaluate(&pos))
+		cnt++
+	}
+	if cnt != 6000 || h.Sum64() != 0x4206cab8e1472b9b {
+		t.Errorf("%d positions, FNV-64a %#x; want 6000, 0x4206cab8e1472b9b", cnt, h.Sum64())
 	}
 }

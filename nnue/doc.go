@@ -34,8 +34,15 @@
 // Memory per search thread: Reserve(maxPly) takes (maxPly+1)·Network.MemoryPerPly bytes
 // (doc/engine.md lists the shipped networks).
 //
+// Architectures are values: Network.Spec returns a network's declared architecture, whose
+// String is one line such as "ft=hv:i16 width=512 stack=stm>crelu.i16>affine.i8(32)>
+// crelu.i32(6)>affine.i8(1) out=>>4 pawn=100"; ParseSpec reads it back (grammar and the
+// string of every shipped network in doc/nnue.md).
+//
 // Formats: Load and LoadFile detect the thesis .nn, Stockfish .nnue (13, 15.1, 16, 19) and
-// native formats; LoadBulletFile reads bullet's quantised CPW-family networks.
+// native formats from their first bytes (other input: ErrNotNetwork); WriteNative stores
+// any network whose architecture can be declared; LoadBulletFile reads bullet's quantised
+// CPW-family networks.
 //
 // Units: Evaluate returns the network's final integer output for the side to move, in the
 // units its format defines (thesis nets: ≈ centipawns; Stockfish: internal units, 361 per

@@ -51,15 +51,3 @@ func TestEvaluatorScratchBlock(t *testing.T) {
 		t.Errorf("buffers span %d bytes, block is %d", hi-lo, size)
 	}
 }
-
-// sameShape tells stacks apart by output kinds and sizes.
-func TestSameShape(t *testing.T) {
-	a := []Layer{Perspective{}, ClippedReLU{Input: KindInt16}, NewAffine(64, 8)}
-	b := []Layer{Perspective{}, ClippedReLU{Input: KindInt16}, NewAffine(64, 4)}
-	if !sameShape(a, []int{64, 64, 8}, a, []int{64, 64, 8}) {
-		t.Error("same stack reported different")
-	}
-	if sameShape(a, []int{64, 64, 8}, b, []int{64, 64, 4}) || sameShape(a, []int{64, 64, 8}, a[:2], []int{64, 64}) {
-		t.Error("different stacks reported same")
-	}
-}

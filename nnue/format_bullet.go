@@ -199,8 +199,10 @@ func BulletFileSize(a BulletArch) (int, error) {
 // orientation, or a product KB × ALL of king buckets and ALL; bullet's feature rows are
 // permuted into nnuekit's ALL index order, and with mirroring nnuekit's convention (own king
 // on files e–h) is bullet's (files a–d) with every square mirrored, a fixed permutation too.
-// The layer stack per bucket is [Perspective, SCReLU] (CPWArchitecture) or [Perspective,
-// BulletCReLU]; Evaluate returns centipawns as bullet's inference does.
+// The network is built from its declared architecture (Spec), e.g. for a 768→512→1
+// SCReLU net "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1)
+// out=*400/16320 pawn=100" (CReLU: crelu_affine.i16(QA); king buckets: the input
+// kings(…)*all, parseInputSet); Evaluate returns centipawns as bullet's inference does.
 //
 // Errors: an inconsistent architecture (width not a multiple of 32, bad king buckets), a file
 // whose size is neither the data size nor that size padded to 64 bytes, and, for SCReLU,
@@ -249,7 +251,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 	var set *featureset.Set
 	all := featureset.All(o)
 	if len(a.KingBuckets) > 0 {
-		kbBlock, err := featureset.KingBuckets("bulletkb", "BULLETKB", table, o)
+		kbBlock, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
 		if err != nil {
 			return nil, fmt.Errorf("nnue: bullet: %w", err)
 		}
@@ -265,7 +267,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 		return nil, fmt.Errorf("nnue: bullet: feature set %v has %d features, want %d", set, set.Size(), 768*kb)
 	}
 	// Permute bullet's rows into ALL's order: ALL index (file·8 + rank)·12 + role·2 + color.
-	w := make([]int16, 768*kb*n)
+	w := alignedInt16(768 * kb * n)
 	for b := range kb {
 		for sq := range 64 {
 			bsq := sq
@@ -285,12 +287,8 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 			}
 		}
 	}
-	ft, err := NewFeatureTransformer(set, n, w, l0b, 0, nil)
-	if err != nil {
-		return nil, err
-	}
 	weightsOf := func(bucket int) []int16 {
-		out := make([]int16, 2*n)
+		out := alignedInt16(2 * n)
 		for k := range out {
 			if a.TransposedOutput {
 				out[k] = l1w[bucket*2*n+k]
@@ -300,38 +298,33 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 		}
 		return out
 	}
-	buckets := Buckets{N: nb, Sub: 2, Div: (32 + nb - 1) / nb}
-	if nb == 1 {
-		buckets = Buckets{}
-	}
-	var arch Architecture
+	stage := fmt.Sprintf("crelu_affine.i16(%d)", a.QA)
+	quant := fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale)
 	if a.SCReLU {
-		outs := make([]*SCReLU, nb)
-		for b := range outs {
-			ws := weightsOf(b)
+		stage = fmt.Sprintf("screlu_affine.i16(%d,%d,1)", a.QA, a.QA)
+		quant = fmt.Sprintf("CPW: QA=%d (feature transformer), QB=%d (output weights), output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale)
+	}
+	buckets := ""
+	if nb > 1 {
+		buckets = fmt.Sprintf(" buckets=pieces(%d,2,%d)", nb, (32+nb-1)/nb)
+	}
+	spec, err := ParseSpec(fmt.Sprintf("ft=%s:i16 width=%d stack=stm>%s%s out=*%d/%d pawn=100", set, n, stage, buckets, a.Scale, a.QA*a.QB))
+	if err != nil {
+		return nil, fmt.Errorf("nnue: bullet: %w", err)
+	}
+	var params []any
+	for b := range nb {
+		ws := weightsOf(b)
+		if a.SCReLU {
 			for _, x := range ws {
 				if x > 128 || x < -128 {
 					return nil, fmt.Errorf("nnue: bullet: output weight %d of bucket %d exceeds ±128, beyond nnuekit's exact SCReLU kernel", x, b)
 				}
 			}
-			outs[b] = &SCReLU{QA: int16(a.QA), Div: a.QA, Out: 1, Weights: alignedCopy(ws), Bias: []int32{int32(l1b[b])}}
 		}
-		arch, err = CPWArchitecture(buckets, outs, a.QA, a.QB, a.Scale)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		arch = Architecture{
-			Buckets:      buckets,
-			Output:       OutputScale{Mul: a.Scale, Div: a.QA * a.QB},
-			PawnValue:    100,
-			Quantization: fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale),
-		}
-		for b := range nb {
-			arch.Stacks = append(arch.Stacks, []Layer{Perspective{}, &BulletCReLU{QA: int16(a.QA), Weights: alignedCopy(weightsOf(b)), Bias: int32(l1b[b])}})
-		}
+		params = append(params, ws, []int32{int32(l1b[b])})
 	}
-	return NewNetwork(ft, arch, "bullet "+a.String())
+	return spec.assemble(nil, w, alignedCopy(l0b), nil, params, "bullet "+a.String(), quant)
 }
 
 func alignedCopy(v []int16) []int16 {
@@ -352,12 +345,11 @@ func LoadBulletFile(path string, a BulletArch) (*Network, error) {
 // BulletCReLU is the output layer of a CReLU network of the CPW family as bullet trains it:
 // out = Σ clamp(v_i, 0, QA)·W[i] + Bias over the 2N perspective-ordered int16 accumulator
 // values (side to move first), summed in int64 and saturated to int32; the bias is at scale
-// QA·QB. Input KindInt16, output KindInt32 (one value). It has no record in nnuekit's native
-// format: a network using it cannot be saved with Encode (it is loaded from bullet's file).
+// QA·QB. Input KindInt16, output KindInt32 (one value); stage crelu_affine.i16(QA).
 type BulletCReLU struct {
 	QA      int16
 	Weights []int16 // 2N
-	Bias    int32
+	Bias    []int32 // 1
 }
 
 // InputKind reports the element type read (Layer).
@@ -376,8 +368,8 @@ func (l *BulletCReLU) OutputSize(n int) (int, error) {
 	if err := checkParts(l.String(), n, 16); err != nil {
 		return 0, err
 	}
-	if l.QA <= 0 || len(l.Weights) != n {
-		return 0, fmt.Errorf("%v: QA must be positive and there must be %d weights", l, n)
+	if l.QA <= 0 || len(l.Weights) != n || len(l.Bias) != 1 {
+		return 0, fmt.Errorf("%v: QA must be positive and there must be %d weights and 1 bias", l, n)
 	}
 	return 1, nil
 }
@@ -392,10 +384,6 @@ func (l *BulletCReLU) propagate(in, out *tensor, _ *evalState) {
 			s += v * int64(w[i])
 		}
 	}
-	s += int64(l.Bias)
+	s += int64(l.Bias[0])
 	out.i32[0] = int32(min(max(s, math.MinInt32), math.MaxInt32))
-}
-
-func (l *BulletCReLU) encode(*encoder, int) error {
-	return fmt.Errorf("nnue: %v has no record in the native format", l)
 }

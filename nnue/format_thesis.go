@@ -158,22 +158,28 @@ func readThesis(d *decoder) (*Network, error) {
 	if want > MaxFileSize {
 		return nil, d.errf("body", "header %q NF=%d L1=%d L2=%d declares %d bytes, more than MaxFileSize", name, nf, l1, l2, want)
 	}
-	w1 := alignedInt16(int(n1 * m))
-	if err := d.i16s("L1 weights", w1); err != nil {
+	spec, err := ParseSpec(thesisSpec(set.String(), int(m), int(h)))
+	if err != nil {
+		return nil, d.errf("header", "%v", err)
+	}
+	fa, a, err := spec.build(true)
+	if err != nil {
+		return nil, d.errf("header", "%v", err)
+	}
+	a.Quantization = ThesisQuantization
+	hidden, out := a.Stacks[0][2].(*Affine), a.Stacks[0][4].(*Affine)
+	if err := d.i16s("L1 weights", fa.w16); err != nil {
 		return nil, err
 	}
-	b1 := alignedInt16(int(m))
-	if err := d.i16s("L1 bias", b1); err != nil {
+	if err := d.i16s("L1 bias", fa.bias); err != nil {
 		return nil, err
 	}
-	hidden := NewAffine(int(2*m), int(h))
 	if err := d.i8s("L2 weights", hidden.Weights); err != nil {
 		return nil, err
 	}
 	if err := d.i32s("L2 bias", hidden.Bias); err != nil {
 		return nil, err
 	}
-	out := NewAffine(int(h), 1)
 	if err := d.i8s("output weights", out.Weights[:h]); err != nil {
 		return nil, err
 	}
@@ -183,8 +189,13 @@ func readThesis(d *decoder) (*Network, error) {
 	if !d.atEOF() {
 		return nil, d.errf("end", "trailing bytes after the output bias")
 	}
-	ft := newFT(set, int(m), w1, b1, 0, nil)
-	return NewNetwork(ft, ThesisArchitecture(hidden, out), "")
+	return NewNetwork(fa.transformer(), a, "")
+}
+
+// thesisSpec declares the thesis architecture (thesis §4.3, ThesisArchitecture) over the
+// feature set set with width m and hidden width h.
+func thesisSpec(set string, m, h int) string {
+	return fmt.Sprintf("ft=%s:i16 width=%d stack=stm>crelu.i16>affine.i8(%d)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=100", set, m, h)
 }
 
 // WriteThesis writes n in the thesis .nn format. n must have exactly the thesis composition

@@ -124,18 +124,18 @@ func tinyNatives(t testing.TB) [][]byte {
 	}
 }
 
-// fixCRC replaces the last four bytes of b by the CRC-32 of the rest.
+// fixCRC replaces the last four bytes of b by the CRC-32C of the rest.
 func fixCRC(b []byte) []byte {
 	if len(b) < 4 {
 		return b
 	}
 	c := bytes.Clone(b)
-	binary.LittleEndian.PutUint32(c[len(c)-4:], crc32.ChecksumIEEE(c[:len(c)-4]))
+	binary.LittleEndian.PutUint32(c[len(c)-4:], crc32.Checksum(c[:len(c)-4], castagnoli))
 	return c
 }
 
-// TestDecodeRejectsTruncated cuts files at many points; every prefix must fail with a
-// *FormatError naming a field.
+// TestDecodeRejectsTruncated cuts files at many points; every non-empty prefix must fail
+// with a *FormatError naming a field (the empty one is not a network).
 func TestDecodeRejectsTruncated(t *testing.T) {
 	check := func(b []byte, what string) {
 		_, err := Decode(b)
@@ -143,17 +143,23 @@ func TestDecodeRejectsTruncated(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: accepted", what)
 		}
+		if len(b) < len(NativeMagic)+4 && errors.Is(err, ErrNotNetwork) {
+			return // a checksum written over the magic's first bytes
+		}
 		if !errors.As(err, &fe) || fe.Field == "" || fe.Offset < 0 || fe.Offset > int64(len(b)) {
 			t.Fatalf("%s: error %v does not name a field and offset", what, err)
 		}
 	}
+	if _, err := Decode(nil); !errors.Is(err, ErrNotNetwork) {
+		t.Fatalf("empty input: %v", err)
+	}
 	th := tinyThesis(t)
-	for k := 0; k < len(th); k += 1 + k/50 {
+	for k := 1; k < len(th); k += 1 + k/50 {
 		check(th[:k], "thesis prefix")
 	}
 	check(append(bytes.Clone(th), 0), "thesis with trailing byte")
 	for _, nat := range tinyNatives(t) {
-		for k := 0; k < len(nat); k += 1 + k/50 {
+		for k := 1; k < len(nat); k += 1 + k/50 {
 			check(nat[:k], "native prefix")
 			check(fixCRC(nat[:k]), "native prefix with valid CRC")
 		}
@@ -183,7 +189,9 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{set(th, hdr+8, 0), "L2 at byte 10"},
 		{th[:len(th)-1], "truncated"},
 		{append([]byte(NativeMagic), 1, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9, 9), "checksum at byte 16"},
-		{fixCRC(append(append([]byte(NativeMagic), 2, 0, 0, 0), 0, 0, 0, 0)), "version at byte 8: version 2 not supported"},
+		{fixCRC(append(append([]byte(NativeMagic), 3, 0, 0, 0), 0, 0, 0, 0)), "version at byte 8: version 3 not supported"},
+		{fixCRC(append(nativeHead("ft=all:i16 width=0 stack=stm"), 0, 0, 0, 0)), "architecture at byte 16: nnue: architecture \"ft=all:i16 width=0 stack=stm\" at offset 17: 0 out of range"},
+		{fixCRC(append(nativeHead("ft=all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)"), 0, 0, 0, 0)), "description length at byte"},
 	} {
 		_, err := Decode(c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -192,17 +200,32 @@ func TestDecodeErrorMessages(t *testing.T) {
 	}
 }
 
-// TestDecodeHostileAllocation: headers announcing huge dimensions must not allocate them.
+// nativeHead returns the start of a native file: magic, version and the architecture
+// string arch.
+func nativeHead(arch string) []byte {
+	b := append([]byte(NativeMagic), 0, 0, 0, 0)
+	binary.LittleEndian.PutUint32(b[len(NativeMagic):], NativeVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(arch)))
+	return append(b, arch...)
+}
+
+// TestDecodeHostileAllocation: headers announcing huge dimensions must not allocate them:
+// a native architecture declaring 1.6 GB of weights, one declaring 100 MB in a file of a
+// few bytes, and a thesis header declaring a wide transformer.
 func TestDecodeHostileAllocation(t *testing.T) {
-	var nat bytes.Buffer
-	nat.WriteString(NativeMagic)
-	binary.Write(&nat, binary.LittleEndian, uint32(NativeVersion))
-	binary.Write(&nat, binary.LittleEndian, uint16(9))
-	nat.WriteString("all+ph+pv")
-	binary.Write(&nat, binary.LittleEndian, []uint32{0, 0, 1 << 14, 64})
-	hostileNative := fixCRC(append(nat.Bytes(), 0, 0, 0, 0))
-	hostileThesis := append([]byte("all+ph+pv\x00"), 0, 12, 0, 0, 0, 0x40, 0, 0, 0, 0x10, 0, 0)
-	for _, b := range [][]byte{hostileNative, hostileThesis} {
+	var hostile [][]byte
+	for _, arch := range []string{
+		"ft=ka:i16 width=16384 stack=stm>crelu.i16>affine.i8(1)",
+		"ft=all+ph+pv:i16 width=16384 stack=stm>crelu.i16>affine.i8(65536)>crelu.i32(6)>affine.i8(1)",
+	} {
+		b := nativeHead(arch)
+		for range 3 {
+			b = binary.LittleEndian.AppendUint32(b, 0) // empty description and quantization
+		}
+		hostile = append(hostile, fixCRC(b))
+	}
+	hostile = append(hostile, append([]byte("all+ph+pv\x00"), 0, 12, 0, 0, 0, 0x40, 0, 0, 0, 0x10, 0, 0))
+	for _, b := range hostile {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		_, err := Decode(b)
@@ -213,6 +236,7 @@ func TestDecodeHostileAllocation(t *testing.T) {
 		if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
 			t.Errorf("decoding a %d-byte hostile file allocated %d bytes (%v)", len(b), d, err)
 		}
+		t.Logf("%d bytes: %v", len(b), err)
 	}
 }
 

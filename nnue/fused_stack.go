@@ -11,8 +11,8 @@ import (
 // one interface call per layer, without Concat's per-part dispatch and without the Go
 // tails the SIMD wrappers run for 15-element vectors:
 //
-//   - SFNNv5 (Stockfish 15.1/16): Perspective → PairwiseMul → Affine(L1→k+1) → Forward →
-//     Concat(SqrClippedReLU, ClippedReLU) → Affine(2k→n) → ClippedReLU → Affine(n→1);
+//   - SFNNv5 (Stockfish 15.1/16): Perspective → PairwiseMul → Affine(L1→k+1) →
+//     Residual(Concat(SqrClippedReLU, ClippedReLU) → Affine(2k→n) → ClippedReLU → Affine(n→1));
 //   - ClippedReLU chains (HalfKP/Stockfish 13, the thesis and CPW-style nets): Perspective →
 //     ClippedReLU(int16) → (Affine → ClippedReLU(int32))* → Affine(→1).
 //
@@ -30,9 +30,9 @@ import (
 // same simd calls as the layers. Any other composition runs layer by layer.
 // TestFusedMatchesLayers checks every fused path against the layer-by-layer one.
 
-// fusedStack runs one recognised stack on the evaluator's buffers of its bucket; it
-// returns the stack's output plus the Forward contributions (the int64 ForwardBucket
-// would compute).
+// fusedStack runs one recognised stack on the evaluator's buffers of its bucket (a
+// Residual's body's buffers right after the Residual's own, Network.flat); it returns the
+// stack's output (the int64 ForwardBucket would compute).
 type fusedStack interface {
 	run(bk *evalBucket, acc *Accumulator, stm int) int64
 }
@@ -58,7 +58,7 @@ type sfnnv5Stack struct {
 
 	// fc1w is fc_1's weights re-laid for simd.SqrCReLUPair16's 32-byte output when fc_0
 	// has 16 outputs (k = 15, Stockfish 15.1 and 16): row j = W[j][0:15], 0, W[j][15:30],
-	// 0, so that the pair's 16th elements (fc_0's Forward output, not an input of fc_1)
+	// 0, so that the pair's 16th elements (fc_0's skip output, not an input of fc_1)
 	// meet zero weights; nil otherwise. A copy made when NewNetwork takes the layers in,
 	// like Affine's sparse copy.
 	fc1w []int8
@@ -77,18 +77,21 @@ type sfnnv5Stack struct {
 }
 
 func fuseSFNNv5(ls []Layer) fusedStack {
-	if len(ls) != 8 {
+	if len(ls) != 4 {
 		return nil
 	}
 	p, ok0 := ls[0].(Perspective)
 	_, ok1 := ls[1].(PairwiseMul)
 	fc0, ok2 := ls[2].(*Affine)
-	fw, ok3 := ls[3].(Forward)
-	cat, ok4 := ls[4].(*Concat)
-	fc1, ok5 := ls[5].(*Affine)
-	r2, ok6 := ls[6].(ClippedReLU)
-	fc2, ok7 := ls[7].(*Affine)
-	if !(ok0 && ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || len(cat.Parts) != 2 {
+	fw, ok3 := ls[3].(*Residual)
+	if !(ok0 && ok1 && ok2 && ok3) || len(fw.Body) != 4 {
+		return nil
+	}
+	cat, ok4 := fw.Body[0].(*Concat)
+	fc1, ok5 := fw.Body[1].(*Affine)
+	r2, ok6 := fw.Body[2].(ClippedReLU)
+	fc2, ok7 := fw.Body[3].(*Affine)
+	if !(ok4 && ok5 && ok6 && ok7) || len(cat.Parts) != 2 {
 		return nil
 	}
 	sq, ok8 := cat.Parts[0].(SqrClippedReLU)

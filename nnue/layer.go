@@ -16,7 +16,7 @@ const (
 	// SqrClippedReLU, PairwiseMul, Concat), zero-padded to a multiple of 32 elements so an
 	// Affine layer can consume it directly.
 	KindUint8
-	// KindInt32 is a vector of int32 values (the output of Affine, SCReLU, Forward).
+	// KindInt32 is a vector of int32 values (the output of Affine, SCReLU, Residual).
 	KindInt32
 )
 
@@ -37,8 +37,10 @@ func (k Kind) String() string {
 
 // Layer is one step of a layer stack, in the spirit of Stockfish's src/nnue/layers/: it reads
 // a vector of one Kind and writes a vector of another. The set of layer types is closed
-// (Perspective, Affine, ClippedReLU, SqrClippedReLU, SCReLU, PairwiseMul, Concat, Forward) so
-// that every composition can be stored in the native format. A Layer is immutable once it is
+// (Perspective, Affine, ClippedReLU, SqrClippedReLU, SCReLU, PairwiseMul, PairwiseClip,
+// BulletCReLU, Concat, Residual, DenseStack): each is the Layer of one stage operation of a
+// declared architecture (Spec, spec_ops.go), so every composition can be stored in the
+// native format. A Layer is immutable once it is
 // part of a Network: its parameter slices must not be modified afterwards, and it may be used
 // by any number of goroutines at once.
 type Layer interface {
@@ -54,9 +56,6 @@ type Layer interface {
 
 	// propagate computes out from in. Buffers come from the evaluator's scratch space.
 	propagate(in, out *tensor, st *evalState)
-	// encode appends the layer's native-format record (tag byte and fields, see
-	// format_native.go) for an input of inSize logical elements.
-	encode(e *encoder, inSize int) error
 }
 
 // tensor is the value between two layers.
@@ -70,12 +69,14 @@ type tensor struct {
 	idx []uint16
 }
 
-// evalState carries what a layer stack accumulates besides the main data path.
+// evalState is what a forward pass's layers share besides their input and output: the
+// side to move and scratch space.
 type evalState struct {
 	stm   int           // side to move as 0 (White) / 1 (Black)
-	skip  int64         // sum of Forward contributions, added to the stack's final output
 	part  [8]tensor     // Concat's per-part output views (kept here so they do not escape)
 	dense *denseScratch // DenseStack's intermediate buffers (Evaluator-owned)
+	sub   []tensor      // the buffers after the running layer's own: a Residual's body's
+	view  tensor        // Residual's view of its input without the last element
 }
 
 // checkStack validates a layer list: the first layer reads KindAccumulator of width m, kinds

@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -71,12 +72,17 @@ type Architecture struct {
 	Output OutputScale
 	// OutputPerTerm applies Output to the PSQT term and to the positional term separately
 	// and adds the results (Stockfish 19 network.cpp evaluate: psqt/16 + positional/16,
-	// each truncated), instead of to their sum. Not stored by the native format.
+	// each truncated), instead of to their sum.
 	OutputPerTerm bool
 	// PawnValue is the number of output units in one pawn: Centipawns(v) = 100·v/PawnValue.
 	// 100 for thesis nets (their output is ≈ centipawns) and CPW nets, 361 for Stockfish 15.1
 	// (NormalizeToPawnValue), 208 for Stockfish 13 (PawnValueEg). 0 means 100.
 	PawnValue int32
+	// PawnByMaterial declares that one pawn is worth a material-dependent number of output
+	// units (Stockfish 19's win-rate model, StockfishMaterialPawnDivisor) rather than
+	// PawnValue; PawnValue is then that divisor at the model's anchor material, used by
+	// Centipawns, which has no position. PawnScale and Trace follow it.
+	PawnByMaterial bool
 	// Quantization names the quantization scheme and its scales (free text stored by the
 	// native format, e.g. ThesisQuantization).
 	Quantization string
@@ -89,7 +95,11 @@ type Network struct {
 	ft          *FeatureTransformer
 	arch        Architecture
 	description string
+	spec        Spec         // the declared architecture (specOf), valid when specErr is nil
+	specErr     error        // why the network has no declared architecture
 	sizes       [][]int      // per stack, per layer: logical output size
+	flat        [][]flatBuf  // per stack: the evaluator's buffers, each Residual's body after it
+	flatIdx     [][]int      // per stack, per layer: index of its output buffer in flat
 	fused       []fusedStack // per stack: the fused runner of a known composition, or nil
 	pool        sync.Pool
 }
@@ -131,6 +141,20 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 			return nil, fmt.Errorf("stack %d: %w", b, err)
 		}
 		n.sizes[b] = s
+		n.flat = append(n.flat, nil)
+		n.flatIdx = append(n.flatIdx, nil)
+		in := ft.width
+		for i, l := range st {
+			n.flatIdx[b] = append(n.flatIdx[b], len(n.flat[b]))
+			n.flat[b] = append(n.flat[b], flatBuf{l.OutputKind(), s[i]})
+			if r, ok := l.(*Residual); ok {
+				bs, _ := r.bodySizes(in) // checked by checkStack
+				for j, bl := range r.Body {
+					n.flat[b] = append(n.flat[b], flatBuf{bl.OutputKind(), bs[j]})
+				}
+			}
+			in = s[i]
+		}
 		for _, l := range st {
 			if a, ok := l.(*Affine); ok {
 				a.prepare()
@@ -138,8 +162,15 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 		}
 		n.fused = append(n.fused, fuseStack(st, ft))
 	}
+	n.spec, n.specErr = specOf(ft, arch)
 	return n, nil
 }
+
+// Spec returns the network's declared architecture (its String is the architecture
+// string, e.g. for examples/evaluate -describe). The error says why a network has none:
+// a feature set whose string does not parse back (bullet king-bucket tables), or stacks
+// that differ between buckets.
+func (n *Network) Spec() (Spec, error) { return n.spec, n.specErr }
 
 // FeatureTransformer returns the feature transformer.
 func (n *Network) FeatureTransformer() *FeatureTransformer { return n.ft }
@@ -190,7 +221,7 @@ type Output struct {
 	Bucket int
 	// PSQT is (psqt_stm − psqt_other)/PSQTDiv in the network's raw units (0 without PSQT).
 	PSQT int32
-	// Positional is the layer stack's output plus the Forward contributions, raw units.
+	// Positional is the layer stack's output, raw units.
 	Positional int32
 	// Value is Output.Apply(PSQT + Positional): the network's final integer output for the
 	// side to move (thesis nets: ≈ centipawns; Stockfish: internal units).
@@ -259,27 +290,27 @@ func (n *Network) NewEvaluator() *Evaluator {
 	for b := range nb {
 		first[b] = b
 		for c := range b {
-			if first[c] == c && sameShape(n.arch.Stacks[b], n.sizes[b], n.arch.Stacks[c], n.sizes[c]) {
+			if first[c] == c && slices.Equal(n.flat[b], n.flat[c]) {
 				first[b] = c
 				break
 			}
 		}
 		if first[b] == b {
-			for i, l := range n.arch.Stacks[b] {
-				size += scratchLen(l.OutputKind(), n.sizes[b][i])
+			for _, f := range n.flat[b] {
+				size += scratchLen(f.kind, f.n)
 			}
 		}
 	}
 	blk := block.New(size)
-	for b, st := range n.arch.Stacks {
+	for b := range n.arch.Stacks {
 		e.bk[b].fused = n.fused[b]
 		if c := first[b]; c != b {
 			e.bk[b].bufs = e.bk[c].bufs
 			continue
 		}
-		bufs := make([]tensor, len(st))
-		for i, l := range st {
-			bufs[i] = blockTensor(blk, l.OutputKind(), n.sizes[b][i])
+		bufs := make([]tensor, len(n.flat[b]))
+		for i, f := range n.flat[b] {
+			bufs[i] = blockTensor(blk, f.kind, f.n)
 		}
 		e.bk[b].bufs = bufs
 	}
@@ -291,18 +322,10 @@ func (n *Network) NewEvaluator() *Evaluator {
 	return e
 }
 
-// sameShape reports whether two stacks' layers have the same output kinds and sizes (so
-// that they can share output buffers).
-func sameShape(a []Layer, sa []int, b []Layer, sb []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].OutputKind() != b[i].OutputKind() || sa[i] != sb[i] {
-			return false
-		}
-	}
-	return true
+// flatBuf is the kind and logical size of one output buffer of an evaluator.
+type flatBuf struct {
+	kind Kind
+	n    int
 }
 
 // Network returns the evaluator's network.
@@ -357,12 +380,14 @@ func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int)
 		e.st = evalState{stm: int(stm & 1), dense: &e.dense}
 		e.in = tensor{n: n.ft.width, acc: acc.v}
 		cur := &e.in
+		idx := n.flatIdx[bucket]
 		for i, l := range n.arch.Stacks[bucket] {
-			out := &bufs[i]
+			out := &bufs[idx[i]]
+			e.st.sub = bufs[idx[i]+1:]
 			l.propagate(cur, out, &e.st)
 			cur = out
 		}
-		pos64 = int64(cur.i32[0]) + e.st.skip
+		pos64 = int64(cur.i32[0])
 	}
 	o := Output{Bucket: bucket, Positional: int32(pos64)}
 	if e.psqt {

@@ -32,9 +32,3 @@ func (PairwiseMul) propagate(in, out *tensor, _ *evalState) {
 	simd.PairwiseMul(out.u8[:h], in.acc[0][:h], in.acc[0][h:])
 	simd.PairwiseMul(out.u8[h:m], in.acc[1][:h], in.acc[1][h:])
 }
-
-// encode writes tag 4 (no fields).
-func (PairwiseMul) encode(e *encoder, _ int) error {
-	e.u8(tagPairwiseMul)
-	return nil
-}

@@ -46,22 +46,3 @@ func checkParts(name string, n, mult int) error {
 	}
 	return nil
 }
-
-// encode writes tag 1 and WhiteFirst (u8).
-func (l Perspective) encode(e *encoder, _ int) error {
-	e.u8(tagPerspective)
-	e.u8(b2u8(l.WhiteFirst))
-	return nil
-}
-
-func decodePerspective(d *decoder, field string) (Layer, error) {
-	f, err := d.u8(field + " WhiteFirst")
-	if err != nil {
-		return nil, err
-	}
-	if f > 1 {
-		d.off--
-		return nil, d.errf(field+" WhiteFirst", "%d is not 0 or 1", f)
-	}
-	return Perspective{WhiteFirst: f == 1}, nil
-}

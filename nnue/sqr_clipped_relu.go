@@ -33,18 +33,3 @@ func (l SqrClippedReLU) OutputSize(n int) (int, error) {
 func (l SqrClippedReLU) propagate(in, out *tensor, _ *evalState) {
 	simd.SqrClippedReLU32(out.u8[:out.n], in.i32[:out.n], uint(l.Shift))
 }
-
-// encode writes tag 3 and the shift (u8).
-func (l SqrClippedReLU) encode(e *encoder, _ int) error {
-	e.u8(tagSqrClippedReLU)
-	e.u8(l.Shift)
-	return nil
-}
-
-func decodeSqrClippedReLU(d *decoder, field string) (Layer, error) {
-	s, err := d.u8(field + " shift")
-	if err != nil {
-		return nil, err
-	}
-	return SqrClippedReLU{Shift: s}, nil
-}

@@ -8,15 +8,7 @@ import (
 	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
-	"github.com/nnuekit/nnuekit/featureset"
 )
-
-func init() {
-	registerFormat(format{name: "stockfish", detect: IsStockfishVersion, decode: decodeStockfish})
-	// After the supported versions: a file that looks like a Stockfish network but has
-	// another version word is reported as such instead of failing as a thesis file.
-	registerFormat(format{name: "stockfish (unknown version)", detect: looksLikeStockfish, decode: decodeStockfish})
-}
 
 // looksLikeStockfish reports whether head looks like the start of a Stockfish .nnue file
 // of any version: a version word of the 0x7AF32Fxx family (Stockfish 12 to 17.1), or a
@@ -70,9 +62,9 @@ func decodeStockfish(data []byte) (*Network, error) {
 // SFNNv5 (Stockfish 15.1, 16, 17.1): feature set featureset.HalfKAv2hm(), width L1
 // from the file (1024, 1536, …), 8 PSQT buckets, 8 stacks selected by (pieces − 1)/4, each
 //
-//	Perspective → PairwiseMul → Affine(L1→16) → Forward(·9600/8128) →
-//	Concat(SqrClippedReLU(>>19), ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) →
-//	Affine(32→1),  Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
+//	Perspective → PairwiseMul → Affine(L1→16) → Residual(Concat(SqrClippedReLU(>>19),
+//	ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) → Affine(32→1), + last·9600/8128),
+//	Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
 //
 // Evaluate then returns Stockfish's internal Value for the side to move
 // (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1 and 16);
@@ -88,50 +80,46 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	if f.Arch == StockfishThreats {
 		return newStockfishThreatsNetwork(f)
 	}
-	var set *featureset.Set
-	var arch Architecture
-	arch.Output = OutputScale{Div: StockfishOutputScale}
-	affine := func(a *StockfishAffine) *Affine {
-		return &Affine{In: a.In, Out: a.Out, Weights: a.Weights, Bias: a.Biases}
-	}
-	relu := ClippedReLU{Input: KindInt32, Shift: StockfishWeightScaleBits}
+	// The declared architecture: stages and constants of Stockfish's nnue_architecture.h,
+	// sizes from the file.
+	var decl string
+	var params []any
+	affine := func(a *StockfishAffine) { params = append(params, a.Weights, a.Biases) }
+	wsb := StockfishWeightScaleBits
 	switch f.Arch {
 	case StockfishHalfKP:
-		set = featureset.NewSet(featureset.HalfKP())
 		st := &f.Stacks[0]
-		arch.Stacks = [][]Layer{{
-			Perspective{}, ClippedReLU{Input: KindInt16},
-			affine(&st.FC0), relu, affine(&st.FC1), relu, affine(&st.FC2),
-		}}
-		arch.PawnValue = StockfishPawnValueSF13
-		arch.Quantization = "stockfish: accumulator 127, hidden weights 64 (>>6), output /16"
+		decl = fmt.Sprintf("ft=halfkp:i16 width=%d stack=stm>crelu.i16>affine.i8(%d)>crelu.i32(%d)>affine.i8(%d)>crelu.i32(%d)>affine.i8(1) out=/%d pawn=%d",
+			f.HalfDims, st.FC0.Out, wsb, st.FC1.Out, wsb, StockfishOutputScale, StockfishPawnValueSF13)
+		affine(&st.FC0)
+		affine(&st.FC1)
+		affine(&st.FC2)
 	case StockfishSFNNv5:
-		set = featureset.NewSet(featureset.HalfKAv2hm())
-		arch.Buckets = Buckets{N: len(f.Stacks), Sub: 1, Div: 4}
-		arch.PSQTDiv = 2
+		st := &f.Stacks[0]
+		decl = fmt.Sprintf("ft=halfkav2_hm:i16 width=%d psqt=%d stack=stm>pairwise(127,7)>affine.i8(%d)>skip(concat(sqrcrelu(%d),crelu.i32(%d)),affine.i8(%d),crelu.i32(%d),affine.i8(1),%d,%d) buckets=pieces(%d,1,4) psqtdiv=2 out=/%d pawn=%d",
+			f.HalfDims, f.PSQTBuckets, st.FC0.Out, 2*wsb+7, wsb, st.FC1.Out, wsb, 600*StockfishOutputScale, 127<<wsb,
+			len(f.Stacks), StockfishOutputScale, stockfishPawnValue(f))
 		for k := range f.Stacks {
-			st := &f.Stacks[k]
-			arch.Stacks = append(arch.Stacks, []Layer{
-				Perspective{}, PairwiseMul{}, affine(&st.FC0),
-				Forward{Mul: 600 * StockfishOutputScale, Div: 127 << StockfishWeightScaleBits},
-				&Concat{Parts: []Layer{SqrClippedReLU{Shift: 2*StockfishWeightScaleBits + 7}, relu}},
-				affine(&st.FC1), relu, affine(&st.FC2),
-			})
+			affine(&f.Stacks[k].FC0)
+			affine(&f.Stacks[k].FC1)
+			affine(&f.Stacks[k].FC2)
 		}
-		arch.PawnValue = stockfishPawnValue(f)
-		arch.Quantization = "stockfish: accumulator 127, pairwise /128, hidden weights 64 (>>6), output /16"
 	default:
 		return nil, fmt.Errorf("nnue: stockfish: unknown architecture %v", f.Arch)
 	}
-	if set.Size() != f.Features {
-		return nil, fmt.Errorf("nnue: stockfish: feature set %s has %d features, file has %d", set, set.Size(), f.Features)
+	spec, err := ParseSpec(decl)
+	if err != nil {
+		return nil, fmt.Errorf("nnue: stockfish: %w", err)
 	}
-	if err := checkFTDims(f.Features, f.HalfDims, f.PSQTBuckets); err != nil {
-		return nil, err
+	if sh, _ := spec.shape(); sh.set.Size() != f.Features {
+		return nil, fmt.Errorf("nnue: stockfish: feature set %s has %d features, file has %d", sh.set, sh.set.Size(), f.Features)
 	}
-	ft := newFT(set, f.HalfDims, f.FTWeights, f.FTBiases, f.PSQTBuckets, f.PSQTWeights)
+	quant := "stockfish: accumulator 127, hidden weights 64 (>>6), output /16"
+	if f.Arch == StockfishSFNNv5 {
+		quant = "stockfish: accumulator 127, pairwise /128, hidden weights 64 (>>6), output /16"
+	}
 	desc := fmt.Sprintf("Stockfish %s net, version 0x%08X, hash 0x%08X: %s", f.Arch, f.Version, f.Hash, f.Description)
-	return NewNetwork(ft, arch, desc)
+	return spec.assemble(nil, f.FTWeights, f.FTBiases, f.PSQTWeights, params, desc, quant)
 }
 
 // stockfishPawnValue guesses the engine's printed-pawn divisor for an SFNNv5-family
@@ -174,7 +162,7 @@ func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
 	if t.PawnValue == 0 {
 		t.PawnValue = 100
 	}
-	if isStockfishThreats(n) {
+	if n.arch.PawnByMaterial {
 		t.PawnDivisor = StockfishMaterialPawnDivisor(pos)
 	}
 	div := n.arch.Output

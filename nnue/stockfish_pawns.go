@@ -3,7 +3,6 @@ package nnue
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
 )
@@ -30,35 +29,20 @@ func StockfishMaterialPawnDivisor(pos *board.Position) float64 {
 }
 
 // PawnScale returns the number of n's output units (Evaluate's value) that make one
-// pawn in pos, and names the conversion: Architecture.PawnValue for every network (100
-// for thesis and nnuekit nets, whose unit is the centipawn; 208, 361 or 328 for
-// Stockfish 13, 15.1 and 16), and the material-dependent divisor
-// StockfishMaterialPawnDivisor for Stockfish 19 networks, which have no fixed pawn value.
+// pawn in pos, and names the conversion, both from the declared architecture: the
+// material-dependent divisor StockfishMaterialPawnDivisor when Architecture.PawnByMaterial
+// is set (Stockfish 19), else Architecture.PawnValue (100 when 0: the unit is the
+// centipawn; 208, 361 or 328 for the Stockfish 13, 15.1 and 16 loaders).
 func PawnScale(n *Network, pos *board.Position) (unitsPerPawn float64, rule string) {
-	if isStockfishThreats(n) {
+	if n.arch.PawnByMaterial {
 		d := StockfishMaterialPawnDivisor(pos)
-		return d, fmt.Sprintf("Stockfish 19 material-dependent pawn value %.1f (material %d)", d, StockfishMaterial(pos))
+		return d, fmt.Sprintf("material-dependent pawn value %.1f (Stockfish 19 win-rate model, material %d)", d, StockfishMaterial(pos))
 	}
 	pv := n.arch.PawnValue
-	if pv == 0 {
-		pv = 100
-	}
-	switch pv {
-	case StockfishPawnValueSF13:
-		return float64(pv), "Stockfish 13's PawnValueEg"
-	case StockfishPawnValueSF15:
-		return float64(pv), "Stockfish 15.1's NormalizeToPawnValue"
-	case StockfishPawnValueSF16:
-		return float64(pv), "Stockfish 16's NormalizeToPawnValue"
-	case 100:
+	if pv == 0 || pv == 100 {
 		return 100, "the unit is the centipawn"
 	}
-	return float64(pv), fmt.Sprintf("%d units per pawn", pv)
-}
-
-// isStockfishThreats reports whether n was built from a Stockfish 19 file.
-func isStockfishThreats(n *Network) bool {
-	return strings.HasPrefix(n.description, "Stockfish "+StockfishThreats.String()+" net")
+	return float64(pv), "the declared pawn value"
 }
 
 // FormatStockfish19Pawns formats an internal Value as Stockfish 19's eval prints pawns:

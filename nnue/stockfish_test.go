@@ -205,7 +205,7 @@ func TestStockfishIncremental(t *testing.T) {
 				// Sparse samples may never revisit a king square; with Stockfish 19's ~100
 				// threat features, entries left by unrelated positions (the generic level's
 				// sparser sample) may all differ by more than the active set.
-				sparse := simd.Level() == simd.Generic && isStockfishThreats(n)
+				sparse := simd.Level() == simd.Generic && n.arch.PawnByMaterial
 				if step <= 80 && !sparse && rt.Hits == 0 {
 					t.Errorf("refresh table never hit (%d misses)", rt.Misses)
 				}
@@ -217,7 +217,7 @@ func TestStockfishIncremental(t *testing.T) {
 // sfWhitePawns formats v (side to move) from White's side as the engine's "NNUE
 // evaluation … (white side)" line prints it (without a leading '+').
 func sfWhitePawns(n *Network, pos *board.Position, v int32) string {
-	if isStockfishThreats(n) {
+	if n.arch.PawnByMaterial {
 		return fmt.Sprintf("%.2f", 0.01*float64(StockfishToCP(sfWhite(v, pos), StockfishMaterialPawnDivisor(pos))))
 	}
 	return FormatStockfishPawns(sfWhite(v, pos), n.Architecture().PawnValue)

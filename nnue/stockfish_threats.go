@@ -14,8 +14,7 @@ import (
 //
 // Max 255 and Shift 9 (÷512) giving values in 0…127. PairwiseMul is the Max 127,
 // Shift 7 case of Stockfish 15.1 and 16. Input: KindInt16 (after Perspective), output:
-// KindUint8 of M values. Pure Go (about 1 µs for M = 1024); not stored by the native
-// format.
+// KindUint8 of M values. Pure Go (about 1 µs for M = 1024); stage pairwise(Max,Shift).
 type PairwiseClip struct {
 	Max   int16
 	Shift uint8
@@ -59,10 +58,6 @@ func (l PairwiseClip) propagate(in, out *tensor, _ *evalState) {
 	}
 }
 
-func (l PairwiseClip) encode(*encoder, int) error {
-	return fmt.Errorf("nnue: %v cannot be stored in the native format", l)
-}
-
 // denseScratch holds DenseStack's intermediate values; one per Evaluator.
 type denseScratch struct {
 	x, y [maxDense]int32
@@ -84,8 +79,8 @@ const maxDense = 64
 //
 // with Mul/Div = 600·16 / (128·64·2) = 9600/16384 for Stockfish 19. Input: KindUint8 of
 // FC0.In values; output: KindInt32, one value (the positional term). FC0.Out and FC1.Out
-// are at most 64; Act0 and Act1 must write 2·FC0.Out and 2·FC1.Out values. Not stored by
-// the native format.
+// are at most 64; Act0 and Act1 must write 2·FC0.Out and 2·FC1.Out values. Stage
+// dense(fc0,act0,fc1,act1,fc2,Mul,Div).
 type DenseStack struct {
 	FC0, FC1, FC2 *Affine
 	Act0, Act1    *Concat
@@ -167,10 +162,6 @@ func (l *DenseStack) propagate(in, out *tensor, st *evalState) {
 	out.i32[0] = int32(v * int64(l.Mul) / int64(l.Div))
 }
 
-func (l *DenseStack) encode(*encoder, int) error {
-	return fmt.Errorf("nnue: DenseStack cannot be stored in the native format")
-}
-
 // sfThreatsPawnValue is Stockfish 19's pawn value at its anchor material 58, a(1) =
 // a0 + a1 + a2 + a3 ≈ 304.15, used by Network.Centipawns, which has no position; the
 // engine's own conversion depends on the material (PawnScale, StockfishMaterialPawnDivisor).
@@ -211,12 +202,13 @@ func newStockfishThreatsNetwork(f *StockfishFile) (*Network, error) {
 	ft := newFT8(set, f.HalfDims, rows8, t.Weights, max(set.MaxActive()-sfThreatsMaxActive16, 0),
 		f.FTWeights, sfThreatsMaxActive16, f.FTBiases, f.PSQTBuckets, psqt)
 	arch := Architecture{
-		Buckets:       Buckets{N: len(f.Stacks), Sub: 1, Div: 4},
-		PSQTDiv:       2,
-		Output:        OutputScale{Div: StockfishOutputScale},
-		OutputPerTerm: true,
-		PawnValue:     sfThreatsPawnValue, // approximate: the exact divisor is PawnScale's
-		Quantization:  "stockfish 19: accumulator 255, pairwise /512, hidden weights 64 (>>7, >>6), output ·9600/16384 then /16",
+		Buckets:        Buckets{N: len(f.Stacks), Sub: 1, Div: 4},
+		PSQTDiv:        2,
+		Output:         OutputScale{Div: StockfishOutputScale},
+		OutputPerTerm:  true,
+		PawnValue:      sfThreatsPawnValue, // at the anchor material: the exact divisor is PawnScale's
+		PawnByMaterial: true,
+		Quantization:   "stockfish 19: accumulator 255, pairwise /512, hidden weights 64 (>>7, >>6), output ·9600/16384 then /16",
 	}
 	affine := func(a *StockfishAffine) *Affine {
 		return &Affine{In: a.In, Out: a.Out, Weights: a.Weights, Bias: a.Biases}

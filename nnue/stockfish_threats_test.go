@@ -228,13 +228,3 @@ func TestStockfishRandomGames(t *testing.T) {
 		})
 	}
 }
-
-// TestStockfish19NotNative checks that the native format refuses the Stockfish 19 network
-// (its PairwiseClip and DenseStack layers have no native record) with an error.
-func TestStockfish19NotNative(t *testing.T) {
-	n := sfTestNetwork(t, sfNetSF19)
-	var buf bytes.Buffer
-	if err := WriteNative(&buf, n); err == nil || !strings.Contains(err.Error(), "native format") || buf.Len() != 0 {
-		t.Fatalf("WriteNative: %v (%d bytes written)", err, buf.Len())
-	}
-}

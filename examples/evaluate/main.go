@@ -1,23 +1,35 @@
-// Command evaluate loads an NNUE network (format detected from the file: nnuekit native,
-// thesis .nn, and any format the nnue package registers) and prints its evaluation of
-// positions.
+// Command evaluate loads an NNUE network (format detected from the file's first bytes:
+// nnuekit native, thesis .nn, Stockfish .nnue) and prints its evaluation of positions.
 //
 // Usage:
 //
-//	go run ./examples/evaluate [-net FILE] (-fen FEN | -epd FILE) [-json]
+//	go run ./examples/evaluate [-net FILE] (-fen FEN | -epd FILE) [-json] [-trace] [-info]
 //	go run ./examples/evaluate -net FILE -incremental (-moves "e2e4 e7e5 …" | -pgn FILE) [-fen FEN] [-json] [-verify]
+//	go run ./examples/evaluate [-net FILE] -describe [-v] [-json]
+//	go run ./examples/evaluate -help
 //
 // Each position is evaluated by a full accumulator refresh. With -incremental the program
 // plays through a move list (UCI moves from -moves, starting at -fen or the standard start
 // position) or through every game of a PGN file, updating the accumulators lazily with an
 // AccumulatorStack, and prints the root and the position after every move; the numbers are
-// the same as a refresh would give (-verify checks this and fails otherwise).
+// the same as a refresh would give. -verify checks this on every position, fails on the
+// first difference and otherwise reports on stderr how many positions it compared:
+//
+//	evaluate: -verify: the incremental evaluation equals a full refresh on all 3 positions
+//
+// -describe prints the network's declared architecture (nnue.Spec, grammar in
+// doc/nnue.md) on one line and exits; with -v the multi-line nnue.Spec.Describe follows,
+// with -json it is the object {"architecture": "<string>"}. For the embedded default:
+//
+//	ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361
 //
 // -info prints the network's layers, quantization scheme and worst-case int16 accumulator
 // range (nnue.AccumulatorBound: whether the accumulator can wrap around) to stderr.
 //
 // -trace (trace.go) prints Stockfish's per-bucket PSQT/positional table after each plain line;
 // for SFNNv5 nets -json adds "bucket", "psqt" and "positional" (doc/stockfish-networks.md).
+//
+// -help prints a synopsis, an example and the flags.
 //
 // Output: one line per position. With -json each line is one JSON object, written exactly as
 //
@@ -30,17 +42,14 @@
 // nnue.PawnScale, from the side to move's point of view) is appended last.
 //
 // Without -json the output starts with two lines naming the network and the unit
-// conversion, e.g.
+// conversion, then one line per position; the README's first command prints
 //
-//	network: embedded default (nnue.Default): hv[768]→256×2 | Perspective → …
-//	eval: the network's output for the side to move, in its internal units; pawns = eval ÷ 100 (100 units per pawn (centipawns))
+//	network: embedded default (nnue.Default): all[768]→256×2 | Perspective(side to move first) → ClippedReLU(int16, >>0) → Affine(512→32) → ClippedReLU(int32, >>6) → Affine(32→1)
+//	eval: the network's output for the side to move, in its internal units; pawns = eval ÷ 361 (the declared pawn value)
+//	Black to move: eval -61 (Black's view) = -0.17 pawns; White's view +0.17 pawns | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
 //
-// then one line per position:
-//
-//	Black to move: eval -61 (Black's view) = -0.61 pawns; White's view +0.61 pawns | <FEN>
-//
-// For Stockfish 19 nets, whose pawn value depends on the material, each line also gives
-// the divisor used, "(÷297.6)".
+// For networks whose pawn value depends on the material (nnue.Architecture.PawnByMaterial:
+// Stockfish 19) each line also gives the divisor used, "(÷297.6)".
 package main
 
 import (
@@ -71,6 +80,9 @@ type options struct {
 	incremental bool
 	verify      bool
 	info        bool
+	describe    bool
+	verbose     bool
+	verified    int // positions -verify compared (for its report)
 }
 
 func main() {
@@ -84,6 +96,9 @@ func main() {
 	flag.BoolVar(&o.incremental, "incremental", false, "update accumulators move by move instead of refreshing")
 	flag.BoolVar(&o.verify, "verify", false, "with -incremental: also refresh and fail on any difference")
 	flag.BoolVar(&o.info, "info", false, "print the network's architecture and int16 accumulator bound to stderr")
+	flag.BoolVar(&o.describe, "describe", false, "print the network's architecture string (one line) and exit; with -json as {\"architecture\": …}")
+	flag.BoolVar(&o.verbose, "v", false, "with -describe: also print the multi-line description of the architecture")
+	flag.Usage = usage
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "evaluate: unexpected arguments %q\n", flag.Args())
@@ -98,6 +113,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, "evaluate:", err)
 		os.Exit(1)
 	}
+}
+
+// usage prints the synopsis, an example and the flags (-help).
+func usage() {
+	w := flag.CommandLine.Output()
+	fmt.Fprint(w, `evaluate: print an NNUE network's evaluation of chess positions.
+
+Usage:
+  evaluate [-net FILE] (-fen FEN | -epd FILE) [-json] [-trace] [-info]
+  evaluate [-net FILE] -incremental (-moves "e2e4 e7e5 …" | -pgn FILE) [-fen FEN] [-json] [-verify]
+  evaluate [-net FILE] -describe [-v] [-json]
+
+Example:
+  go run ./examples/evaluate -fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+Without -net the embedded default network (nnue.Default) is used. The file format
+(nnuekit native, thesis .nn, Stockfish .nnue) is detected from its first bytes.
+
+Flags:
+`)
+	flag.PrintDefaults()
 }
 
 // loadNetwork loads the network named by -net.
@@ -145,12 +181,9 @@ func pawns(net *nnue.Network, pos *board.Position, eval int32) (float64, string,
 	return v, fmt.Sprintf("%s%.2f", sign, cp/100), div
 }
 
-// materialDependent reports whether the network's pawn value depends on the position
-// (Stockfish 19).
-func materialDependent(net *nnue.Network, pos *board.Position) bool {
-	_, rule := nnue.PawnScale(net, pos)
-	return strings.HasPrefix(rule, "Stockfish 19")
-}
+// materialDependent reports whether the network declares a pawn value that depends on
+// the position (nnue.Architecture.PawnByMaterial: Stockfish 19).
+func materialDependent(net *nnue.Network) bool { return net.Architecture().PawnByMaterial }
 
 // header writes the two lines naming the network and the conversion.
 func (p *printer) header(pos *board.Position) error {
@@ -160,7 +193,7 @@ func (p *printer) header(pos *board.Position) error {
 	}
 	div, rule := nnue.PawnScale(p.net, pos)
 	conv := fmt.Sprintf("pawns = eval ÷ %.0f (%s)", div, rule)
-	if materialDependent(p.net, pos) {
+	if materialDependent(p.net) {
 		conv = "pawns = round(100·eval ÷ a)/100, a = Stockfish 19's material-dependent pawn value (uci.cpp win_rate_params), given on each line"
 	}
 	_, err := fmt.Fprintf(p.w, "network: %s: %v\neval: the network's output for the side to move, in its internal units; %s\n", name, p.net, conv)
@@ -194,7 +227,7 @@ func (p *printer) print(pos *board.Position, out nnue.Output) error {
 		white = ptext
 	}
 	divText := ""
-	if materialDependent(p.net, pos) {
+	if materialDependent(p.net) {
 		divText = fmt.Sprintf(" (÷%.1f)", div)
 	}
 	_, err := fmt.Fprintf(p.w, "%s to move: eval %d (%s's view) = %s pawns%s; White's view %s pawns | %s\n",
@@ -214,7 +247,39 @@ func run(o options, w io.Writer) error {
 	if o.info {
 		printInfo(os.Stderr, net)
 	}
-	return runWith(net, o, w)
+	if o.describe {
+		return describe(net, o, w)
+	}
+	if err := runWith(net, &o, w); err != nil {
+		return err
+	}
+	if o.verify {
+		fmt.Fprintf(os.Stderr, "evaluate: -verify: the incremental evaluation equals a full refresh on all %d positions\n", o.verified)
+	}
+	return nil
+}
+
+// describe writes the network's architecture string (nnue.Spec.String), one line; with
+// -json as {"architecture": "…"}; with -v followed by nnue.Spec.Describe.
+func describe(net *nnue.Network, o options, w io.Writer) error {
+	spec, err := net.Spec()
+	if err != nil {
+		return fmt.Errorf("the network's architecture cannot be declared: %w", err)
+	}
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false) // keep the stages' '>' readable
+		return enc.Encode(struct {
+			Architecture string `json:"architecture"`
+		}{spec.String()})
+	}
+	if _, err := fmt.Fprintln(w, spec); err != nil {
+		return err
+	}
+	if o.verbose {
+		_, err = io.WriteString(w, spec.Describe())
+	}
+	return err
 }
 
 // printInfo describes the network: layers, quantization, and the worst-case accumulator
@@ -231,8 +296,9 @@ func printInfo(w io.Writer, net *nnue.Network) {
 	printSIMDInfo(w)
 }
 
-// runWith is run with an already loaded network.
-func runWith(net *nnue.Network, o options, w io.Writer) error {
+// runWith is run with an already loaded network; it counts the positions -verify
+// compared in o.verified.
+func runWith(net *nnue.Network, o *options, w io.Writer) error {
 	p := &printer{w: w, json: o.json, net: net, netName: o.net}
 	if o.incremental {
 		return runIncremental(o, net, p)
@@ -261,7 +327,7 @@ func runWith(net *nnue.Network, o options, w io.Writer) error {
 }
 
 // runIncremental plays move lists through an AccumulatorStack.
-func runIncremental(o options, net *nnue.Network, p *printer) error {
+func runIncremental(o *options, net *nnue.Network, p *printer) error {
 	var games []board.Game
 	switch {
 	case o.pgn != "" && o.moves != "":
@@ -311,6 +377,7 @@ func runIncremental(o options, net *nnue.Network, p *printer) error {
 				if want := ev.Evaluate(st.Position()); want != out.Value {
 					return fmt.Errorf("incremental %d != refresh %d at %s", out.Value, want, st.Position().FEN())
 				}
+				o.verified++
 			}
 			if err := p.print(st.Position(), out); err != nil {
 				return err

@@ -111,7 +111,7 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 				t.Fatal(err)
 			}
 			var ref bytes.Buffer
-			if err := runWith(nw, options{fen: r.FEN, json: true}, &ref); err != nil {
+			if err := runWith(nw, &options{fen: r.FEN, json: true}, &ref); err != nil {
 				t.Fatal(err)
 			}
 			if strings.TrimSpace(ref.String()) != l {
@@ -210,5 +210,32 @@ func TestEPDLongLineAndBadLine(t *testing.T) {
 	err := run(options{epd: bad}, new(bytes.Buffer))
 	if err == nil || !strings.Contains(err.Error(), bad+":2:") {
 		t.Errorf("bad line: %v; want an error naming %s:2", err, bad)
+	}
+}
+
+// TestDescribe: -describe prints the embedded default's architecture string on one line,
+// -v adds the description, -json wraps the string in {"architecture": …}.
+func TestDescribe(t *testing.T) {
+	const want = "ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361"
+	var out bytes.Buffer
+	if err := run(options{describe: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != want+"\n" {
+		t.Errorf("-describe: %q, want %q", got, want)
+	}
+	out.Reset()
+	if err := run(options{describe: true, verbose: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), want+"\ninputs: 1 feature blocks, 768 features") || !strings.Contains(out.String(), "512 → 32") {
+		t.Errorf("-describe -v:\n%s", out.String())
+	}
+	out.Reset()
+	if err := run(options{describe: true, json: true}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != `{"architecture":"`+want+`"}`+"\n" {
+		t.Errorf("-describe -json: %s", got)
 	}
 }

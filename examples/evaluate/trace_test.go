@@ -39,7 +39,7 @@ func TestStockfishJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := runWith(net, options{epd: tmp, json: true}, &out); err != nil {
+	if err := runWith(net, &options{epd: tmp, json: true}, &out); err != nil {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(&out)
@@ -77,7 +77,7 @@ func TestStockfishJSON(t *testing.T) {
 	traceTable = true
 	defer func() { traceTable = false }()
 	out.Reset()
-	if err := runWith(net, options{fen: fens[0]}, &out); err != nil {
+	if err := runWith(net, &options{fen: fens[0]}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, "<-- this bucket is used") || !strings.Contains(s, "NNUE network contributions") {
@@ -114,7 +114,7 @@ func TestStockfish19JSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := runWith(net, options{epd: tmp, json: true}, &out); err != nil {
+	if err := runWith(net, &options{epd: tmp, json: true}, &out); err != nil {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(&out)
@@ -144,7 +144,7 @@ func TestStockfish19JSON(t *testing.T) {
 	traceTable = true
 	defer func() { traceTable = false }()
 	out.Reset()
-	if err := runWith(net, options{fen: fens[0]}, &out); err != nil {
+	if err := runWith(net, &options{fen: fens[0]}, &out); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"NNUE network contributions (Normalized, Black to move)", "<-- this bucket is used", "(side to move, internal units)", "(÷297.6)"} {

@@ -1,0 +1,751 @@
+package nnue
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nnuekit/nnuekit/featureset"
+)
+
+// kindFloat32 is a vector of float32 values: the data between the stages of the bullet
+// multi-layer layout (affine.i8f32, sqrclamp.f32, affine.f32). Those stages are declarable
+// (ParseSpec, String, Describe); no Layer computes them yet, so a Spec using them cannot be
+// built into a Network.
+const kindFloat32 Kind = 4
+
+// opInfo describes one stage operation of the architecture grammar.
+type opInfo struct {
+	doc   string // what the stage computes, for Describe and doc/nnue.md
+	parts [2]int // minimum and maximum number of nested stages
+	args  int    // exact number of integer arguments
+	// check returns the output kind and size for an input of kind in and n logical
+	// elements, and the bytes of parameters one such stage holds.
+	check func(s Stage, in Kind, n int) (Kind, int, int64, error)
+	// build returns the Layer computing the stage for an input of n elements, its
+	// parameters zero (alloc) or nil slices to be adopted (adoptParams), or is nil for a
+	// stage that is declarable only.
+	build func(s Stage, n int, alloc bool) (Layer, error)
+}
+
+// opTable lists the stage operations. Adding a layer kind means adding its entry here, its
+// case in stageOf and layerParams, and its row in doc/nnue.md.
+var opTable map[string]opInfo
+
+func init() {
+	opTable = map[string]opInfo{
+		"stm": {doc: "the two accumulators, side to move first (Perspective)",
+			check: perspectiveCheck, build: func(Stage, int, bool) (Layer, error) { return Perspective{}, nil }},
+		"white": {doc: "the two accumulators, White's first (Perspective{WhiteFirst})",
+			check: perspectiveCheck, build: func(Stage, int, bool) (Layer, error) { return Perspective{WhiteFirst: true}, nil }},
+		"crelu.i16": {doc: "clamp(acc, 0, 127) of both accumulators (ClippedReLU on int16)",
+			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindUint8, n, 0, checkParts("crelu.i16", n, 32)
+			},
+			build: func(Stage, int, bool) (Layer, error) { return ClippedReLU{Input: KindInt16}, nil }},
+		"crelu.i32": {doc: "clamp(x >> s, 0, 127) (ClippedReLU after an affine layer)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt32); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindUint8, n, 0, argIn(s, 0, 0, 31)
+			},
+			build: func(s Stage, _ int, _ bool) (Layer, error) {
+				return ClippedReLU{Input: KindInt32, Shift: uint8(s.Args[0])}, nil
+			}},
+		"sqrcrelu": {doc: "min(x², 127·2^s) >> s (SqrClippedReLU)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt32); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindUint8, n, 0, argIn(s, 0, 0, 63)
+			},
+			build: func(s Stage, _ int, _ bool) (Layer, error) { return SqrClippedReLU{Shift: uint8(s.Args[0])}, nil }},
+		"pairwise": {doc: "clamp(a, 0, max)·clamp(b, 0, max) >> shift of each accumulator's two halves (PairwiseMul, PairwiseClip)", args: 2,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := checkParts("pairwise", n, 64); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 0, 1, 32767); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 1, 0, 30); err != nil {
+					return 0, 0, 0, err
+				}
+				if (s.Args[0]*s.Args[0])>>s.Args[1] > 255 {
+					return 0, 0, 0, fmt.Errorf("products max²>>shift exceed 255")
+				}
+				return KindUint8, n / 2, 0, nil
+			},
+			build: func(s Stage, _ int, _ bool) (Layer, error) {
+				if s.Args[0] == 127 && s.Args[1] == 7 {
+					return PairwiseMul{}, nil
+				}
+				return PairwiseClip{Max: int16(s.Args[0]), Shift: uint8(s.Args[1])}, nil
+			}},
+		"affine.i8": {doc: "int8 weights, int32 bias, uint8 inputs, int32 outputs (Affine)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindUint8); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := dimIn(s, n); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int(s.Args[0])
+				return KindInt32, out, int64(out)*int64(pad32(n)) + 4*int64(out), nil
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) { return newAffine(n, int(s.Args[0]), alloc), nil }},
+		"screlu_affine.i16": {doc: "Σ clamp(v, 0, qa)²·w / div + bias over both accumulators, int16 weights (SCReLU)", args: 3,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := checkParts("screlu_affine.i16", n, 16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 0, 1, 32767); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 1, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 2, 1, maxAffineDim); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int(s.Args[2])
+				return KindInt32, out, 2*int64(out)*int64(n) + 4*int64(out), nil
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				out := int(s.Args[2])
+				l := &SCReLU{QA: int16(s.Args[0]), Div: int32(s.Args[1]), Out: out}
+				if alloc {
+					l.Weights, l.Bias = alignedInt16(out*n), make([]int32, out)
+				}
+				return l, nil
+			}},
+		"crelu_affine.i16": {doc: "Σ clamp(v, 0, qa)·w + bias over both accumulators, int16 weights, one output (BulletCReLU)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindInt16); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := checkParts("crelu_affine.i16", n, 16); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindInt32, 1, 2*int64(n) + 4, argIn(s, 0, 1, 32767)
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				l := &BulletCReLU{QA: int16(s.Args[0])}
+				if alloc {
+					l.Weights, l.Bias = alignedInt16(n), make([]int32, 1)
+				}
+				return l, nil
+			}},
+		"concat": {doc: "the nested activations of the same input, outputs concatenated (Concat; Stockfish's dual activation)", parts: [2]int{1, 8},
+			check: concatCheck,
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				c := &Concat{}
+				for _, p := range s.Parts {
+					l, err := p.build(n, alloc)
+					if err != nil {
+						return nil, err
+					}
+					c.Parts = append(c.Parts, l)
+				}
+				return c, nil
+			}},
+		"skip": {doc: "a skip connection: runs the nested stages on the input without its last value x and adds x·mul/div to their one output (Residual)",
+			parts: [2]int{1, maxResidualBody}, args: 2, check: skipCheck,
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				r := &Residual{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}
+				size := n - 1
+				for _, p := range s.Parts {
+					l, err := p.build(size, alloc)
+					if err != nil {
+						return nil, err
+					}
+					_, size, _, _ = p.check(l.InputKind(), size)
+					r.Body = append(r.Body, l)
+				}
+				return r, nil
+			}},
+		"dense": {doc: "fc0, act0, fc1, act1, fc2 over act0 ++ act1, then (fc2 + x[n−2] − x[n−1])·mul/div (DenseStack, Stockfish 19)", parts: [2]int{5, 5}, args: 2,
+			check: denseCheck, build: denseBuild},
+		"affine.f32": {doc: "float32 weights and bias (declarable only)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, kindFloat32); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := dimIn(s, n); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int64(s.Args[0])
+				return kindFloat32, int(out), 4*out*int64(n) + 4*out, nil
+			}},
+		"affine.i8f32": {doc: "int8 weights on uint8 inputs, the int32 sum times mul/div in float32 plus a float32 bias (declarable only)", args: 3,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindUint8); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := dimIn(s, n); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 1, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 2, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				out := int64(s.Args[0])
+				return kindFloat32, int(out), out*int64(n) + 4*out, nil
+			}},
+		"sqrclamp.f32": {doc: "clamp(x, 0, 1)² in float32 (declarable only)",
+			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+				return kindFloat32, n, 0, wantKind(in, kindFloat32)
+			}},
+	}
+}
+
+// opNames returns the operation names, sorted and comma-separated.
+func opNames() string {
+	names := make([]string, 0, len(opTable))
+	for n := range opTable {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func kindName(k Kind) string {
+	if k == kindFloat32 {
+		return "float32"
+	}
+	return k.String()
+}
+
+func wantKind(in, want Kind) error {
+	if in != want {
+		return fmt.Errorf("reads %s but receives %s", kindName(want), kindName(in))
+	}
+	return nil
+}
+
+func argIn(s Stage, i int, lo, hi int64) error {
+	if v := s.Args[i]; v < lo || v > hi {
+		return fmt.Errorf("argument %d is %d, want %d…%d", i+1, v, lo, hi)
+	}
+	return nil
+}
+
+// dimIn checks an affine stage's output count (argument 1) and its input count n.
+func dimIn(s Stage, n int) error {
+	if n <= 0 || n > maxAffineDim {
+		return fmt.Errorf("%d inputs, want 1…%d", n, maxAffineDim)
+	}
+	return argIn(s, 0, 1, maxAffineDim)
+}
+
+func perspectiveCheck(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+	return KindInt16, 2 * n, 0, wantKind(in, KindAccumulator)
+}
+
+func concatCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+	if in == KindAccumulator {
+		return 0, 0, 0, fmt.Errorf("cannot read the accumulators")
+	}
+	total := 0
+	var bytes int64
+	for _, p := range s.Parts {
+		if p.Op == "concat" {
+			return 0, 0, 0, fmt.Errorf("nested concat")
+		}
+		k, m, b, err := p.check(in, n)
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("%v: %w", p, err)
+		}
+		if k != KindUint8 {
+			return 0, 0, 0, fmt.Errorf("%v writes %s, want uint8", p, kindName(k))
+		}
+		total += m
+		bytes += b
+	}
+	return KindUint8, total, bytes, nil
+}
+
+func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+	if err := wantKind(in, KindInt32); err != nil {
+		return 0, 0, 0, err
+	}
+	if n < 2 {
+		return 0, 0, 0, fmt.Errorf("needs at least 2 inputs, has %d", n)
+	}
+	if s.Args[1] == 0 {
+		return 0, 0, 0, fmt.Errorf("zero divisor")
+	}
+	kind, size := KindInt32, n-1
+	var bytes int64
+	for _, p := range s.Parts {
+		switch p.Op {
+		case "stm", "white", "skip", "dense":
+			return 0, 0, 0, fmt.Errorf("%s cannot be part of a skip connection's body", p.Op)
+		}
+		k, m, b, err := p.check(kind, size)
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("%v: %w", p, err)
+		}
+		kind, size = k, m
+		bytes += b
+	}
+	if kind != KindInt32 || size != 1 {
+		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, kindName(kind))
+	}
+	return KindInt32, 1, bytes, nil
+}
+
+func denseCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+	want := []string{"affine.i8", "concat", "affine.i8", "concat", "affine.i8"}
+	for i, p := range s.Parts {
+		if p.Op != want[i] {
+			return 0, 0, 0, fmt.Errorf("part %d is %s, want %s", i+1, p.Op, want[i])
+		}
+	}
+	if s.Args[1] == 0 {
+		return 0, 0, 0, fmt.Errorf("zero divisor")
+	}
+	var bytes int64
+	step := func(p Stage, in Kind, n int) (int, error) {
+		k, m, b, err := p.check(in, n)
+		if err != nil {
+			return 0, fmt.Errorf("%v: %w", p, err)
+		}
+		_ = k
+		bytes += b
+		return m, nil
+	}
+	x, err := step(s.Parts[0], in, n)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if x < 2 || x > maxDense {
+		return 0, 0, 0, fmt.Errorf("fc0 has %d outputs, want 2…%d", x, maxDense)
+	}
+	c0, err := step(s.Parts[1], KindInt32, x)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if c0 != 2*x || c0%32 != 0 {
+		return 0, 0, 0, fmt.Errorf("act0 writes %d values, want 2·%d, a multiple of 32", c0, x)
+	}
+	y, err := step(s.Parts[2], KindUint8, c0)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if y > maxDense {
+		return 0, 0, 0, fmt.Errorf("fc1 has %d outputs, want ≤ %d", y, maxDense)
+	}
+	c1, err := step(s.Parts[3], KindInt32, y)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if c1 != 2*y {
+		return 0, 0, 0, fmt.Errorf("act1 writes %d values, want 2·%d", c1, y)
+	}
+	z, err := step(s.Parts[4], KindUint8, c0+c1)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if z != 1 {
+		return 0, 0, 0, fmt.Errorf("fc2 has %d outputs, want 1", z)
+	}
+	return KindInt32, 1, bytes, nil
+}
+
+func denseBuild(s Stage, n int, alloc bool) (Layer, error) {
+	x := int(s.Parts[0].Args[0])
+	y := int(s.Parts[2].Args[0])
+	act0, err := s.Parts[1].build(x, alloc)
+	if err != nil {
+		return nil, err
+	}
+	act1, err := s.Parts[3].build(y, alloc)
+	if err != nil {
+		return nil, err
+	}
+	return &DenseStack{
+		FC0: newAffine(n, x, alloc), Act0: act0.(*Concat),
+		FC1: newAffine(2*x, y, alloc), Act1: act1.(*Concat),
+		FC2: newAffine(2*x+2*y, 1, alloc),
+		Mul: int32(s.Args[0]), Div: int32(s.Args[1]),
+	}, nil
+}
+
+// check validates the stage's arity and arguments for an input of kind in and n logical
+// elements; see opInfo.check.
+func (s Stage) check(in Kind, n int) (Kind, int, int64, error) {
+	op, ok := opTable[s.Op]
+	if !ok {
+		return 0, 0, 0, fmt.Errorf("unknown operation %q", s.Op)
+	}
+	if len(s.Parts) < op.parts[0] || len(s.Parts) > op.parts[1] {
+		return 0, 0, 0, fmt.Errorf("%s takes %d to %d nested stages, has %d", s.Op, op.parts[0], op.parts[1], len(s.Parts))
+	}
+	if len(s.Args) != op.args {
+		return 0, 0, 0, fmt.Errorf("%s takes %d integer arguments, has %d", s.Op, op.args, len(s.Args))
+	}
+	return op.check(s, in, n)
+}
+
+// build returns the stage's Layer for an input of n elements, with zero parameters
+// (alloc) or nil parameter slices (the stage has been checked).
+func (s Stage) build(n int, alloc bool) (Layer, error) {
+	op := opTable[s.Op]
+	if op.build == nil {
+		return nil, fmt.Errorf("nnue: stage %v is declarable but no layer computes it yet", s)
+	}
+	return op.build(s, n, alloc)
+}
+
+// newAffine is NewAffine (alloc) or an Affine layer without parameter slices.
+func newAffine(in, out int, alloc bool) *Affine {
+	if alloc {
+		return NewAffine(in, out)
+	}
+	return &Affine{In: in, Out: out}
+}
+
+// describe returns the operation's documentation with the stage's arguments.
+func (s Stage) describe() string {
+	op, ok := opTable[s.Op]
+	if !ok {
+		return "unknown operation"
+	}
+	d := op.doc
+	if len(s.Args) > 0 || len(s.Parts) > 0 {
+		d = s.String() + ": " + d
+	}
+	return d
+}
+
+// stageOf returns the declared stage of a layer: the inverse of Stage.build.
+func stageOf(l Layer) (Stage, error) {
+	switch l := l.(type) {
+	case Perspective:
+		if l.WhiteFirst {
+			return Stage{Op: "white"}, nil
+		}
+		return Stage{Op: "stm"}, nil
+	case ClippedReLU:
+		if l.Input == KindInt16 {
+			return Stage{Op: "crelu.i16"}, nil
+		}
+		return Stage{Op: "crelu.i32", Args: []int64{int64(l.Shift)}}, nil
+	case SqrClippedReLU:
+		return Stage{Op: "sqrcrelu", Args: []int64{int64(l.Shift)}}, nil
+	case PairwiseMul:
+		return Stage{Op: "pairwise", Args: []int64{127, 7}}, nil
+	case PairwiseClip:
+		return Stage{Op: "pairwise", Args: []int64{int64(l.Max), int64(l.Shift)}}, nil
+	case *Affine:
+		return Stage{Op: "affine.i8", Args: []int64{int64(l.Out)}}, nil
+	case *SCReLU:
+		return Stage{Op: "screlu_affine.i16", Args: []int64{int64(l.QA), int64(l.Div), int64(l.Out)}}, nil
+	case *BulletCReLU:
+		return Stage{Op: "crelu_affine.i16", Args: []int64{int64(l.QA)}}, nil
+	case *Residual:
+		s := Stage{Op: "skip", Args: []int64{int64(l.Mul), int64(l.Div)}}
+		for _, p := range l.Body {
+			ps, err := stageOf(p)
+			if err != nil {
+				return Stage{}, err
+			}
+			s.Parts = append(s.Parts, ps)
+		}
+		return s, nil
+	case *Concat:
+		s := Stage{Op: "concat"}
+		for _, p := range l.Parts {
+			ps, err := stageOf(p)
+			if err != nil {
+				return Stage{}, err
+			}
+			s.Parts = append(s.Parts, ps)
+		}
+		return s, nil
+	case *DenseStack:
+		s := Stage{Op: "dense", Args: []int64{int64(l.Mul), int64(l.Div)}}
+		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
+			ps, err := stageOf(p)
+			if err != nil {
+				return Stage{}, err
+			}
+			s.Parts = append(s.Parts, ps)
+		}
+		return s, nil
+	}
+	return Stage{}, fmt.Errorf("nnue: layer %v has no declared stage", l)
+}
+
+// layerParams calls f with a pointer to each parameter array of l in the native format's
+// order (the order of the stage's nested stages, weights before bias): *[]int8, *[]int16
+// or *[]int32.
+func layerParams(l Layer, f func(p any)) {
+	switch l := l.(type) {
+	case *Affine:
+		f(&l.Weights)
+		f(&l.Bias)
+	case *SCReLU:
+		f(&l.Weights)
+		f(&l.Bias)
+	case *BulletCReLU:
+		f(&l.Weights)
+		f(&l.Bias)
+	case *Concat:
+		for _, p := range l.Parts {
+			layerParams(p, f)
+		}
+	case *Residual:
+		for _, p := range l.Body {
+			layerParams(p, f)
+		}
+	case *DenseStack:
+		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
+			layerParams(p, f)
+		}
+	}
+}
+
+// specOf declares the architecture of a feature transformer and the layers after it. It
+// fails when the feature set's string does not parse back to a set of the same size, when
+// the buckets' stacks differ in their stages (a Spec declares one stack for every
+// bucket), or when the result does not pass Spec.Check.
+func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
+	s := Spec{Width: ft.width, PSQT: ft.psqtBuckets, PSQTDiv: a.PSQTDiv, Output: a.Output,
+		PerTerm: a.OutputPerTerm, PawnValue: a.PawnValue, PawnByMaterial: a.PawnByMaterial}
+	if a.Buckets.Count() > 1 {
+		s.Buckets.Pieces = a.Buckets
+	}
+	name := ft.set.String()
+	if set, err := parseInputSet(name); err != nil || set.Size() != ft.set.Size() {
+		return Spec{}, fmt.Errorf("nnue: feature set %q cannot be declared: it does not parse back to its %d features (%v)", name, ft.set.Size(), err)
+	}
+	if ft.rows8 == 0 {
+		s.Inputs = []Input{{Set: name}}
+	} else {
+		parts := splitSum(name)
+		size := 0
+		for i, p := range parts {
+			set, err := parseInputSet(p)
+			if err != nil {
+				break
+			}
+			size += set.Size()
+			if size == ft.rows8 {
+				s.Inputs = []Input{{Set: strings.Join(parts[:i+1], "+"), Rows: RowsInt8}, {Set: strings.Join(parts[i+1:], "+")}}
+				break
+			}
+		}
+		if s.Inputs == nil || s.Inputs[1].Set == "" {
+			return Spec{}, fmt.Errorf("nnue: feature set %q cannot be declared: its first %d int8 rows are not a prefix of its blocks", name, ft.rows8)
+		}
+	}
+	for b, st := range a.Stacks {
+		for i, l := range st {
+			stage, err := stageOf(l)
+			if err != nil {
+				return Spec{}, err
+			}
+			if b == 0 {
+				s.Stack = append(s.Stack, stage)
+			} else if i >= len(s.Stack) || stage.String() != s.Stack[i].String() {
+				return Spec{}, fmt.Errorf("nnue: stack %d differs from stack 0 at layer %d (%v): a declared architecture has one stack for every bucket", b, i, l)
+			}
+		}
+		if len(st) != len(s.Stack) {
+			return Spec{}, fmt.Errorf("nnue: stack %d has %d layers, stack 0 has %d", b, len(st), len(s.Stack))
+		}
+	}
+	if err := s.Check(); err != nil {
+		return Spec{}, err
+	}
+	return s, nil
+}
+
+// splitSum splits a feature-set spec at its top-level '+' signs.
+func splitSum(s string) []string {
+	var parts []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '+':
+			if depth == 0 {
+				parts = append(parts, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// ftArrays are the parameter arrays of a declared feature transformer, allocated by
+// Spec.build and turned into a FeatureTransformer by transformer once filled (the
+// accumulator bound depends on the weights).
+type ftArrays struct {
+	set          *featureset.Set
+	width, psqtN int
+	rows8        int
+	max8, max16  int // most active features with int8 and with int16 rows
+	w8           []int8
+	w16          []int16
+	bias         []int16
+	psqt         []int32
+}
+
+// params calls f with a pointer to each parameter array of the feature transformer in
+// the native format's order: int8 rows (when the Spec has int8-row inputs), int16 rows,
+// bias, PSQT weights (when it has PSQT columns).
+func (a *ftArrays) params(f func(p any)) {
+	if a.rows8 > 0 {
+		f(&a.w8)
+	}
+	f(&a.w16)
+	f(&a.bias)
+	if a.psqtN > 0 {
+		f(&a.psqt)
+	}
+}
+
+// ftArraysOf returns the arrays of a feature transformer (shared, not copied).
+func ftArraysOf(ft *FeatureTransformer) *ftArrays {
+	return &ftArrays{set: ft.set, width: ft.width, psqtN: ft.psqtBuckets, rows8: ft.rows8,
+		w8: ft.weights8, w16: ft.weights, bias: ft.bias, psqt: ft.psqt}
+}
+
+// assemble builds the network s declares around the loader's parameter arrays, without
+// copying them: w8 (nil without int8-row inputs), w16, bias and psqt (nil without PSQT)
+// for the feature transformer, then params, every array of every bucket's stack in the
+// native format's order (layerParams). It returns an error naming the first array whose
+// type or length is not what s declares.
+func (s Spec) assemble(w8 []int8, w16, bias []int16, psqt []int32, params []any, description, quantization string) (*Network, error) {
+	fa, a, err := s.build(false)
+	if err != nil {
+		return nil, err
+	}
+	fa.w8, fa.w16, fa.bias, fa.psqt = w8, w16, bias, psqt
+	a.Quantization = quantization
+	k := 0
+	for b, st := range a.Stacks {
+		for i, l := range st {
+			layerParams(l, func(p any) {
+				if err != nil {
+					return
+				}
+				if k == len(params) {
+					err = fmt.Errorf("nnue: bucket %d stage %d %v: missing parameters", b, i, s.Stack[i])
+					return
+				}
+				if !adopt(p, params[k]) {
+					err = fmt.Errorf("nnue: bucket %d stage %d %v: parameter %T has the wrong type", b, i, s.Stack[i], params[k])
+				}
+				k++
+			})
+		}
+	}
+	if err == nil && k != len(params) {
+		err = fmt.Errorf("nnue: %d parameter arrays for %d declared", len(params), k)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFTDims(fa.set.Size(), fa.width, fa.psqtN); err != nil {
+		return nil, err
+	}
+	nf, m := fa.set.Size(), fa.width
+	if len(fa.w8) != fa.rows8*m || len(fa.w16) != (nf-fa.rows8)*m || len(fa.bias) != m || len(fa.psqt) != nf*fa.psqtN {
+		return nil, fmt.Errorf("nnue: feature transformer arrays of %d, %d, %d and %d values do not match %v", len(fa.w8), len(fa.w16), len(fa.bias), len(fa.psqt), s)
+	}
+	return NewNetwork(fa.transformer(), a, description)
+}
+
+// adopt sets the slice *slot to v when both have the same element type.
+func adopt(slot, v any) bool {
+	switch p := slot.(type) {
+	case *[]int8:
+		x, ok := v.([]int8)
+		*p = x
+		return ok
+	case *[]int16:
+		x, ok := v.([]int16)
+		*p = x
+		return ok
+	case *[]int32:
+		x, ok := v.([]int32)
+		*p = x
+		return ok
+	}
+	return false
+}
+
+func (a *ftArrays) transformer() *FeatureTransformer {
+	if a.rows8 > 0 {
+		return newFT8(a.set, a.width, a.rows8, a.w8, a.max8, a.w16, a.max16, a.bias, a.psqtN, a.psqt)
+	}
+	return newFT(a.set, a.width, a.w16, a.bias, a.psqtN, a.psqt)
+}
+
+// build makes the feature transformer arrays and the layers a Spec declares: with alloc,
+// every parameter array allocated and zero; without, every parameter slice nil (assemble
+// sets them). It is the one place layers are made from a declaration. It returns an
+// error for a stage no layer computes, or a bucket table.
+func (s Spec) build(alloc bool) (*ftArrays, Architecture, error) {
+	sh, err := s.shape()
+	if err != nil {
+		return nil, Architecture{}, err
+	}
+	if s.Buckets.Table != nil {
+		return nil, Architecture{}, fmt.Errorf("nnue: bucket tables are declarable but the layer stacks select buckets by pieces(N,Sub,Div) only")
+	}
+	nf, m := sh.set.Size(), s.Width
+	ft := &ftArrays{set: sh.set, width: m, psqtN: s.PSQT, rows8: sh.rows8}
+	if alloc {
+		ft.w16, ft.bias = alignedInt16((nf-sh.rows8)*m), alignedInt16(m)
+		if s.PSQT > 0 {
+			ft.psqt = alignedInt32(nf * s.PSQT)
+		}
+		if sh.rows8 > 0 {
+			ft.w8 = alignedInt8(sh.rows8 * m)
+		}
+	}
+	if sh.rows8 > 0 {
+		for _, in := range s.Inputs {
+			if in.Rows == RowsInt16 {
+				set, _ := parseInputSet(in.Set) // parsed by shape
+				ft.max16 += set.MaxActive()
+			}
+		}
+		ft.max16 = min(ft.max16, sh.set.MaxActive())
+		ft.max8 = max(sh.set.MaxActive()-ft.max16, 0)
+	}
+	a := Architecture{Buckets: s.Buckets.Pieces, PSQTDiv: s.PSQTDiv, Output: s.Output, OutputPerTerm: s.PerTerm,
+		PawnValue: s.PawnValue, PawnByMaterial: s.PawnByMaterial}
+	for range s.Buckets.Count() {
+		var st []Layer
+		for i, stage := range s.Stack {
+			l, err := stage.build(sh.in[i], alloc)
+			if err != nil {
+				return nil, Architecture{}, err
+			}
+			st = append(st, l)
+		}
+		a.Stacks = append(a.Stacks, st)
+	}
+	return ft, a, nil
+}
