@@ -63,10 +63,13 @@ func (l PairwiseClip) encode(*encoder, int) error {
 	return fmt.Errorf("nnue: %v cannot be stored in the native format", l)
 }
 
-// denseScratch holds DenseStack's intermediate values; one per Evaluator.
+// denseScratch holds DenseStack's intermediate values and the tensor views over them
+// (here, in the Evaluator, so that a forward pass does not allocate); one per Evaluator.
 type denseScratch struct {
 	x, y [maxDense]int32
 	c    [4 * maxDense]uint8
+	// views of x, c0 = c[:2·FC0.Out], y, c1 and both = c0 ++ c1 (padded)
+	tx, tc0, ty, tc1, tboth tensor
 }
 
 // maxDense bounds the hidden widths of a DenseStack.
@@ -152,17 +155,17 @@ func (l *DenseStack) OutputSize(n int) (int, error) {
 func (l *DenseStack) propagate(in, out *tensor, st *evalState) {
 	d := st.dense
 	nx, ny := l.FC0.Out, l.FC1.Out
-	x := tensor{n: nx, i32: d.x[:nx]}
-	l.FC0.propagate(in, &x, st)
-	c0 := tensor{n: 2 * nx, u8: d.c[:2*nx]}
-	l.Act0.propagate(&x, &c0, st)
-	y := tensor{n: ny, i32: d.y[:ny]}
-	l.FC1.propagate(&c0, &y, st)
-	c1 := tensor{n: 2 * ny, u8: d.c[2*nx : 2*nx+2*ny]}
-	l.Act1.propagate(&y, &c1, st)
-	both := tensor{n: 2*nx + 2*ny, u8: d.c[:pad32(2*nx+2*ny)]}
+	d.tx = tensor{n: nx, i32: d.x[:nx]}
+	l.FC0.propagate(in, &d.tx, st)
+	d.tc0 = tensor{n: 2 * nx, u8: d.c[:2*nx]}
+	l.Act0.propagate(&d.tx, &d.tc0, st)
+	d.ty = tensor{n: ny, i32: d.y[:ny]}
+	l.FC1.propagate(&d.tc0, &d.ty, st)
+	d.tc1 = tensor{n: 2 * ny, u8: d.c[2*nx : 2*nx+2*ny]}
+	l.Act1.propagate(&d.ty, &d.tc1, st)
+	d.tboth = tensor{n: 2*nx + 2*ny, u8: d.c[:pad32(2*nx+2*ny)]}
 	clear(d.c[2*nx+2*ny : pad32(2*nx+2*ny)])
-	l.FC2.propagate(&both, out, st)
+	l.FC2.propagate(&d.tboth, out, st)
 	v := int64(out.i32[0]) + int64(d.x[nx-2]) - int64(d.x[nx-1])
 	out.i32[0] = int32(v * int64(l.Mul) / int64(l.Div))
 }
