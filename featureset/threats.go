@@ -332,61 +332,6 @@ func (b *threatBlock) attackersTo(pos *board.Position, s board.Square, occ board
 	return a
 }
 
-// AppendDiff is the DirtyPieces fast path. The threats that can change are those of the
-// pieces on the dirty squares S and those of every piece that attacks a square of S
-// before or after the move (a slider whose ray S opens or closes sees that square; a piece
-// whose target on S changes attacks it); every other piece keeps its attack set and its
-// targets. A piece on S contributes all its threats before (removed) and after (added);
-// a piece off S only its threats onto S and onto the squares its attack set gained or
-// lost. When the own king crosses the d/e boundary (orientation change) it recomputes.
-func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
-	m := threatMask(before, persp)
-	if !dirtyOK(dirty) || dirty.N == 0 || m != threatMask(after, persp) {
-		return genericDiff(b, before, after, persp, off, added, removed)
-	}
-	var s board.Bitboard
-	for _, d := range dirty.Pieces[:dirty.N] {
-		if d.From != board.NoSquare {
-			s |= board.SquareBB(d.From)
-		}
-		if d.To != board.NoSquare {
-			s |= board.SquareBB(d.To)
-		}
-	}
-	occB, occA := before.Occupied(), after.Occupied()
-	// Pieces off S are the same before and after, and a slider that sees a square of S
-	// with either occupancy sees it with their intersection: one look-up per square gives
-	// a superset of the affected pieces (an extra one contributes nothing).
-	var aff board.Bitboard
-	for t := s; t != 0; {
-		aff |= b.attackersTo(before, t.PopFirst(), occB&occA)
-	}
-	aff &^= s
-	tbB, tbA := b.targetsOf(before), b.targetsOf(after)
-	a0, r0 := len(added), len(removed)
-	for t := s; t != 0; {
-		sq := t.PopFirst()
-		removed = b.appendFrom(before, persp, m, sq, occB, &tbB, off, removed)
-		added = b.appendFrom(after, persp, m, sq, occA, &tbA, off, added)
-	}
-	for aff != 0 {
-		sq := aff.PopFirst()
-		pc := before.PieceAt(sq) // == after.PieceAt(sq): sq is not dirty
-		r := pc.Role()
-		ab, aa := board.Attacks(pc, sq, occB), board.Attacks(pc, sq, occA)
-		d := ab ^ aa | s
-		removed = b.appendTo(before, persp, m, pc, sq, ab&tbB[r]&d, off, removed)
-		added = b.appendTo(after, persp, m, pc, sq, aa&tbA[r]&d, off, added)
-	}
-	if len(added)-a0 > 1 && len(removed)-r0 > 1 {
-		sortInts(added[a0:])
-		sortInts(removed[r0:])
-		na, nr := cancelSorted(added[a0:], removed[r0:])
-		return added[:a0+na], removed[:r0+nr]
-	}
-	return cancelTails(added, removed, a0, r0)
-}
-
 // sortInts sorts a short slice ascending (insertion sort; the lists are ≤ 256 long and
 // nearly sorted by attacker).
 func sortInts(t []int) {
