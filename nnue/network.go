@@ -132,8 +132,11 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 		}
 		n.sizes[b] = s
 		for _, l := range st {
-			if a, ok := l.(*Affine); ok {
-				a.prepare()
+			switch l := l.(type) {
+			case *Affine:
+				l.prepare()
+			case *DenseStack:
+				l.prepare()
 			}
 		}
 		n.fused = append(n.fused, fuseStack(st, ft))

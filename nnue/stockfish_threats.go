@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // PairwiseClip is the feature transformer output of Stockfish 19
@@ -14,8 +15,8 @@ import (
 //
 // Max 255 and Shift 9 (÷512) giving values in 0…127. PairwiseMul is the Max 127,
 // Shift 7 case of Stockfish 15.1 and 16. Input: KindInt16 (after Perspective), output:
-// KindUint8 of M values. Pure Go (about 1 µs for M = 1024); not stored by the native
-// format.
+// KindUint8 of M values. Computed by simd.PairwiseClip (assembly at AVX2 and above for
+// Max ≤ 255, the Go twin otherwise); not stored by the native format.
 type PairwiseClip struct {
 	Max   int16
 	Shift uint8
@@ -47,15 +48,8 @@ func (l PairwiseClip) propagate(in, out *tensor, _ *evalState) {
 	m := len(in.acc[0])
 	h := m / 2
 	for k := 0; k < 2; k++ {
-		a, b := in.acc[k][:h], in.acc[k][h:m]
-		o := out.u8[k*h : (k+1)*h]
-		b = b[:len(a)]
-		o = o[:len(a)]
-		for j, x := range a {
-			x = min(max(x, 0), l.Max)
-			y := min(max(b[j], 0), l.Max)
-			o[j] = uint8((int32(x) * int32(y)) >> l.Shift)
-		}
+		a := in.acc[k]
+		simd.PairwiseClip(out.u8[k*h:(k+1)*h], a[:h], a[h:m], l.Max, uint(l.Shift))
 	}
 }
 
@@ -168,6 +162,17 @@ func (l *DenseStack) propagate(in, out *tensor, st *evalState) {
 	l.FC2.propagate(&d.tboth, out, st)
 	v := int64(out.i32[0]) + int64(d.x[nx-2]) - int64(d.x[nx-1])
 	out.i32[0] = int32(v * int64(l.Mul) / int64(l.Div))
+}
+
+// prepare readies the parts for evaluation once, when NewNetwork takes the layer in, as
+// it does for the Affine layers of a stack: fc_0 (1024 → 32 for Stockfish 19) gets the
+// chunk-major copy of its weights for the sparse-input kernel (Affine.prepare).
+func (l *DenseStack) prepare() {
+	for _, a := range []*Affine{l.FC0, l.FC1, l.FC2} {
+		if a != nil {
+			a.prepare()
+		}
+	}
 }
 
 func (l *DenseStack) encode(*encoder, int) error {
