@@ -8655,7 +8655,7 @@ pairwiseClipAVX2_loop1_end:
 	RET
 
 // func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
@@ -8683,21 +8683,25 @@ updateMixedAVX2_tile8x32:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile8x32_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile8x32_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Y0, Y0
-	VPADDW 32(DX)(R11*1), Y1, Y1
-	VPADDW 64(DX)(R11*1), Y2, Y2
-	VPADDW 96(DX)(R11*1), Y3, Y3
-	VPADDW 128(DX)(R11*1), Y4, Y4
-	VPADDW 160(DX)(R11*1), Y5, Y5
-	VPADDW 192(DX)(R11*1), Y6, Y6
-	VPADDW 224(DX)(R11*1), Y7, Y7
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile8x32_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	VPADDW     32(DX)(R11*1), Y1, Y1
+	VPADDW     64(DX)(R11*1), Y2, Y2
+	VPADDW     96(DX)(R11*1), Y3, Y3
+	VPADDW     128(DX)(R11*1), Y4, Y4
+	VPADDW     160(DX)(R11*1), Y5, Y5
+	VPADDW     192(DX)(R11*1), Y6, Y6
+	VPADDW     224(DX)(R11*1), Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_add16
 
 updateMixedAVX2_tile8x32_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -8705,21 +8709,25 @@ updateMixedAVX2_tile8x32_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile8x32_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile8x32_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Y0, Y0
-	VPSUBW 32(DX)(R11*1), Y1, Y1
-	VPSUBW 64(DX)(R11*1), Y2, Y2
-	VPSUBW 96(DX)(R11*1), Y3, Y3
-	VPSUBW 128(DX)(R11*1), Y4, Y4
-	VPSUBW 160(DX)(R11*1), Y5, Y5
-	VPSUBW 192(DX)(R11*1), Y6, Y6
-	VPSUBW 224(DX)(R11*1), Y7, Y7
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile8x32_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	VPSUBW     32(DX)(R11*1), Y1, Y1
+	VPSUBW     64(DX)(R11*1), Y2, Y2
+	VPSUBW     96(DX)(R11*1), Y3, Y3
+	VPSUBW     128(DX)(R11*1), Y4, Y4
+	VPSUBW     160(DX)(R11*1), Y5, Y5
+	VPSUBW     192(DX)(R11*1), Y6, Y6
+	VPSUBW     224(DX)(R11*1), Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_sub16
 
 updateMixedAVX2_tile8x32_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -8727,29 +8735,31 @@ updateMixedAVX2_tile8x32_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile8x32_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX2_tile8x32_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Y8
-	VPADDW    Y8, Y0, Y0
-	VPMOVSXBW 16(BX)(R11*1), Y8
-	VPADDW    Y8, Y1, Y1
-	VPMOVSXBW 32(BX)(R11*1), Y8
-	VPADDW    Y8, Y2, Y2
-	VPMOVSXBW 48(BX)(R11*1), Y8
-	VPADDW    Y8, Y3, Y3
-	VPMOVSXBW 64(BX)(R11*1), Y8
-	VPADDW    Y8, Y4, Y4
-	VPMOVSXBW 80(BX)(R11*1), Y8
-	VPADDW    Y8, Y5, Y5
-	VPMOVSXBW 96(BX)(R11*1), Y8
-	VPADDW    Y8, Y6, Y6
-	VPMOVSXBW 112(BX)(R11*1), Y8
-	VPADDW    Y8, Y7, Y7
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX2_tile8x32_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y8
+	VPADDW     Y8, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y8
+	VPADDW     Y8, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y8
+	VPADDW     Y8, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y8
+	VPADDW     Y8, Y3, Y3
+	VPMOVSXBW  64(BX)(R11*1), Y8
+	VPADDW     Y8, Y4, Y4
+	VPMOVSXBW  80(BX)(R11*1), Y8
+	VPADDW     Y8, Y5, Y5
+	VPMOVSXBW  96(BX)(R11*1), Y8
+	VPADDW     Y8, Y6, Y6
+	VPMOVSXBW  112(BX)(R11*1), Y8
+	VPADDW     Y8, Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_add8
 
 updateMixedAVX2_tile8x32_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -8757,29 +8767,31 @@ updateMixedAVX2_tile8x32_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile8x32_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX2_tile8x32_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Y8
-	VPSUBW    Y8, Y0, Y0
-	VPMOVSXBW 16(BX)(R11*1), Y8
-	VPSUBW    Y8, Y1, Y1
-	VPMOVSXBW 32(BX)(R11*1), Y8
-	VPSUBW    Y8, Y2, Y2
-	VPMOVSXBW 48(BX)(R11*1), Y8
-	VPSUBW    Y8, Y3, Y3
-	VPMOVSXBW 64(BX)(R11*1), Y8
-	VPSUBW    Y8, Y4, Y4
-	VPMOVSXBW 80(BX)(R11*1), Y8
-	VPSUBW    Y8, Y5, Y5
-	VPMOVSXBW 96(BX)(R11*1), Y8
-	VPSUBW    Y8, Y6, Y6
-	VPMOVSXBW 112(BX)(R11*1), Y8
-	VPSUBW    Y8, Y7, Y7
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX2_tile8x32_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y8
+	VPSUBW     Y8, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y8
+	VPSUBW     Y8, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y8
+	VPSUBW     Y8, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y8
+	VPSUBW     Y8, Y3, Y3
+	VPMOVSXBW  64(BX)(R11*1), Y8
+	VPSUBW     Y8, Y4, Y4
+	VPMOVSXBW  80(BX)(R11*1), Y8
+	VPSUBW     Y8, Y5, Y5
+	VPMOVSXBW  96(BX)(R11*1), Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMOVSXBW  112(BX)(R11*1), Y8
+	VPSUBW     Y8, Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_sub8
 
 updateMixedAVX2_tile8x32_sub8_done:
 	VMOVDQU Y0, (AX)
@@ -8809,17 +8821,19 @@ updateMixedAVX2_next8x32:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile4x32_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile4x32_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Y0, Y0
-	VPADDW 32(DX)(R11*1), Y1, Y1
-	VPADDW 64(DX)(R11*1), Y2, Y2
-	VPADDW 96(DX)(R11*1), Y3, Y3
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile4x32_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	VPADDW     32(DX)(R11*1), Y1, Y1
+	VPADDW     64(DX)(R11*1), Y2, Y2
+	VPADDW     96(DX)(R11*1), Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_add16
 
 updateMixedAVX2_tile4x32_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -8827,17 +8841,19 @@ updateMixedAVX2_tile4x32_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile4x32_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile4x32_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Y0, Y0
-	VPSUBW 32(DX)(R11*1), Y1, Y1
-	VPSUBW 64(DX)(R11*1), Y2, Y2
-	VPSUBW 96(DX)(R11*1), Y3, Y3
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile4x32_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	VPSUBW     32(DX)(R11*1), Y1, Y1
+	VPSUBW     64(DX)(R11*1), Y2, Y2
+	VPSUBW     96(DX)(R11*1), Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_sub16
 
 updateMixedAVX2_tile4x32_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -8845,21 +8861,22 @@ updateMixedAVX2_tile4x32_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile4x32_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX2_tile4x32_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Y4
-	VPADDW    Y4, Y0, Y0
-	VPMOVSXBW 16(BX)(R11*1), Y4
-	VPADDW    Y4, Y1, Y1
-	VPMOVSXBW 32(BX)(R11*1), Y4
-	VPADDW    Y4, Y2, Y2
-	VPMOVSXBW 48(BX)(R11*1), Y4
-	VPADDW    Y4, Y3, Y3
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX2_tile4x32_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y4
+	VPADDW     Y4, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y4
+	VPADDW     Y4, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y4
+	VPADDW     Y4, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y4
+	VPADDW     Y4, Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_add8
 
 updateMixedAVX2_tile4x32_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -8867,21 +8884,22 @@ updateMixedAVX2_tile4x32_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile4x32_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX2_tile4x32_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Y4
-	VPSUBW    Y4, Y0, Y0
-	VPMOVSXBW 16(BX)(R11*1), Y4
-	VPSUBW    Y4, Y1, Y1
-	VPMOVSXBW 32(BX)(R11*1), Y4
-	VPSUBW    Y4, Y2, Y2
-	VPMOVSXBW 48(BX)(R11*1), Y4
-	VPSUBW    Y4, Y3, Y3
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX2_tile4x32_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y4
+	VPSUBW     Y4, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y4
+	VPSUBW     Y4, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y4
+	VPSUBW     Y4, Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_sub8
 
 updateMixedAVX2_tile4x32_sub8_done:
 	VMOVDQU Y0, (AX)
@@ -8904,15 +8922,16 @@ updateMixedAVX2_next4x32:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile2x32_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile2x32_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Y0, Y0
-	VPADDW 32(DX)(R11*1), Y1, Y1
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile2x32_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	VPADDW     32(DX)(R11*1), Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_add16
 
 updateMixedAVX2_tile2x32_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -8920,15 +8939,16 @@ updateMixedAVX2_tile2x32_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile2x32_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile2x32_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Y0, Y0
-	VPSUBW 32(DX)(R11*1), Y1, Y1
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile2x32_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	VPSUBW     32(DX)(R11*1), Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_sub16
 
 updateMixedAVX2_tile2x32_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -8936,17 +8956,18 @@ updateMixedAVX2_tile2x32_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile2x32_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX2_tile2x32_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Y2
-	VPADDW    Y2, Y0, Y0
-	VPMOVSXBW 16(BX)(R11*1), Y2
-	VPADDW    Y2, Y1, Y1
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX2_tile2x32_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y2
+	VPADDW     Y2, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y2
+	VPADDW     Y2, Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_add8
 
 updateMixedAVX2_tile2x32_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -8954,17 +8975,18 @@ updateMixedAVX2_tile2x32_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile2x32_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX2_tile2x32_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Y2
-	VPSUBW    Y2, Y0, Y0
-	VPMOVSXBW 16(BX)(R11*1), Y2
-	VPSUBW    Y2, Y1, Y1
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX2_tile2x32_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y2
+	VPSUBW     Y2, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y2
+	VPSUBW     Y2, Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_sub8
 
 updateMixedAVX2_tile2x32_sub8_done:
 	VMOVDQU Y0, (AX)
@@ -8984,14 +9006,15 @@ updateMixedAVX2_next2x32:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile1x32_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile1x32_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Y0, Y0
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile1x32_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile1x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile1x32_add16
 
 updateMixedAVX2_tile1x32_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -8999,14 +9022,15 @@ updateMixedAVX2_tile1x32_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile1x32_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX2_tile1x32_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Y0, Y0
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX2_tile1x32_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile1x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile1x32_sub16
 
 updateMixedAVX2_tile1x32_sub16_done:
 	MOVQ    add8+64(FP), R8
@@ -9014,15 +9038,16 @@ updateMixedAVX2_tile1x32_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile1x32_add8:
-	TESTQ     R9, R9
-	JZ        updateMixedAVX2_tile1x32_add8_done
-	MOVQ      (R8), R10
-	IMULQ     DI, R10
-	VPMOVSXBW (BX)(R10*1), Y1
-	VPADDW    Y1, Y0, Y0
-	ADDQ      $0x08, R8
-	DECQ      R9
-	JMP       updateMixedAVX2_tile1x32_add8
+	TESTQ      R9, R9
+	JZ         updateMixedAVX2_tile1x32_add8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPADDW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX2_tile1x32_add8
 
 updateMixedAVX2_tile1x32_add8_done:
 	MOVQ    sub8+80(FP), R8
@@ -9030,15 +9055,16 @@ updateMixedAVX2_tile1x32_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX2_tile1x32_sub8:
-	TESTQ     R9, R9
-	JZ        updateMixedAVX2_tile1x32_sub8_done
-	MOVQ      (R8), R10
-	IMULQ     DI, R10
-	VPMOVSXBW (BX)(R10*1), Y1
-	VPSUBW    Y1, Y0, Y0
-	ADDQ      $0x08, R8
-	DECQ      R9
-	JMP       updateMixedAVX2_tile1x32_sub8
+	TESTQ      R9, R9
+	JZ         updateMixedAVX2_tile1x32_sub8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPSUBW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX2_tile1x32_sub8
 
 updateMixedAVX2_tile1x32_sub8_done:
 	VMOVDQU Y0, (AX)
@@ -9176,7 +9202,7 @@ pairwiseClipAVX512_done:
 	RET
 
 // func updateMixedAVX512(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, MMX+
 TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), AX
 	MOVQ src+8(FP), CX
@@ -9212,29 +9238,45 @@ updateMixedAVX512_tile16x64:
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile16x64_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile16x64_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Z0, Z0
-	VPADDW 64(DX)(R11*1), Z1, Z1
-	VPADDW 128(DX)(R11*1), Z2, Z2
-	VPADDW 192(DX)(R11*1), Z3, Z3
-	VPADDW 256(DX)(R11*1), Z4, Z4
-	VPADDW 320(DX)(R11*1), Z5, Z5
-	VPADDW 384(DX)(R11*1), Z6, Z6
-	VPADDW 448(DX)(R11*1), Z7, Z7
-	VPADDW 512(DX)(R11*1), Z8, Z8
-	VPADDW 576(DX)(R11*1), Z9, Z9
-	VPADDW 640(DX)(R11*1), Z10, Z10
-	VPADDW 704(DX)(R11*1), Z11, Z11
-	VPADDW 768(DX)(R11*1), Z12, Z12
-	VPADDW 832(DX)(R11*1), Z13, Z13
-	VPADDW 896(DX)(R11*1), Z14, Z14
-	VPADDW 960(DX)(R11*1), Z15, Z15
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile16x64_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 1024(DX)(R11*1)
+	PREFETCHT0 1088(DX)(R11*1)
+	PREFETCHT0 1152(DX)(R11*1)
+	PREFETCHT0 1216(DX)(R11*1)
+	PREFETCHT0 1280(DX)(R11*1)
+	PREFETCHT0 1344(DX)(R11*1)
+	PREFETCHT0 1408(DX)(R11*1)
+	PREFETCHT0 1472(DX)(R11*1)
+	PREFETCHT0 1536(DX)(R11*1)
+	PREFETCHT0 1600(DX)(R11*1)
+	PREFETCHT0 1664(DX)(R11*1)
+	PREFETCHT0 1728(DX)(R11*1)
+	PREFETCHT0 1792(DX)(R11*1)
+	PREFETCHT0 1856(DX)(R11*1)
+	PREFETCHT0 1920(DX)(R11*1)
+	PREFETCHT0 1984(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	VPADDW     128(DX)(R11*1), Z2, Z2
+	VPADDW     192(DX)(R11*1), Z3, Z3
+	VPADDW     256(DX)(R11*1), Z4, Z4
+	VPADDW     320(DX)(R11*1), Z5, Z5
+	VPADDW     384(DX)(R11*1), Z6, Z6
+	VPADDW     448(DX)(R11*1), Z7, Z7
+	VPADDW     512(DX)(R11*1), Z8, Z8
+	VPADDW     576(DX)(R11*1), Z9, Z9
+	VPADDW     640(DX)(R11*1), Z10, Z10
+	VPADDW     704(DX)(R11*1), Z11, Z11
+	VPADDW     768(DX)(R11*1), Z12, Z12
+	VPADDW     832(DX)(R11*1), Z13, Z13
+	VPADDW     896(DX)(R11*1), Z14, Z14
+	VPADDW     960(DX)(R11*1), Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_add16
 
 updateMixedAVX512_tile16x64_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -9242,29 +9284,45 @@ updateMixedAVX512_tile16x64_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile16x64_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile16x64_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Z0, Z0
-	VPSUBW 64(DX)(R11*1), Z1, Z1
-	VPSUBW 128(DX)(R11*1), Z2, Z2
-	VPSUBW 192(DX)(R11*1), Z3, Z3
-	VPSUBW 256(DX)(R11*1), Z4, Z4
-	VPSUBW 320(DX)(R11*1), Z5, Z5
-	VPSUBW 384(DX)(R11*1), Z6, Z6
-	VPSUBW 448(DX)(R11*1), Z7, Z7
-	VPSUBW 512(DX)(R11*1), Z8, Z8
-	VPSUBW 576(DX)(R11*1), Z9, Z9
-	VPSUBW 640(DX)(R11*1), Z10, Z10
-	VPSUBW 704(DX)(R11*1), Z11, Z11
-	VPSUBW 768(DX)(R11*1), Z12, Z12
-	VPSUBW 832(DX)(R11*1), Z13, Z13
-	VPSUBW 896(DX)(R11*1), Z14, Z14
-	VPSUBW 960(DX)(R11*1), Z15, Z15
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile16x64_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 1024(DX)(R11*1)
+	PREFETCHT0 1088(DX)(R11*1)
+	PREFETCHT0 1152(DX)(R11*1)
+	PREFETCHT0 1216(DX)(R11*1)
+	PREFETCHT0 1280(DX)(R11*1)
+	PREFETCHT0 1344(DX)(R11*1)
+	PREFETCHT0 1408(DX)(R11*1)
+	PREFETCHT0 1472(DX)(R11*1)
+	PREFETCHT0 1536(DX)(R11*1)
+	PREFETCHT0 1600(DX)(R11*1)
+	PREFETCHT0 1664(DX)(R11*1)
+	PREFETCHT0 1728(DX)(R11*1)
+	PREFETCHT0 1792(DX)(R11*1)
+	PREFETCHT0 1856(DX)(R11*1)
+	PREFETCHT0 1920(DX)(R11*1)
+	PREFETCHT0 1984(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	VPSUBW     128(DX)(R11*1), Z2, Z2
+	VPSUBW     192(DX)(R11*1), Z3, Z3
+	VPSUBW     256(DX)(R11*1), Z4, Z4
+	VPSUBW     320(DX)(R11*1), Z5, Z5
+	VPSUBW     384(DX)(R11*1), Z6, Z6
+	VPSUBW     448(DX)(R11*1), Z7, Z7
+	VPSUBW     512(DX)(R11*1), Z8, Z8
+	VPSUBW     576(DX)(R11*1), Z9, Z9
+	VPSUBW     640(DX)(R11*1), Z10, Z10
+	VPSUBW     704(DX)(R11*1), Z11, Z11
+	VPSUBW     768(DX)(R11*1), Z12, Z12
+	VPSUBW     832(DX)(R11*1), Z13, Z13
+	VPSUBW     896(DX)(R11*1), Z14, Z14
+	VPSUBW     960(DX)(R11*1), Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_sub16
 
 updateMixedAVX512_tile16x64_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -9272,45 +9330,53 @@ updateMixedAVX512_tile16x64_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile16x64_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile16x64_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z16
-	VPADDW    Z16, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z16
-	VPADDW    Z16, Z1, Z1
-	VPMOVSXBW 64(BX)(R11*1), Z16
-	VPADDW    Z16, Z2, Z2
-	VPMOVSXBW 96(BX)(R11*1), Z16
-	VPADDW    Z16, Z3, Z3
-	VPMOVSXBW 128(BX)(R11*1), Z16
-	VPADDW    Z16, Z4, Z4
-	VPMOVSXBW 160(BX)(R11*1), Z16
-	VPADDW    Z16, Z5, Z5
-	VPMOVSXBW 192(BX)(R11*1), Z16
-	VPADDW    Z16, Z6, Z6
-	VPMOVSXBW 224(BX)(R11*1), Z16
-	VPADDW    Z16, Z7, Z7
-	VPMOVSXBW 256(BX)(R11*1), Z16
-	VPADDW    Z16, Z8, Z8
-	VPMOVSXBW 288(BX)(R11*1), Z16
-	VPADDW    Z16, Z9, Z9
-	VPMOVSXBW 320(BX)(R11*1), Z16
-	VPADDW    Z16, Z10, Z10
-	VPMOVSXBW 352(BX)(R11*1), Z16
-	VPADDW    Z16, Z11, Z11
-	VPMOVSXBW 384(BX)(R11*1), Z16
-	VPADDW    Z16, Z12, Z12
-	VPMOVSXBW 416(BX)(R11*1), Z16
-	VPADDW    Z16, Z13, Z13
-	VPMOVSXBW 448(BX)(R11*1), Z16
-	VPADDW    Z16, Z14, Z14
-	VPMOVSXBW 480(BX)(R11*1), Z16
-	VPADDW    Z16, Z15, Z15
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile16x64_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 512(BX)(R11*1)
+	PREFETCHT0 576(BX)(R11*1)
+	PREFETCHT0 640(BX)(R11*1)
+	PREFETCHT0 704(BX)(R11*1)
+	PREFETCHT0 768(BX)(R11*1)
+	PREFETCHT0 832(BX)(R11*1)
+	PREFETCHT0 896(BX)(R11*1)
+	PREFETCHT0 960(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z16
+	VPADDW     Z16, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z16
+	VPADDW     Z16, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z16
+	VPADDW     Z16, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z16
+	VPADDW     Z16, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z16
+	VPADDW     Z16, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z16
+	VPADDW     Z16, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z16
+	VPADDW     Z16, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z16
+	VPADDW     Z16, Z7, Z7
+	VPMOVSXBW  256(BX)(R11*1), Z16
+	VPADDW     Z16, Z8, Z8
+	VPMOVSXBW  288(BX)(R11*1), Z16
+	VPADDW     Z16, Z9, Z9
+	VPMOVSXBW  320(BX)(R11*1), Z16
+	VPADDW     Z16, Z10, Z10
+	VPMOVSXBW  352(BX)(R11*1), Z16
+	VPADDW     Z16, Z11, Z11
+	VPMOVSXBW  384(BX)(R11*1), Z16
+	VPADDW     Z16, Z12, Z12
+	VPMOVSXBW  416(BX)(R11*1), Z16
+	VPADDW     Z16, Z13, Z13
+	VPMOVSXBW  448(BX)(R11*1), Z16
+	VPADDW     Z16, Z14, Z14
+	VPMOVSXBW  480(BX)(R11*1), Z16
+	VPADDW     Z16, Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_add8
 
 updateMixedAVX512_tile16x64_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -9318,45 +9384,53 @@ updateMixedAVX512_tile16x64_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile16x64_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile16x64_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z16
-	VPSUBW    Z16, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z16
-	VPSUBW    Z16, Z1, Z1
-	VPMOVSXBW 64(BX)(R11*1), Z16
-	VPSUBW    Z16, Z2, Z2
-	VPMOVSXBW 96(BX)(R11*1), Z16
-	VPSUBW    Z16, Z3, Z3
-	VPMOVSXBW 128(BX)(R11*1), Z16
-	VPSUBW    Z16, Z4, Z4
-	VPMOVSXBW 160(BX)(R11*1), Z16
-	VPSUBW    Z16, Z5, Z5
-	VPMOVSXBW 192(BX)(R11*1), Z16
-	VPSUBW    Z16, Z6, Z6
-	VPMOVSXBW 224(BX)(R11*1), Z16
-	VPSUBW    Z16, Z7, Z7
-	VPMOVSXBW 256(BX)(R11*1), Z16
-	VPSUBW    Z16, Z8, Z8
-	VPMOVSXBW 288(BX)(R11*1), Z16
-	VPSUBW    Z16, Z9, Z9
-	VPMOVSXBW 320(BX)(R11*1), Z16
-	VPSUBW    Z16, Z10, Z10
-	VPMOVSXBW 352(BX)(R11*1), Z16
-	VPSUBW    Z16, Z11, Z11
-	VPMOVSXBW 384(BX)(R11*1), Z16
-	VPSUBW    Z16, Z12, Z12
-	VPMOVSXBW 416(BX)(R11*1), Z16
-	VPSUBW    Z16, Z13, Z13
-	VPMOVSXBW 448(BX)(R11*1), Z16
-	VPSUBW    Z16, Z14, Z14
-	VPMOVSXBW 480(BX)(R11*1), Z16
-	VPSUBW    Z16, Z15, Z15
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile16x64_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 512(BX)(R11*1)
+	PREFETCHT0 576(BX)(R11*1)
+	PREFETCHT0 640(BX)(R11*1)
+	PREFETCHT0 704(BX)(R11*1)
+	PREFETCHT0 768(BX)(R11*1)
+	PREFETCHT0 832(BX)(R11*1)
+	PREFETCHT0 896(BX)(R11*1)
+	PREFETCHT0 960(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z16
+	VPSUBW     Z16, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z16
+	VPSUBW     Z16, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z16
+	VPSUBW     Z16, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z16
+	VPSUBW     Z16, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z16
+	VPSUBW     Z16, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z16
+	VPSUBW     Z16, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z16
+	VPSUBW     Z16, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z16
+	VPSUBW     Z16, Z7, Z7
+	VPMOVSXBW  256(BX)(R11*1), Z16
+	VPSUBW     Z16, Z8, Z8
+	VPMOVSXBW  288(BX)(R11*1), Z16
+	VPSUBW     Z16, Z9, Z9
+	VPMOVSXBW  320(BX)(R11*1), Z16
+	VPSUBW     Z16, Z10, Z10
+	VPMOVSXBW  352(BX)(R11*1), Z16
+	VPSUBW     Z16, Z11, Z11
+	VPMOVSXBW  384(BX)(R11*1), Z16
+	VPSUBW     Z16, Z12, Z12
+	VPMOVSXBW  416(BX)(R11*1), Z16
+	VPSUBW     Z16, Z13, Z13
+	VPMOVSXBW  448(BX)(R11*1), Z16
+	VPSUBW     Z16, Z14, Z14
+	VPMOVSXBW  480(BX)(R11*1), Z16
+	VPSUBW     Z16, Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_sub8
 
 updateMixedAVX512_tile16x64_sub8_done:
 	VMOVDQU64 Z0, (AX)
@@ -9398,21 +9472,29 @@ updateMixedAVX512_next16x64:
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile8x64_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile8x64_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Z0, Z0
-	VPADDW 64(DX)(R11*1), Z1, Z1
-	VPADDW 128(DX)(R11*1), Z2, Z2
-	VPADDW 192(DX)(R11*1), Z3, Z3
-	VPADDW 256(DX)(R11*1), Z4, Z4
-	VPADDW 320(DX)(R11*1), Z5, Z5
-	VPADDW 384(DX)(R11*1), Z6, Z6
-	VPADDW 448(DX)(R11*1), Z7, Z7
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile8x64_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 512(DX)(R11*1)
+	PREFETCHT0 576(DX)(R11*1)
+	PREFETCHT0 640(DX)(R11*1)
+	PREFETCHT0 704(DX)(R11*1)
+	PREFETCHT0 768(DX)(R11*1)
+	PREFETCHT0 832(DX)(R11*1)
+	PREFETCHT0 896(DX)(R11*1)
+	PREFETCHT0 960(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	VPADDW     128(DX)(R11*1), Z2, Z2
+	VPADDW     192(DX)(R11*1), Z3, Z3
+	VPADDW     256(DX)(R11*1), Z4, Z4
+	VPADDW     320(DX)(R11*1), Z5, Z5
+	VPADDW     384(DX)(R11*1), Z6, Z6
+	VPADDW     448(DX)(R11*1), Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_add16
 
 updateMixedAVX512_tile8x64_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -9420,21 +9502,29 @@ updateMixedAVX512_tile8x64_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile8x64_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile8x64_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Z0, Z0
-	VPSUBW 64(DX)(R11*1), Z1, Z1
-	VPSUBW 128(DX)(R11*1), Z2, Z2
-	VPSUBW 192(DX)(R11*1), Z3, Z3
-	VPSUBW 256(DX)(R11*1), Z4, Z4
-	VPSUBW 320(DX)(R11*1), Z5, Z5
-	VPSUBW 384(DX)(R11*1), Z6, Z6
-	VPSUBW 448(DX)(R11*1), Z7, Z7
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile8x64_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 512(DX)(R11*1)
+	PREFETCHT0 576(DX)(R11*1)
+	PREFETCHT0 640(DX)(R11*1)
+	PREFETCHT0 704(DX)(R11*1)
+	PREFETCHT0 768(DX)(R11*1)
+	PREFETCHT0 832(DX)(R11*1)
+	PREFETCHT0 896(DX)(R11*1)
+	PREFETCHT0 960(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	VPSUBW     128(DX)(R11*1), Z2, Z2
+	VPSUBW     192(DX)(R11*1), Z3, Z3
+	VPSUBW     256(DX)(R11*1), Z4, Z4
+	VPSUBW     320(DX)(R11*1), Z5, Z5
+	VPSUBW     384(DX)(R11*1), Z6, Z6
+	VPSUBW     448(DX)(R11*1), Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_sub16
 
 updateMixedAVX512_tile8x64_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -9442,29 +9532,33 @@ updateMixedAVX512_tile8x64_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile8x64_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile8x64_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z8
-	VPADDW    Z8, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z8
-	VPADDW    Z8, Z1, Z1
-	VPMOVSXBW 64(BX)(R11*1), Z8
-	VPADDW    Z8, Z2, Z2
-	VPMOVSXBW 96(BX)(R11*1), Z8
-	VPADDW    Z8, Z3, Z3
-	VPMOVSXBW 128(BX)(R11*1), Z8
-	VPADDW    Z8, Z4, Z4
-	VPMOVSXBW 160(BX)(R11*1), Z8
-	VPADDW    Z8, Z5, Z5
-	VPMOVSXBW 192(BX)(R11*1), Z8
-	VPADDW    Z8, Z6, Z6
-	VPMOVSXBW 224(BX)(R11*1), Z8
-	VPADDW    Z8, Z7, Z7
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile8x64_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 256(BX)(R11*1)
+	PREFETCHT0 320(BX)(R11*1)
+	PREFETCHT0 384(BX)(R11*1)
+	PREFETCHT0 448(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z8
+	VPADDW     Z8, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z8
+	VPADDW     Z8, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z8
+	VPADDW     Z8, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z8
+	VPADDW     Z8, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z8
+	VPADDW     Z8, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z8
+	VPADDW     Z8, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z8
+	VPADDW     Z8, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z8
+	VPADDW     Z8, Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_add8
 
 updateMixedAVX512_tile8x64_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -9472,29 +9566,33 @@ updateMixedAVX512_tile8x64_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile8x64_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile8x64_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z8
-	VPSUBW    Z8, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z8
-	VPSUBW    Z8, Z1, Z1
-	VPMOVSXBW 64(BX)(R11*1), Z8
-	VPSUBW    Z8, Z2, Z2
-	VPMOVSXBW 96(BX)(R11*1), Z8
-	VPSUBW    Z8, Z3, Z3
-	VPMOVSXBW 128(BX)(R11*1), Z8
-	VPSUBW    Z8, Z4, Z4
-	VPMOVSXBW 160(BX)(R11*1), Z8
-	VPSUBW    Z8, Z5, Z5
-	VPMOVSXBW 192(BX)(R11*1), Z8
-	VPSUBW    Z8, Z6, Z6
-	VPMOVSXBW 224(BX)(R11*1), Z8
-	VPSUBW    Z8, Z7, Z7
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile8x64_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 256(BX)(R11*1)
+	PREFETCHT0 320(BX)(R11*1)
+	PREFETCHT0 384(BX)(R11*1)
+	PREFETCHT0 448(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z8
+	VPSUBW     Z8, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z8
+	VPSUBW     Z8, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z8
+	VPSUBW     Z8, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z8
+	VPSUBW     Z8, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z8
+	VPSUBW     Z8, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z8
+	VPSUBW     Z8, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z8
+	VPSUBW     Z8, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z8
+	VPSUBW     Z8, Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_sub8
 
 updateMixedAVX512_tile8x64_sub8_done:
 	VMOVDQU64 Z0, (AX)
@@ -9523,17 +9621,21 @@ updateMixedAVX512_next8x64:
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile4x64_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile4x64_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Z0, Z0
-	VPADDW 64(DX)(R11*1), Z1, Z1
-	VPADDW 128(DX)(R11*1), Z2, Z2
-	VPADDW 192(DX)(R11*1), Z3, Z3
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile4x64_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	VPADDW     128(DX)(R11*1), Z2, Z2
+	VPADDW     192(DX)(R11*1), Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_add16
 
 updateMixedAVX512_tile4x64_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -9541,17 +9643,21 @@ updateMixedAVX512_tile4x64_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile4x64_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile4x64_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Z0, Z0
-	VPSUBW 64(DX)(R11*1), Z1, Z1
-	VPSUBW 128(DX)(R11*1), Z2, Z2
-	VPSUBW 192(DX)(R11*1), Z3, Z3
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile4x64_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	VPSUBW     128(DX)(R11*1), Z2, Z2
+	VPSUBW     192(DX)(R11*1), Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_sub16
 
 updateMixedAVX512_tile4x64_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -9559,21 +9665,23 @@ updateMixedAVX512_tile4x64_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile4x64_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile4x64_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z4
-	VPADDW    Z4, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z4
-	VPADDW    Z4, Z1, Z1
-	VPMOVSXBW 64(BX)(R11*1), Z4
-	VPADDW    Z4, Z2, Z2
-	VPMOVSXBW 96(BX)(R11*1), Z4
-	VPADDW    Z4, Z3, Z3
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile4x64_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z4
+	VPADDW     Z4, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z4
+	VPADDW     Z4, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z4
+	VPADDW     Z4, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z4
+	VPADDW     Z4, Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_add8
 
 updateMixedAVX512_tile4x64_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -9581,21 +9689,23 @@ updateMixedAVX512_tile4x64_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile4x64_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile4x64_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z4
-	VPSUBW    Z4, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z4
-	VPSUBW    Z4, Z1, Z1
-	VPMOVSXBW 64(BX)(R11*1), Z4
-	VPSUBW    Z4, Z2, Z2
-	VPMOVSXBW 96(BX)(R11*1), Z4
-	VPSUBW    Z4, Z3, Z3
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile4x64_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z4
+	VPSUBW     Z4, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z4
+	VPSUBW     Z4, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z4
+	VPSUBW     Z4, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z4
+	VPSUBW     Z4, Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_sub8
 
 updateMixedAVX512_tile4x64_sub8_done:
 	VMOVDQU64 Z0, (AX)
@@ -9618,15 +9728,17 @@ updateMixedAVX512_next4x64:
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile2x64_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile2x64_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Z0, Z0
-	VPADDW 64(DX)(R11*1), Z1, Z1
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile2x64_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_add16
 
 updateMixedAVX512_tile2x64_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -9634,15 +9746,17 @@ updateMixedAVX512_tile2x64_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile2x64_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile2x64_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Z0, Z0
-	VPSUBW 64(DX)(R11*1), Z1, Z1
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile2x64_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_sub16
 
 updateMixedAVX512_tile2x64_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -9650,17 +9764,18 @@ updateMixedAVX512_tile2x64_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile2x64_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile2x64_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z2
-	VPADDW    Z2, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z2
-	VPADDW    Z2, Z1, Z1
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile2x64_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z2
+	VPADDW     Z2, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z2
+	VPADDW     Z2, Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_add8
 
 updateMixedAVX512_tile2x64_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -9668,17 +9783,18 @@ updateMixedAVX512_tile2x64_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile2x64_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile2x64_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z2
-	VPSUBW    Z2, Z0, Z0
-	VPMOVSXBW 32(BX)(R11*1), Z2
-	VPSUBW    Z2, Z1, Z1
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile2x64_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z2
+	VPSUBW     Z2, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z2
+	VPSUBW     Z2, Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_sub8
 
 updateMixedAVX512_tile2x64_sub8_done:
 	VMOVDQU64 Z0, (AX)
@@ -9698,14 +9814,15 @@ updateMixedAVX512_next2x64:
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile1x64_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile1x64_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Z0, Z0
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile1x64_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_add16
 
 updateMixedAVX512_tile1x64_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -9713,14 +9830,15 @@ updateMixedAVX512_tile1x64_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x64_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile1x64_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Z0, Z0
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile1x64_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_sub16
 
 updateMixedAVX512_tile1x64_sub16_done:
 	MOVQ    add8+64(FP), R9
@@ -9728,15 +9846,16 @@ updateMixedAVX512_tile1x64_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x64_add8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile1x64_add8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z1
-	VPADDW    Z1, Z0, Z0
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile1x64_add8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z1
+	VPADDW     Z1, Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_add8
 
 updateMixedAVX512_tile1x64_add8_done:
 	MOVQ    sub8+80(FP), R9
@@ -9744,15 +9863,16 @@ updateMixedAVX512_tile1x64_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x64_sub8:
-	TESTQ     R10, R10
-	JZ        updateMixedAVX512_tile1x64_sub8_done
-	MOVQ      (R9), R11
-	IMULQ     DI, R11
-	VPMOVSXBW (BX)(R11*1), Z1
-	VPSUBW    Z1, Z0, Z0
-	ADDQ      $0x08, R9
-	DECQ      R10
-	JMP       updateMixedAVX512_tile1x64_sub8
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z1
+	VPSUBW     Z1, Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_sub8
 
 updateMixedAVX512_tile1x64_sub8_done:
 	VMOVDQU64 Z0, (AX)
@@ -9771,14 +9891,15 @@ updateMixedAVX512_next1x64:
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile1x32_add16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile1x32_add16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPADDW (DX)(R11*1), Y0, Y0
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile1x32_add16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x32_add16
 
 updateMixedAVX512_tile1x32_add16_done:
 	MOVQ    sub16+40(FP), R9
@@ -9786,14 +9907,15 @@ updateMixedAVX512_tile1x32_add16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x32_sub16:
-	TESTQ  R10, R10
-	JZ     updateMixedAVX512_tile1x32_sub16_done
-	MOVQ   (R9), R11
-	IMULQ  R8, R11
-	VPSUBW (DX)(R11*1), Y0, Y0
-	ADDQ   $0x08, R9
-	DECQ   R10
-	JMP    updateMixedAVX512_tile1x32_sub16
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x32_sub16
 
 updateMixedAVX512_tile1x32_sub16_done:
 	MOVQ    add8+64(FP), R8
@@ -9801,15 +9923,16 @@ updateMixedAVX512_tile1x32_sub16_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x32_add8:
-	TESTQ     R9, R9
-	JZ        updateMixedAVX512_tile1x32_add8_done
-	MOVQ      (R8), R10
-	IMULQ     DI, R10
-	VPMOVSXBW (BX)(R10*1), Y1
-	VPADDW    Y1, Y0, Y0
-	ADDQ      $0x08, R8
-	DECQ      R9
-	JMP       updateMixedAVX512_tile1x32_add8
+	TESTQ      R9, R9
+	JZ         updateMixedAVX512_tile1x32_add8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPADDW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX512_tile1x32_add8
 
 updateMixedAVX512_tile1x32_add8_done:
 	MOVQ    sub8+80(FP), R8
@@ -9817,15 +9940,16 @@ updateMixedAVX512_tile1x32_add8_done:
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x32_sub8:
-	TESTQ     R9, R9
-	JZ        updateMixedAVX512_tile1x32_sub8_done
-	MOVQ      (R8), R10
-	IMULQ     DI, R10
-	VPMOVSXBW (BX)(R10*1), Y1
-	VPSUBW    Y1, Y0, Y0
-	ADDQ      $0x08, R8
-	DECQ      R9
-	JMP       updateMixedAVX512_tile1x32_sub8
+	TESTQ      R9, R9
+	JZ         updateMixedAVX512_tile1x32_sub8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPSUBW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX512_tile1x32_sub8
 
 updateMixedAVX512_tile1x32_sub8_done:
 	VMOVDQU64 Y0, (AX)

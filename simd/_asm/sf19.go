@@ -112,6 +112,7 @@ func updateMixed(s isa) {
 	SHLQ(U8(1), rb16) // int16 row bytes
 	SHLQ(U8(1), n)    // int16 bytes left
 	steps := tileSteps(s.wide)
+	const ahead = 1 // tiles ahead that the row prefetches reach
 	for i, st := range steps {
 		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
 		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
@@ -142,10 +143,23 @@ func updateMixed(s isa) {
 			off := GP64()
 			MOVQ(Mem{Base: rp}, off)
 			wide8 := kind == "add8" || kind == "sub8"
+			rowTile := tile // bytes of this row the tile reads
 			if wide8 {
 				IMULQ(rb8, off)
+				rowTile = tile / 2
 			} else {
 				IMULQ(rb16, off)
+			}
+			// The rows are cold (Stockfish 19's 66 MB of int8 rows and 45 MB of int16
+			// rows): the lines of this row the next tile of the same size reads are
+			// requested now, so that their misses overlap this tile's work (prefetches
+			// past a row's end are harmless hints).
+			base := w16
+			if wide8 {
+				base = w8
+			}
+			for k := 0; k < rowTile; k += 64 {
+				PREFETCHT0(Mem{Base: base, Index: off, Scale: 1, Disp: ahead*rowTile + k})
 			}
 			for r := range acc {
 				m := Mem{Base: w16, Index: off, Scale: 1, Disp: r * st.width}
