@@ -22,18 +22,18 @@ const threatBuf = 128
 
 // appendThreats appends the threats of pc on from onto the occupied squares of to (to
 // already restricted to the attacker's target roles).
-func appendThreats(pos *board.Position, pc board.Piece, from board.Square, to board.Bitboard, dst []threat) []threat {
+func appendThreats(pos *ThreatBoard, pc board.Piece, from board.Square, to board.Bitboard, dst []threat) []threat {
 	for to != 0 {
 		t := to.PopFirst()
-		dst = append(dst, threat{pc: pc, tpc: pos.PieceAt(t), from: from, to: t})
+		dst = append(dst, threat{pc: pc, tpc: pos.pieceAt(t), from: from, to: t})
 	}
 	return dst
 }
 
 // appendThreatsFrom appends every threat of the piece on from (nothing when the square is
 // empty or its role attacks nothing).
-func (b *threatBlock) appendThreatsFrom(pos *board.Position, from board.Square, occ board.Bitboard, tb *[board.NumRoles]board.Bitboard, dst []threat) []threat {
-	pc := pos.PieceAt(from)
+func (b *threatBlock) appendThreatsFrom(pos *ThreatBoard, from board.Square, occ board.Bitboard, tb *[board.NumRoles]board.Bitboard, dst []threat) []threat {
+	pc := pos.pieceAt(from)
 	if pc == board.NoPiece || b.attRole&(1<<pc.Role()) == 0 {
 		return dst
 	}
@@ -50,7 +50,7 @@ func (b *threatBlock) appendThreatsFrom(pos *board.Position, from board.Square, 
 // piece off S only its threats onto S and onto the squares its attack set gained or
 // lost. This is what Stockfish 19 computes inside do_move, once per move for both
 // perspectives.
-func (b *threatBlock) changedThreats(before, after *board.Position, dirty *board.DirtyPieces, added, removed []threat) ([]threat, []threat) {
+func (b *threatBlock) changedThreats(before, after *ThreatBoard, dirty *board.DirtyPieces, added, removed []threat) ([]threat, []threat) {
 	var s board.Bitboard
 	for _, d := range dirty.Pieces[:dirty.N] {
 		if d.From != board.NoSquare {
@@ -60,7 +60,7 @@ func (b *threatBlock) changedThreats(before, after *board.Position, dirty *board
 			s |= board.SquareBB(d.To)
 		}
 	}
-	occB, occA := before.Occupied(), after.Occupied()
+	occB, occA := before.occupied(), after.occupied()
 	// Pieces off S are the same before and after, and a slider that sees a square of S
 	// with either occupancy sees it with their intersection: one look-up per square gives
 	// a superset of the affected pieces (an extra one contributes nothing).
@@ -77,7 +77,7 @@ func (b *threatBlock) changedThreats(before, after *board.Position, dirty *board
 	}
 	for aff != 0 {
 		sq := aff.PopFirst()
-		pc := before.PieceAt(sq) // == after.PieceAt(sq): sq is not dirty
+		pc := before.pieceAt(sq) // == after.pieceAt(sq): sq is not dirty
 		r := pc.Role()
 		ab, aa := board.Attacks(pc, sq, occB), board.Attacks(pc, sq, occA)
 		d := ab ^ aa | s
@@ -133,9 +133,17 @@ func (b *threatBlock) appendIndices(ts []threat, persp board.Color, m board.Squa
 // turned into this perspective's indices. When the own king crosses the d/e boundary
 // (orientation change) it recomputes.
 func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
+	var vb, va ThreatBoard
+	vb.SetPosition(before)
+	va.SetPosition(after)
+	return b.appendDiff(&vb, &va, dirty, persp, off, added, removed)
+}
+
+// appendDiff is AppendDiff on the board views.
+func (b *threatBlock) appendDiff(before, after *ThreatBoard, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
 	m := threatMask(before, persp)
 	if !dirtyOK(dirty) || dirty.N == 0 || m != threatMask(after, persp) {
-		return genericDiff(b, before, after, persp, off, added, removed)
+		return b.appendDiffGeneric(before, after, persp, off, added, removed)
 	}
 	var bufA, bufR [threatBuf]threat
 	ta, tr := b.changedThreats(before, after, dirty, bufA[:0], bufR[:0])
@@ -144,11 +152,11 @@ func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.Dir
 
 // appendDiffBoth is AppendDiff for both perspectives, the changed threats computed once
 // (Stockfish 19's DirtyThreats: do_move lists them once, each perspective indexes them).
-func (b *threatBlock) appendDiffBoth(before, after *board.Position, dirty *board.DirtyPieces, off int, added, removed *[2][]int) {
+func (b *threatBlock) appendDiffBoth(before, after *ThreatBoard, dirty *board.DirtyPieces, off int, added, removed *[2][]int) {
 	m0, m1 := threatMask(before, board.White), threatMask(before, board.Black)
 	if !dirtyOK(dirty) || dirty.N == 0 || m0 != threatMask(after, board.White) || m1 != threatMask(after, board.Black) {
 		for p := board.White; p <= board.Black; p++ {
-			added[p], removed[p] = genericDiff(b, before, after, p, off, added[p], removed[p])
+			added[p], removed[p] = b.appendDiffGeneric(before, after, p, off, added[p], removed[p])
 		}
 		return
 	}
@@ -160,11 +168,14 @@ func (b *threatBlock) appendDiffBoth(before, after *board.Position, dirty *board
 	removed[1] = b.appendIndices(tr, board.Black, m1, off, removed[1])
 }
 
-// bothDiffer is implemented by blocks that compute a move's change once for both
-// perspectives (FullThreats); Set.DiffBoth calls AppendDiff per perspective for the
-// others.
-type bothDiffer interface {
-	appendDiffBoth(before, after *board.Position, dirty *board.DirtyPieces, off int, added, removed *[2][]int)
+// appendDiffGeneric is the difference of the two active lists (each ascending), for a move
+// that changes the orientation.
+func (b *threatBlock) appendDiffGeneric(before, after *ThreatBoard, persp board.Color, off int, added, removed []int) ([]int, []int) {
+	a0, r0 := len(added), len(removed)
+	added = b.appendActive(after, persp, off, added)
+	removed = b.appendActive(before, persp, off, removed)
+	na, nr := cancelSorted(added[a0:], removed[r0:])
+	return added[:a0+na], removed[:r0+nr]
 }
 
 // DiffBoth is Diff for both perspectives at once (added[p], removed[p] for perspective
@@ -180,9 +191,16 @@ func (s *Set) DiffBoth(before, after *board.Position, dirty *board.DirtyPieces, 
 		}
 		return
 	}
+	var vb, va ThreatBoard
+	viewed := false
 	for i, b := range s.parts {
-		if bd, ok := b.(bothDiffer); ok {
-			bd.appendDiffBoth(before, after, dirty, s.offs[i], added, removed)
+		if th, ok := b.(*threatBlock); ok {
+			if !viewed {
+				vb.SetPosition(before)
+				va.SetPosition(after)
+				viewed = true
+			}
+			th.appendDiffBoth(&vb, &va, dirty, s.offs[i], added, removed)
 			continue
 		}
 		for p := board.White; p <= board.Black; p++ {
