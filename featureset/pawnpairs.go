@@ -87,9 +87,16 @@ func appendPairs(white, black, upd, unchanged board.Bitboard, persp board.Color,
 	return dst
 }
 
-func (pawnPairBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
+func (p pawnPairBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
+	var v ThreatBoard
+	v.SetPosition(pos)
+	return p.appendActive(&v, persp, off, dst)
+}
+
+// appendActive is AppendActive on the board view.
+func (pawnPairBlock) appendActive(pos *ThreatBoard, persp board.Color, off int, dst []int) []int {
 	m := threatMask(pos, persp)
-	w, b := pos.Pieces(board.White, board.Pawn)&ppMid, pos.Pieces(board.Black, board.Pawn)&ppMid
+	w, b := pos.pieces(board.White, board.Pawn)&ppMid, pos.pieces(board.Black, board.Pawn)&ppMid
 	start := len(dst)
 	dst = appendPairs(w, b, w|b, 0, persp, m, off, dst)
 	sortInts(dst[start:])
@@ -100,9 +107,21 @@ func (pawnPairBlock) AppendActive(pos *board.Position, persp board.Color, off in
 // only pairs with a pawn that left (removed) or arrived (added) change; the pawn
 // bitboards before and after tell which. It recomputes when the orientation changes.
 func (p pawnPairBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
+	var vb, va ThreatBoard
+	vb.SetPosition(before)
+	va.SetPosition(after)
+	return p.appendDiff(&vb, &va, dirty, persp, off, added, removed)
+}
+
+// appendDiff is AppendDiff on the board views.
+func (p pawnPairBlock) appendDiff(before, after *ThreatBoard, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
 	m := threatMask(before, persp)
 	if !dirtyOK(dirty) || m != threatMask(after, persp) {
-		return genericDiff(p, before, after, persp, off, added, removed)
+		a0, r0 := len(added), len(removed)
+		added = p.appendActive(after, persp, off, added)
+		removed = p.appendActive(before, persp, off, removed)
+		na, nr := cancelSorted(added[a0:], removed[r0:])
+		return added[:a0+na], removed[:r0+nr]
 	}
 	pawnMoved := false
 	for _, d := range dirty.Pieces[:dirty.N] {
@@ -111,8 +130,8 @@ func (p pawnPairBlock) AppendDiff(before, after *board.Position, dirty *board.Di
 	if !pawnMoved {
 		return added, removed
 	}
-	wb, bb := before.Pieces(board.White, board.Pawn)&ppMid, before.Pieces(board.Black, board.Pawn)&ppMid
-	wa, ba := after.Pieces(board.White, board.Pawn)&ppMid, after.Pieces(board.Black, board.Pawn)&ppMid
+	wb, bb := before.pieces(board.White, board.Pawn)&ppMid, before.pieces(board.Black, board.Pawn)&ppMid
+	wa, ba := after.pieces(board.White, board.Pawn)&ppMid, after.pieces(board.Black, board.Pawn)&ppMid
 	if wb == wa && bb == ba {
 		return added, removed
 	}

@@ -187,9 +187,9 @@ func (b *threatBlock) Dims() []Dimension { return nil }
 // 56·persp, and 7 more when the perspective's own king stands on files e–h (the opposite of
 // FlipMirror's mirror; Stockfish FullThreats::OrientTBL). No mirror unless the perspective
 // has exactly one king.
-func threatMask(pos *board.Position, persp board.Color) board.Square {
+func threatMask(pos *ThreatBoard, persp board.Color) board.Square {
 	m := board.Square(56 * int(persp))
-	if k := ownKing(pos, persp); k != board.NoSquare && k.File() >= 4 {
+	if k := pos.king(persp); k != board.NoSquare && k.File() >= 4 {
 		m ^= 7
 	}
 	return m
@@ -234,11 +234,8 @@ func b2i(v bool) int {
 }
 
 // targetsOf returns, per attacker role, the occupied squares it may threaten.
-func (b *threatBlock) targetsOf(pos *board.Position) (t [board.NumRoles]board.Bitboard) {
-	var by [board.NumRoles]board.Bitboard
-	for r := range by {
-		by[r] = pos.ByRole(board.Role(r))
-	}
+func (b *threatBlock) targetsOf(pos *ThreatBoard) (t [board.NumRoles]board.Bitboard) {
+	by := &pos.ByRole
 	for a := range t {
 		for m := b.tmask[a]; m != 0; m &= m - 1 {
 			t[a] |= by[bits.TrailingZeros8(m)]
@@ -249,7 +246,7 @@ func (b *threatBlock) targetsOf(pos *board.Position) (t [board.NumRoles]board.Bi
 
 // appendTo appends (with off) the features of piece pc on from attacking the squares of
 // to (already restricted to its targets).
-func (b *threatBlock) appendTo(pos *board.Position, persp board.Color, m board.Square, pc board.Piece, from board.Square, to board.Bitboard, off int, dst []int) []int {
+func (b *threatBlock) appendTo(pos *ThreatBoard, persp board.Color, m board.Square, pc board.Piece, from board.Square, to board.Bitboard, off int, dst []int) []int {
 	x := int(pc.Color()^persp)*6 + int(pc.Role())
 	fo := from ^ m
 	if pc.Role() == board.Pawn && (fo.Rank() == 0 || fo.Rank() == 7) {
@@ -262,7 +259,7 @@ func (b *threatBlock) appendTo(pos *board.Position, persp board.Color, m board.S
 	for to != 0 {
 		t := to.PopFirst()
 		to := t ^ m
-		l := lut[rel[pos.PieceAt(t)]][b2i(fo < to)]
+		l := lut[rel[pos.pieceAt(t)]][b2i(fo < to)]
 		if l >= 0 {
 			dst = append(dst, off+int(l)+base+bits.OnesCount64(att&(1<<uint(to)-1)))
 		}
@@ -272,8 +269,8 @@ func (b *threatBlock) appendTo(pos *board.Position, persp board.Color, m board.S
 
 // appendFrom appends (with off) every feature of the piece on from (nothing when empty or
 // not an attacker); tb is targetsOf(pos).
-func (b *threatBlock) appendFrom(pos *board.Position, persp board.Color, m board.Square, from board.Square, occ board.Bitboard, tb *[board.NumRoles]board.Bitboard, off int, dst []int) []int {
-	pc := pos.PieceAt(from)
+func (b *threatBlock) appendFrom(pos *ThreatBoard, persp board.Color, m board.Square, from board.Square, occ board.Bitboard, tb *[board.NumRoles]board.Bitboard, off int, dst []int) []int {
+	pc := pos.pieceAt(from)
 	if pc == board.NoPiece || b.attRole&(1<<pc.Role()) == 0 {
 		return dst
 	}
@@ -281,15 +278,22 @@ func (b *threatBlock) appendFrom(pos *board.Position, persp board.Color, m board
 }
 
 func (b *threatBlock) AppendActive(pos *board.Position, persp board.Color, off int, dst []int) []int {
+	var v ThreatBoard
+	v.SetPosition(pos)
+	return b.appendActive(&v, persp, off, dst)
+}
+
+// appendActive is AppendActive on the board view.
+func (b *threatBlock) appendActive(pos *ThreatBoard, persp board.Color, off int, dst []int) []int {
 	m := threatMask(pos, persp)
-	occ := pos.Occupied()
+	occ := pos.occupied()
 	tb := b.targetsOf(pos)
 	start := len(dst)
 	for r := board.Pawn; r <= board.King; r++ {
 		if b.attRole&(1<<r) == 0 {
 			continue
 		}
-		for bb := pos.ByRole(r); bb != 0; {
+		for bb := pos.ByRole[r]; bb != 0; {
 			dst = b.appendFrom(pos, persp, m, bb.PopFirst(), occ, &tb, off, dst)
 		}
 	}
@@ -299,29 +303,29 @@ func (b *threatBlock) AppendActive(pos *board.Position, persp board.Color, off i
 
 // attackersTo returns the pieces of pos (either color) of attacking roles that attack s
 // with occupancy occ, whatever stands on s.
-func (b *threatBlock) attackersTo(pos *board.Position, s board.Square, occ board.Bitboard) board.Bitboard {
+func (b *threatBlock) attackersTo(pos *ThreatBoard, s board.Square, occ board.Bitboard) board.Bitboard {
 	var a board.Bitboard
 	ar := b.attRole
 	if ar&(1<<board.Pawn) != 0 {
-		a |= board.PawnAttacks(board.White, s)&pos.Pieces(board.Black, board.Pawn) |
-			board.PawnAttacks(board.Black, s)&pos.Pieces(board.White, board.Pawn)
+		a |= board.PawnAttacks(board.White, s)&pos.pieces(board.Black, board.Pawn) |
+			board.PawnAttacks(board.Black, s)&pos.pieces(board.White, board.Pawn)
 	}
 	if ar&(1<<board.Knight) != 0 {
-		a |= board.KnightAttacks(s) & pos.ByRole(board.Knight)
+		a |= board.KnightAttacks(s) & pos.ByRole[board.Knight]
 	}
 	if ar&(1<<board.King) != 0 {
-		a |= board.KingAttacks(s) & pos.ByRole(board.King)
+		a |= board.KingAttacks(s) & pos.ByRole[board.King]
 	}
-	q := pos.ByRole(board.Queen)
+	q := pos.ByRole[board.Queen]
 	if ar&(1<<board.Queen) == 0 {
 		q = 0
 	}
 	bq, rq := q, q
 	if ar&(1<<board.Bishop) != 0 {
-		bq |= pos.ByRole(board.Bishop)
+		bq |= pos.ByRole[board.Bishop]
 	}
 	if ar&(1<<board.Rook) != 0 {
-		rq |= pos.ByRole(board.Rook)
+		rq |= pos.ByRole[board.Rook]
 	}
 	if bq != 0 {
 		a |= board.BishopAttacks(s, occ) & bq
@@ -330,61 +334,6 @@ func (b *threatBlock) attackersTo(pos *board.Position, s board.Square, occ board
 		a |= board.RookAttacks(s, occ) & rq
 	}
 	return a
-}
-
-// AppendDiff is the DirtyPieces fast path. The threats that can change are those of the
-// pieces on the dirty squares S and those of every piece that attacks a square of S
-// before or after the move (a slider whose ray S opens or closes sees that square; a piece
-// whose target on S changes attacks it); every other piece keeps its attack set and its
-// targets. A piece on S contributes all its threats before (removed) and after (added);
-// a piece off S only its threats onto S and onto the squares its attack set gained or
-// lost. When the own king crosses the d/e boundary (orientation change) it recomputes.
-func (b *threatBlock) AppendDiff(before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, off int, added, removed []int) ([]int, []int) {
-	m := threatMask(before, persp)
-	if !dirtyOK(dirty) || dirty.N == 0 || m != threatMask(after, persp) {
-		return genericDiff(b, before, after, persp, off, added, removed)
-	}
-	var s board.Bitboard
-	for _, d := range dirty.Pieces[:dirty.N] {
-		if d.From != board.NoSquare {
-			s |= board.SquareBB(d.From)
-		}
-		if d.To != board.NoSquare {
-			s |= board.SquareBB(d.To)
-		}
-	}
-	occB, occA := before.Occupied(), after.Occupied()
-	// Pieces off S are the same before and after, and a slider that sees a square of S
-	// with either occupancy sees it with their intersection: one look-up per square gives
-	// a superset of the affected pieces (an extra one contributes nothing).
-	var aff board.Bitboard
-	for t := s; t != 0; {
-		aff |= b.attackersTo(before, t.PopFirst(), occB&occA)
-	}
-	aff &^= s
-	tbB, tbA := b.targetsOf(before), b.targetsOf(after)
-	a0, r0 := len(added), len(removed)
-	for t := s; t != 0; {
-		sq := t.PopFirst()
-		removed = b.appendFrom(before, persp, m, sq, occB, &tbB, off, removed)
-		added = b.appendFrom(after, persp, m, sq, occA, &tbA, off, added)
-	}
-	for aff != 0 {
-		sq := aff.PopFirst()
-		pc := before.PieceAt(sq) // == after.PieceAt(sq): sq is not dirty
-		r := pc.Role()
-		ab, aa := board.Attacks(pc, sq, occB), board.Attacks(pc, sq, occA)
-		d := ab ^ aa | s
-		removed = b.appendTo(before, persp, m, pc, sq, ab&tbB[r]&d, off, removed)
-		added = b.appendTo(after, persp, m, pc, sq, aa&tbA[r]&d, off, added)
-	}
-	if len(added)-a0 > 1 && len(removed)-r0 > 1 {
-		sortInts(added[a0:])
-		sortInts(removed[r0:])
-		na, nr := cancelSorted(added[a0:], removed[r0:])
-		return added[:a0+na], removed[:r0+nr]
-	}
-	return cancelTails(added, removed, a0, r0)
 }
 
 // sortInts sorts a short slice ascending (insertion sort; the lists are ≤ 256 long and

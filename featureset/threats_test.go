@@ -156,8 +156,15 @@ func oracleThreats(v ThreatVariant, pos *board.Position, persp board.Color) []in
 	return out
 }
 
+// threatMaskPos is threatMask of pos's board view.
+func threatMaskPos(pos *board.Position, persp board.Color) board.Square {
+	var v ThreatBoard
+	v.SetPosition(pos)
+	return threatMask(&v, persp)
+}
+
 func oraclePairs(pos *board.Position, persp board.Color) []int {
-	m := threatMask(pos, persp)
+	m := threatMaskPos(pos, persp)
 	var out []int
 	for a := board.Square(8); a < 56; a++ {
 		for b := a + 1; b < 56; b++ {
@@ -255,10 +262,11 @@ func TestThreatRandomGames(t *testing.T) {
 			next, d := pos.Play(m)
 			for _, s := range sets {
 				checkDiff(t, s, &pos, &next, &d)
+				checkDiffBoth(t, s, &pos, &next, &d)
 				checkActive(t, s, &next)
 				threatSymmetry(t, s, &next)
 				for c := board.White; c <= board.Black; c++ {
-					cross := threatMask(&pos, c)&7 != threatMask(&next, c)&7
+					cross := threatMaskPos(&pos, c)&7 != threatMaskPos(&next, c)&7
 					if s.String() == "threats" || s.String() == "pawnpairs" {
 						if s.RequiresRefresh(&d, c) != cross {
 							t.Fatalf("%s: RequiresRefresh %v, orientation change %v", s, s.RequiresRefresh(&d, c), cross)
@@ -308,6 +316,7 @@ func TestThreatRandomPlacements(t *testing.T) {
 				}
 			}
 			checkDiff(t, s, &pos, &next, &d)
+			checkDiffBoth(t, s, &pos, &next, &d)
 		}
 	})
 }
@@ -408,10 +417,27 @@ func TestThreatAllMoves(t *testing.T) {
 						t.Fatalf("%s %s %s persp %v: fast +%v −%v, generic +%v −%v", s, pos[i].FEN(), m, c, sorted(a), sorted(r), ga, gr)
 					}
 				}
+				checkDiffBoth(t, s, &pos[i], &next, &d)
 			}
 		}
 	}
 	t.Logf("%d moves", moves)
+}
+
+// checkDiffBoth: Set.DiffBoth gives, per perspective, the generic difference (as sets),
+// appended after what the lists already held.
+func checkDiffBoth(t interface{ Fatalf(string, ...any) }, s *Set, before, after *board.Position, d *board.DirtyPieces) {
+	added, removed := [2][]int{{-7}, {-8}}, [2][]int{{-9}, {-10}}
+	s.DiffBoth(before, after, d, &added, &removed)
+	for c := board.White; c <= board.Black; c++ {
+		ga, gr := s.DiffGeneric(before, after, c, nil, nil)
+		if added[c][0] != -7-int(c) || removed[c][0] != -9-int(c) {
+			t.Fatalf("%s %s: DiffBoth overwrote the lists' prefix", s, before.FEN())
+		}
+		if a, r := sorted(added[c][1:]), sorted(removed[c][1:]); !slices.Equal(a, ga) || !slices.Equal(r, gr) {
+			t.Fatalf("%s %s → %s persp %v: DiffBoth +%v −%v, generic +%v −%v", s, before.FEN(), after.FEN(), c, a, r, ga, gr)
+		}
+	}
 }
 
 // FuzzThreatIndex: Index of the new blocks never panics on hostile descriptions, and what

@@ -95,7 +95,7 @@ func (a *Accumulator) checkIndices(idx []int) {
 //
 // The bound of every index is checked once, by the simd kernels (simd.Refresh,
 // simd.RefreshPSQT — which also sums 8 PSQT buckets, one vector add per row, issue 14
-// round 5 — and simd.UpdateI8 check every row); a panic there is caught here and
+// round 5 — and simd.UpdateMixed check every row); a panic there is caught here and
 // re-raised with nnue's message naming the index ("nnue: feature index 96 out of range
 // [0, 96)"), the one checkIndices gives elsewhere. Checking the list here as well cost
 // ≈ 4 instructions per feature (doc/benchmarks.md, issue 14 round 4).
@@ -103,10 +103,9 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	defer a.refreshPanic(active)
 	p := int(persp & 1)
 	ft := a.ft
-	if ft.rows8 > 0 {
+	if ft.rows8 > 0 { // int8 and int16 rows in one pass from the bias
 		a8, a16 := a.splitRows(active, 0, 2)
-		simd.Refresh(a.v[p], ft.bias, ft.weights, a16)
-		simd.UpdateI8(a.v[p], a.v[p], ft.weights8, a8, nil)
+		simd.UpdateMixed(a.v[p], ft.bias, ft.weights, a16, nil, ft.weights8, a8, nil)
 	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
 		simd.RefreshPSQT(a.v[p], ft.bias, ft.weights, active, a.psqt[p], ft.psqt)
 		return
@@ -199,16 +198,19 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	p := int(persp & 1)
 	ft := a.ft
 	dst, s := a.v[p], src.v[p]
-	var ad8, rm8 []int
-	if ft.rows8 == 0 && a.rows.Width() > 0 {
-		a.rows.Update(dst, s, added, removed)
-	} else {
+	switch {
+	case ft.rows8 > 0: // int8 and int16 rows in one pass (simd.UpdateMixed)
 		a.checkIndices(added)
 		a.checkIndices(removed)
-		ad8, rm8 = a.updateSplit(dst, s, added, removed)
-	}
-	if len(ad8) > 0 || len(rm8) > 0 {
-		simd.UpdateI8(dst, dst, ft.weights8, ad8, rm8)
+		ad8, ad16 := a.splitRows(added, 0, 2)
+		rm8, rm16 := a.splitRows(removed, 1, 3)
+		simd.UpdateMixed(dst, s, ft.weights, ad16, rm16, ft.weights8, ad8, rm8)
+	case a.rows.Width() > 0:
+		a.rows.Update(dst, s, added, removed)
+	default:
+		a.checkIndices(added)
+		a.checkIndices(removed)
+		a.updateSplit(dst, s, added, removed)
 	}
 	if ft.psqtBuckets > 0 {
 		pd, ps := a.psqt[p], src.psqt[p]
@@ -233,20 +235,15 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	}
 }
 
-// updateSplit is updateFromGeneral's row loop for a transformer with int8 rows: the int16
-// rows through the fused kernels (AddAddSubSub, AddSubSub, AddSub, Add, Sub) in turn, dst
-// from s; it returns the int8 rows (added, removed) left for simd.UpdateI8.
-func (a *Accumulator) updateSplit(dst, s []int16, added, removed []int) ([]int, []int) {
+// updateSplit is updateFromGeneral's row loop for int16 rows that simd.FeatureRows does
+// not take: the fused kernels (AddAddSubSub, AddSubSub, AddSub, Add, Sub) in turn, dst
+// from s.
+func (a *Accumulator) updateSplit(dst, s []int16, added, removed []int) {
 	ft := a.ft
 	m := ft.width
 	w := ft.weights
 	row := func(f int) []int16 { return w[f*m : f*m+m : f*m+m] }
 	ad, rm := added, removed
-	var ad8, rm8 []int
-	if ft.rows8 > 0 {
-		ad8, ad = a.splitRows(added, 0, 2)
-		rm8, rm = a.splitRows(removed, 1, 3)
-	}
 	first := true
 	for len(ad) > 0 || len(rm) > 0 {
 		switch {
@@ -270,9 +267,8 @@ func (a *Accumulator) updateSplit(dst, s []int16, added, removed []int) ([]int, 
 		first = false
 	}
 	if first {
-		copy(dst, s) // no int16 row changed (a no-op when dst is s)
+		copy(dst, s) // no row changed (a no-op when dst is s)
 	}
-	return ad8, rm8
 }
 
 // splitRows splits idx into the features with int8 rows and those with int16 rows (made

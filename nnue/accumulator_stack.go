@@ -30,7 +30,9 @@ type AccumulatorStack struct {
 	n       int // entries in use; the top is entries[n-1]
 	added   []int
 	removed []int
-	table   *RefreshTable // nil: plain refreshes (see UseRefreshTable)
+	// addedBoth, removedBoth: Set.DiffBoth's lists, by perspective
+	addedBoth, removedBoth [2][]int
+	table                  *RefreshTable // nil: plain refreshes (see UseRefreshTable)
 
 	// Statistics since creation: perspective updates and refreshes performed.
 	Updates, Refreshes int
@@ -50,7 +52,11 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	k := max(n.ft.set.MaxActive(), 64)
 	ev := n.NewEvaluator()
 	ev.active = make([]int, 0, k) // RefreshPerspective's list: no allocation in a search
-	return &AccumulatorStack{net: n, ev: ev, added: make([]int, 0, k), removed: make([]int, 0, k)}
+	s := &AccumulatorStack{net: n, ev: ev, added: make([]int, 0, k), removed: make([]int, 0, k)}
+	for p := range s.addedBoth {
+		s.addedBoth[p], s.removedBoth[p] = make([]int, 0, k), make([]int, 0, k)
+	}
+	return s
 }
 
 // Reserve allocates entries so that the stack holds plies+1 entries (the root and plies
@@ -198,6 +204,19 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		// A quiet move from a parent with both perspectives computed (the usual search
 		// node): both perspectives in one call (UpdateQuiet; issue 14 round 6).
 		if prev.computed[p^1] && !e.computed[p^1] && e.acc.UpdateQuiet(prev.acc, &e.pos, &e.dirty) {
+			e.computed[0], e.computed[1] = true, true
+			s.Updates += 2
+			continue
+		}
+		// Both perspectives from one Set.DiffBoth where the other one is updated from
+		// the same parent too (Stockfish 19's threats: the changed relations computed
+		// once per move).
+		if prev.computed[p^1] && !e.computed[p^1] && !set.RequiresRefresh(&e.dirty, persp^1) {
+			ad, rm := &s.addedBoth, &s.removedBoth
+			ad[0], ad[1], rm[0], rm[1] = ad[0][:0], ad[1][:0], rm[0][:0], rm[1][:0]
+			set.DiffBoth(&prev.pos, &e.pos, &e.dirty, ad, rm)
+			e.acc.UpdateFrom(prev.acc, board.White, ad[0], rm[0])
+			e.acc.UpdateFrom(prev.acc, board.Black, ad[1], rm[1])
 			e.computed[0], e.computed[1] = true, true
 			s.Updates += 2
 			continue

@@ -31,7 +31,8 @@ func longPlies(t *testing.T) int {
 
 // longFamilies returns the networks of each family available here: a thesis network
 // (../shared's best.nn, else a random one), and Stockfish's HalfKP (SF13) and
-// HalfKAv2_hm (SF15.1) nets when ../shared is present.
+// HalfKAv2_hm (SF15.1) nets and the Stockfish 19 threat-input net when ../shared is
+// present.
 func longFamilies(t *testing.T) map[string]func(t *testing.T) *Network {
 	return map[string]func(t *testing.T) *Network{
 		"thesis": func(t *testing.T) *Network {
@@ -43,6 +44,7 @@ func longFamilies(t *testing.T) map[string]func(t *testing.T) *Network {
 		},
 		"halfkp-sf13":      func(t *testing.T) *Network { return sfTestNetwork(t, sfNetHalfKP) },
 		"halfkav2hm-sf151": func(t *testing.T) *Network { return sfTestNetwork(t, sfNetSFNNv5) },
+		"threats-sf19":     func(t *testing.T) *Network { return sfTestNetwork(t, sfNetSF19) },
 	}
 }
 
@@ -92,7 +94,7 @@ func (c *longChecker) check(ply int) {
 // plies per walk.
 func TestLongGames(t *testing.T) {
 	n := longPlies(t)
-	for _, name := range []string{"thesis", "halfkp-sf13", "halfkav2hm-sf151"} {
+	for _, name := range []string{"thesis", "halfkp-sf13", "halfkav2hm-sf151", "threats-sf19"} {
 		t.Run(name, func(t *testing.T) {
 			net := longFamilies(t)[name](t)
 			rng := rand.New(rand.NewPCG(uint64(len(name)), 16))

@@ -156,8 +156,11 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 			in = s[i]
 		}
 		for _, l := range st {
-			if a, ok := l.(*Affine); ok {
-				a.prepare()
+			switch l := l.(type) {
+			case *Affine:
+				l.prepare()
+			case *DenseStack:
+				l.prepare()
 			}
 		}
 		n.fused = append(n.fused, fuseStack(st, ft))

@@ -22,7 +22,9 @@ import (
 //	refresh      full refresh of both perspectives + forward pass (Evaluator.Evaluate)
 //	quiet        a quiet non-king move: Accumulator.UpdateQuiet (Set.QuietPair + one
 //	             fused update of both perspectives from the parent's accumulator;
-//	             Set.Diff + UpdateFrom per perspective where it reports false) + forward
+//	             where it reports false, Set.DiffBoth — Stockfish 19's changed threats
+//	             computed once for both perspectives — and UpdateFrom per perspective,
+//	             as AccumulatorStack does) + forward
 //	             pass (rows/move: feature rows added + removed over both perspectives)
 //	king         an own-king move: refresh of the mover's perspective
 //	             (Evaluator.RefreshPerspective), update of the other + forward pass
@@ -214,7 +216,7 @@ func BenchmarkStockfish(b *testing.B) {
 				acc := n.ft.NewAccumulator()
 				hot := n.ft.NewAccumulator()
 				fs := n.ft.set
-				var added, removed []int
+				var ad, rm [2][]int
 				var hotMv []sfBenchMove
 				var c sfClock
 				rows := 0
@@ -235,10 +237,14 @@ func BenchmarkStockfish(b *testing.B) {
 						if acc.UpdateQuiet(hot, &mv.after, &mv.dirty) {
 							rows += 4
 						} else {
+							// both perspectives' lists from one Set.DiffBoth, as AccumulatorStack
+							for p := range ad {
+								ad[p], rm[p] = ad[p][:0], rm[p][:0]
+							}
+							fs.DiffBoth(parent, &mv.after, &mv.dirty, &ad, &rm)
 							for p := board.White; p <= board.Black; p++ {
-								added, removed = fs.Diff(parent, &mv.after, &mv.dirty, p, added[:0], removed[:0])
-								acc.UpdateFrom(hot, p, added, removed)
-								rows += len(added) + len(removed)
+								acc.UpdateFrom(hot, p, ad[p], rm[p])
+								rows += len(ad[p]) + len(rm[p])
 							}
 						}
 						sfSink += ev.Forward(acc, &mv.after).Value

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // PairwiseClip is the feature transformer output of Stockfish 19
@@ -14,7 +15,8 @@ import (
 //
 // Max 255 and Shift 9 (÷512) giving values in 0…127. PairwiseMul is the Max 127,
 // Shift 7 case of Stockfish 15.1 and 16. Input: KindInt16 (after Perspective), output:
-// KindUint8 of M values. Pure Go (about 1 µs for M = 1024); stage pairwise(Max,Shift).
+// KindUint8 of M values. Computed by simd.PairwiseClip (assembly at AVX2 and above for
+// Max ≤ 255, the Go twin otherwise); stage pairwise(Max,Shift).
 type PairwiseClip struct {
 	Max   int16
 	Shift uint8
@@ -46,22 +48,18 @@ func (l PairwiseClip) propagate(in, out *tensor, _ *evalState) {
 	m := len(in.acc[0])
 	h := m / 2
 	for k := 0; k < 2; k++ {
-		a, b := in.acc[k][:h], in.acc[k][h:m]
-		o := out.u8[k*h : (k+1)*h]
-		b = b[:len(a)]
-		o = o[:len(a)]
-		for j, x := range a {
-			x = min(max(x, 0), l.Max)
-			y := min(max(b[j], 0), l.Max)
-			o[j] = uint8((int32(x) * int32(y)) >> l.Shift)
-		}
+		a := in.acc[k]
+		simd.PairwiseClip(out.u8[k*h:(k+1)*h], a[:h], a[h:m], l.Max, uint(l.Shift))
 	}
 }
 
-// denseScratch holds DenseStack's intermediate values; one per Evaluator.
+// denseScratch holds DenseStack's intermediate values and the tensor views over them
+// (here, in the Evaluator, so that a forward pass does not allocate); one per Evaluator.
 type denseScratch struct {
 	x, y [maxDense]int32
 	c    [4 * maxDense]uint8
+	// views of x, c0 = c[:2·FC0.Out], y, c1 and both = c0 ++ c1 (padded)
+	tx, tc0, ty, tc1, tboth tensor
 }
 
 // maxDense bounds the hidden widths of a DenseStack.
@@ -147,19 +145,30 @@ func (l *DenseStack) OutputSize(n int) (int, error) {
 func (l *DenseStack) propagate(in, out *tensor, st *evalState) {
 	d := st.dense
 	nx, ny := l.FC0.Out, l.FC1.Out
-	x := tensor{n: nx, i32: d.x[:nx]}
-	l.FC0.propagate(in, &x, st)
-	c0 := tensor{n: 2 * nx, u8: d.c[:2*nx]}
-	l.Act0.propagate(&x, &c0, st)
-	y := tensor{n: ny, i32: d.y[:ny]}
-	l.FC1.propagate(&c0, &y, st)
-	c1 := tensor{n: 2 * ny, u8: d.c[2*nx : 2*nx+2*ny]}
-	l.Act1.propagate(&y, &c1, st)
-	both := tensor{n: 2*nx + 2*ny, u8: d.c[:pad32(2*nx+2*ny)]}
+	d.tx = tensor{n: nx, i32: d.x[:nx]}
+	l.FC0.propagate(in, &d.tx, st)
+	d.tc0 = tensor{n: 2 * nx, u8: d.c[:2*nx]}
+	l.Act0.propagate(&d.tx, &d.tc0, st)
+	d.ty = tensor{n: ny, i32: d.y[:ny]}
+	l.FC1.propagate(&d.tc0, &d.ty, st)
+	d.tc1 = tensor{n: 2 * ny, u8: d.c[2*nx : 2*nx+2*ny]}
+	l.Act1.propagate(&d.ty, &d.tc1, st)
+	d.tboth = tensor{n: 2*nx + 2*ny, u8: d.c[:pad32(2*nx+2*ny)]}
 	clear(d.c[2*nx+2*ny : pad32(2*nx+2*ny)])
-	l.FC2.propagate(&both, out, st)
+	l.FC2.propagate(&d.tboth, out, st)
 	v := int64(out.i32[0]) + int64(d.x[nx-2]) - int64(d.x[nx-1])
 	out.i32[0] = int32(v * int64(l.Mul) / int64(l.Div))
+}
+
+// prepare readies the parts for evaluation once, when NewNetwork takes the layer in, as
+// it does for the Affine layers of a stack: fc_0 (1024 → 32 for Stockfish 19) gets the
+// chunk-major copy of its weights for the sparse-input kernel (Affine.prepare).
+func (l *DenseStack) prepare() {
+	for _, a := range []*Affine{l.FC0, l.FC1, l.FC2} {
+		if a != nil {
+			a.prepare()
+		}
+	}
 }
 
 // sfThreatsPawnValue is Stockfish 19's pawn value at its anchor material 58, a(1) =

@@ -228,3 +228,57 @@ func TestStockfishRandomGames(t *testing.T) {
 		})
 	}
 }
+
+// TestStockfish19NoAllocs: with the Stockfish 19 net, a refresh evaluation, a forward
+// pass and a search's push / evaluate / null / pop cycle (plain and with a refresh table,
+// over a random game with captures and king moves) allocate nothing once warmed up.
+func TestStockfish19NoAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	n := sfTestNetwork(t, sfNetSF19)
+	rng := rand.New(rand.NewPCG(19, 1))
+	root := board.StartPosition()
+	var game []board.Move
+	pos := root
+	for len(game) < 80 {
+		moves := pos.LegalMoves()
+		if len(moves) == 0 {
+			break
+		}
+		m := moves[rng.IntN(len(moves))]
+		game = append(game, m)
+		pos, _ = pos.Play(m)
+	}
+	ev := n.NewEvaluator()
+	ev.Evaluate(&pos)
+	if a := testing.AllocsPerRun(20, func() { ev.Evaluate(&pos) }); a != 0 {
+		t.Errorf("Evaluator.Evaluate: %v allocations, want 0", a)
+	}
+	if a := testing.AllocsPerRun(20, func() { ev.Forward(ev.Accumulator(), &pos) }); a != 0 {
+		t.Errorf("Evaluator.Forward: %v allocations, want 0", a)
+	}
+	for _, table := range []bool{false, true} {
+		st := n.NewAccumulatorStack()
+		if table {
+			st.UseRefreshTable(n.NewRefreshTable())
+		}
+		st.Reserve(len(game) + 2)
+		cycle := func() {
+			st.Reset(&root)
+			st.Evaluate()
+			for _, m := range game {
+				st.PushMove(m)
+				st.Evaluate()
+				if !st.Position().InCheck() {
+					st.PushNull()
+					st.Evaluate()
+					st.Pop()
+				}
+			}
+		}
+		if a := testing.AllocsPerRun(3, cycle); a != 0 {
+			t.Errorf("table %v: %v allocations per game of %d plies, want 0", table, a, len(game))
+		}
+	}
+}

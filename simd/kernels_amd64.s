@@ -8555,6 +8555,1414 @@ refreshListedAVX512_bad:
 	MOVQ AX, ret+72(FP)
 	RET
 
+// func pairwiseClipAVX2(dst *uint8, a *int16, b *int16, n int, max int, shift int)
+// Requires: AVX, AVX2
+TEXT ·pairwiseClipAVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         max+32(FP), SI
+	MOVQ         shift+40(FP), DI
+	VPXOR        Y0, Y0, Y0
+	VMOVD        SI, X1
+	VPBROADCASTW X1, Y1
+	VMOVQ        DI, X2
+	SUBQ         $0x00000040, BX
+	JB           pairwiseClipAVX2_loop2_end
+	PCALIGN      $0x20
+
+pairwiseClipAVX2_loop2:
+	VMOVDQU   (CX), Y3
+	VMOVDQU   (DX), Y4
+	VPMAXSW   Y0, Y3, Y3
+	VPMINSW   Y1, Y3, Y3
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPSRLW    X2, Y3, Y3
+	VMOVDQU   32(CX), Y4
+	VMOVDQU   32(DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    X2, Y4, Y4
+	VPACKUSWB Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	VMOVDQU   64(CX), Y3
+	VMOVDQU   64(DX), Y4
+	VPMAXSW   Y0, Y3, Y3
+	VPMINSW   Y1, Y3, Y3
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPSRLW    X2, Y3, Y3
+	VMOVDQU   96(CX), Y4
+	VMOVDQU   96(DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    X2, Y4, Y4
+	VPACKUSWB Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000040, BX
+	JAE       pairwiseClipAVX2_loop2
+
+pairwiseClipAVX2_loop2_end:
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000020, BX
+	JB      pairwiseClipAVX2_loop1_end
+	PCALIGN $0x20
+
+pairwiseClipAVX2_loop1:
+	VMOVDQU   (CX), Y3
+	VMOVDQU   (DX), Y4
+	VPMAXSW   Y0, Y3, Y3
+	VPMINSW   Y1, Y3, Y3
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMULLW   Y4, Y3, Y3
+	VPSRLW    X2, Y3, Y3
+	VMOVDQU   32(CX), Y4
+	VMOVDQU   32(DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    X2, Y4, Y4
+	VPACKUSWB Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000020, BX
+	JAE       pairwiseClipAVX2_loop1
+
+pairwiseClipAVX2_loop1_end:
+	ADDQ $0x00000020, BX
+	VZEROUPPER
+	RET
+
+// func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-104
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ w16+16(FP), DX
+	MOVQ w8+56(FP), BX
+	MOVQ n+96(FP), SI
+	MOVQ SI, DI
+	MOVQ SI, R8
+	SHLQ $0x01, R8
+	SHLQ $0x01, SI
+
+updateMixedAVX2_tile8x32:
+	CMPQ    SI, $0x00000100
+	JB      updateMixedAVX2_next8x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	VMOVDQU 128(CX), Y4
+	VMOVDQU 160(CX), Y5
+	VMOVDQU 192(CX), Y6
+	VMOVDQU 224(CX), Y7
+	MOVQ    add16+24(FP), R9
+	MOVQ    nadd16+32(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile8x32_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	VPADDW     32(DX)(R11*1), Y1, Y1
+	VPADDW     64(DX)(R11*1), Y2, Y2
+	VPADDW     96(DX)(R11*1), Y3, Y3
+	VPADDW     128(DX)(R11*1), Y4, Y4
+	VPADDW     160(DX)(R11*1), Y5, Y5
+	VPADDW     192(DX)(R11*1), Y6, Y6
+	VPADDW     224(DX)(R11*1), Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_add16
+
+updateMixedAVX2_tile8x32_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile8x32_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	VPSUBW     32(DX)(R11*1), Y1, Y1
+	VPSUBW     64(DX)(R11*1), Y2, Y2
+	VPSUBW     96(DX)(R11*1), Y3, Y3
+	VPSUBW     128(DX)(R11*1), Y4, Y4
+	VPSUBW     160(DX)(R11*1), Y5, Y5
+	VPSUBW     192(DX)(R11*1), Y6, Y6
+	VPSUBW     224(DX)(R11*1), Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_sub16
+
+updateMixedAVX2_tile8x32_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile8x32_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y8
+	VPADDW     Y8, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y8
+	VPADDW     Y8, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y8
+	VPADDW     Y8, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y8
+	VPADDW     Y8, Y3, Y3
+	VPMOVSXBW  64(BX)(R11*1), Y8
+	VPADDW     Y8, Y4, Y4
+	VPMOVSXBW  80(BX)(R11*1), Y8
+	VPADDW     Y8, Y5, Y5
+	VPMOVSXBW  96(BX)(R11*1), Y8
+	VPADDW     Y8, Y6, Y6
+	VPMOVSXBW  112(BX)(R11*1), Y8
+	VPADDW     Y8, Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_add8
+
+updateMixedAVX2_tile8x32_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile8x32_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile8x32_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y8
+	VPSUBW     Y8, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y8
+	VPSUBW     Y8, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y8
+	VPSUBW     Y8, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y8
+	VPSUBW     Y8, Y3, Y3
+	VPMOVSXBW  64(BX)(R11*1), Y8
+	VPSUBW     Y8, Y4, Y4
+	VPMOVSXBW  80(BX)(R11*1), Y8
+	VPSUBW     Y8, Y5, Y5
+	VPMOVSXBW  96(BX)(R11*1), Y8
+	VPSUBW     Y8, Y6, Y6
+	VPMOVSXBW  112(BX)(R11*1), Y8
+	VPSUBW     Y8, Y7, Y7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile8x32_sub8
+
+updateMixedAVX2_tile8x32_sub8_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	VMOVDQU Y4, 128(AX)
+	VMOVDQU Y5, 160(AX)
+	VMOVDQU Y6, 192(AX)
+	VMOVDQU Y7, 224(AX)
+	ADDQ    $0x00000100, AX
+	ADDQ    $0x00000100, CX
+	ADDQ    $0x00000100, DX
+	ADDQ    $0x00000080, BX
+	SUBQ    $0x00000100, SI
+	JMP     updateMixedAVX2_tile8x32
+
+updateMixedAVX2_next8x32:
+	CMPQ    SI, $0x00000080
+	JB      updateMixedAVX2_next4x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	VMOVDQU 64(CX), Y2
+	VMOVDQU 96(CX), Y3
+	MOVQ    add16+24(FP), R9
+	MOVQ    nadd16+32(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile4x32_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	VPADDW     32(DX)(R11*1), Y1, Y1
+	VPADDW     64(DX)(R11*1), Y2, Y2
+	VPADDW     96(DX)(R11*1), Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_add16
+
+updateMixedAVX2_tile4x32_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile4x32_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	VPSUBW     32(DX)(R11*1), Y1, Y1
+	VPSUBW     64(DX)(R11*1), Y2, Y2
+	VPSUBW     96(DX)(R11*1), Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_sub16
+
+updateMixedAVX2_tile4x32_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile4x32_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y4
+	VPADDW     Y4, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y4
+	VPADDW     Y4, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y4
+	VPADDW     Y4, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y4
+	VPADDW     Y4, Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_add8
+
+updateMixedAVX2_tile4x32_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile4x32_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile4x32_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y4
+	VPSUBW     Y4, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y4
+	VPSUBW     Y4, Y1, Y1
+	VPMOVSXBW  32(BX)(R11*1), Y4
+	VPSUBW     Y4, Y2, Y2
+	VPMOVSXBW  48(BX)(R11*1), Y4
+	VPSUBW     Y4, Y3, Y3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile4x32_sub8
+
+updateMixedAVX2_tile4x32_sub8_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	VMOVDQU Y2, 64(AX)
+	VMOVDQU Y3, 96(AX)
+	ADDQ    $0x00000080, AX
+	ADDQ    $0x00000080, CX
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000040, BX
+	SUBQ    $0x00000080, SI
+
+updateMixedAVX2_next4x32:
+	CMPQ    SI, $0x00000040
+	JB      updateMixedAVX2_next2x32
+	VMOVDQU (CX), Y0
+	VMOVDQU 32(CX), Y1
+	MOVQ    add16+24(FP), R9
+	MOVQ    nadd16+32(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile2x32_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	VPADDW     32(DX)(R11*1), Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_add16
+
+updateMixedAVX2_tile2x32_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile2x32_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	VPSUBW     32(DX)(R11*1), Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_sub16
+
+updateMixedAVX2_tile2x32_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile2x32_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y2
+	VPADDW     Y2, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y2
+	VPADDW     Y2, Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_add8
+
+updateMixedAVX2_tile2x32_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile2x32_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile2x32_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Y2
+	VPSUBW     Y2, Y0, Y0
+	VPMOVSXBW  16(BX)(R11*1), Y2
+	VPSUBW     Y2, Y1, Y1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile2x32_sub8
+
+updateMixedAVX2_tile2x32_sub8_done:
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 32(AX)
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	ADDQ    $0x00000040, DX
+	ADDQ    $0x00000020, BX
+	SUBQ    $0x00000040, SI
+
+updateMixedAVX2_next2x32:
+	CMPQ    SI, $0x00000020
+	JB      updateMixedAVX2_next1x32
+	VMOVDQU (CX), Y0
+	MOVQ    add16+24(FP), R9
+	MOVQ    nadd16+32(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile1x32_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile1x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile1x32_add16
+
+updateMixedAVX2_tile1x32_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX2_tile1x32_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX2_tile1x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX2_tile1x32_sub16
+
+updateMixedAVX2_tile1x32_sub16_done:
+	MOVQ    add8+64(FP), R8
+	MOVQ    nadd8+72(FP), R9
+	PCALIGN $0x20
+
+updateMixedAVX2_tile1x32_add8:
+	TESTQ      R9, R9
+	JZ         updateMixedAVX2_tile1x32_add8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPADDW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX2_tile1x32_add8
+
+updateMixedAVX2_tile1x32_add8_done:
+	MOVQ    sub8+80(FP), R8
+	MOVQ    nsub8+88(FP), R9
+	PCALIGN $0x20
+
+updateMixedAVX2_tile1x32_sub8:
+	TESTQ      R9, R9
+	JZ         updateMixedAVX2_tile1x32_sub8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPSUBW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX2_tile1x32_sub8
+
+updateMixedAVX2_tile1x32_sub8_done:
+	VMOVDQU Y0, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	ADDQ    $0x00000010, BX
+	SUBQ    $0x00000020, SI
+
+updateMixedAVX2_next1x32:
+	VZEROUPPER
+	RET
+
+// func pairwiseClipAVX512(dst *uint8, a *int16, b *int16, n int, max int, shift int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
+TEXT ·pairwiseClipAVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVQ         max+32(FP), SI
+	MOVQ         shift+40(FP), DI
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	VMOVD        SI, X2
+	VPBROADCASTW X2, Z2
+	VMOVQ        DI, X3
+	SUBQ         $0x00000080, BX
+	JB           pairwiseClipAVX512_loop2_end
+	PCALIGN      $0x20
+
+pairwiseClipAVX512_loop2:
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (DX), Z5
+	VPMAXSW   Z1, Z4, Z4
+	VPMINSW   Z2, Z4, Z4
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMULLW   Z5, Z4, Z4
+	VPSRLW    X3, Z4, Z4
+	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 64(DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMULLW   Z6, Z5, Z5
+	VPSRLW    X3, Z5, Z5
+	VPACKUSWB Z5, Z4, Z4
+	VPERMQ    Z4, Z0, Z4
+	VMOVDQU64 Z4, (AX)
+	VMOVDQU64 128(CX), Z4
+	VMOVDQU64 128(DX), Z5
+	VPMAXSW   Z1, Z4, Z4
+	VPMINSW   Z2, Z4, Z4
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMULLW   Z5, Z4, Z4
+	VPSRLW    X3, Z4, Z4
+	VMOVDQU64 192(CX), Z5
+	VMOVDQU64 192(DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMULLW   Z6, Z5, Z5
+	VPSRLW    X3, Z5, Z5
+	VPACKUSWB Z5, Z4, Z4
+	VPERMQ    Z4, Z0, Z4
+	VMOVDQU64 Z4, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	SUBQ      $0x00000080, BX
+	JAE       pairwiseClipAVX512_loop2
+
+pairwiseClipAVX512_loop2_end:
+	ADDQ    $0x00000080, BX
+	SUBQ    $0x00000040, BX
+	JB      pairwiseClipAVX512_loop1_end
+	PCALIGN $0x20
+
+pairwiseClipAVX512_loop1:
+	VMOVDQU64 (CX), Z4
+	VMOVDQU64 (DX), Z5
+	VPMAXSW   Z1, Z4, Z4
+	VPMINSW   Z2, Z4, Z4
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMULLW   Z5, Z4, Z4
+	VPSRLW    X3, Z4, Z4
+	VMOVDQU64 64(CX), Z5
+	VMOVDQU64 64(DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMULLW   Z6, Z5, Z5
+	VPSRLW    X3, Z5, Z5
+	VPACKUSWB Z5, Z4, Z4
+	VPERMQ    Z4, Z0, Z4
+	VMOVDQU64 Z4, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000040, BX
+	JAE       pairwiseClipAVX512_loop1
+
+pairwiseClipAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
+	TESTQ     BX, BX
+	JZ        pairwiseClipAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 (DX), Y4
+	VPMAXSW   Y1, Y0, Y0
+	VPMINSW   Y2, Y0, Y0
+	VPMAXSW   Y1, Y4, Y4
+	VPMINSW   Y2, Y4, Y4
+	VPMULLW   Y4, Y0, Y0
+	VPSRLW    X3, Y0, Y0
+	VMOVDQU64 32(CX), Y4
+	VMOVDQU64 32(DX), Y5
+	VPMAXSW   Y1, Y4, Y4
+	VPMINSW   Y2, Y4, Y4
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    X3, Y4, Y4
+	VPACKUSWB Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+
+pairwiseClipAVX512_done:
+	VZEROUPPER
+	RET
+
+// func updateMixedAVX512(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, MMX+
+TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-104
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ w16+16(FP), DX
+	MOVQ w8+56(FP), BX
+	MOVQ n+96(FP), SI
+	MOVQ SI, DI
+	MOVQ SI, R8
+	SHLQ $0x01, R8
+	SHLQ $0x01, SI
+
+updateMixedAVX512_tile16x64:
+	CMPQ      SI, $0x00000400
+	JB        updateMixedAVX512_next16x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	VMOVDQU64 512(CX), Z8
+	VMOVDQU64 576(CX), Z9
+	VMOVDQU64 640(CX), Z10
+	VMOVDQU64 704(CX), Z11
+	VMOVDQU64 768(CX), Z12
+	VMOVDQU64 832(CX), Z13
+	VMOVDQU64 896(CX), Z14
+	VMOVDQU64 960(CX), Z15
+	MOVQ      add16+24(FP), R9
+	MOVQ      nadd16+32(FP), R10
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile16x64_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 1024(DX)(R11*1)
+	PREFETCHT0 1088(DX)(R11*1)
+	PREFETCHT0 1152(DX)(R11*1)
+	PREFETCHT0 1216(DX)(R11*1)
+	PREFETCHT0 1280(DX)(R11*1)
+	PREFETCHT0 1344(DX)(R11*1)
+	PREFETCHT0 1408(DX)(R11*1)
+	PREFETCHT0 1472(DX)(R11*1)
+	PREFETCHT0 1536(DX)(R11*1)
+	PREFETCHT0 1600(DX)(R11*1)
+	PREFETCHT0 1664(DX)(R11*1)
+	PREFETCHT0 1728(DX)(R11*1)
+	PREFETCHT0 1792(DX)(R11*1)
+	PREFETCHT0 1856(DX)(R11*1)
+	PREFETCHT0 1920(DX)(R11*1)
+	PREFETCHT0 1984(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	VPADDW     128(DX)(R11*1), Z2, Z2
+	VPADDW     192(DX)(R11*1), Z3, Z3
+	VPADDW     256(DX)(R11*1), Z4, Z4
+	VPADDW     320(DX)(R11*1), Z5, Z5
+	VPADDW     384(DX)(R11*1), Z6, Z6
+	VPADDW     448(DX)(R11*1), Z7, Z7
+	VPADDW     512(DX)(R11*1), Z8, Z8
+	VPADDW     576(DX)(R11*1), Z9, Z9
+	VPADDW     640(DX)(R11*1), Z10, Z10
+	VPADDW     704(DX)(R11*1), Z11, Z11
+	VPADDW     768(DX)(R11*1), Z12, Z12
+	VPADDW     832(DX)(R11*1), Z13, Z13
+	VPADDW     896(DX)(R11*1), Z14, Z14
+	VPADDW     960(DX)(R11*1), Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_add16
+
+updateMixedAVX512_tile16x64_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile16x64_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 1024(DX)(R11*1)
+	PREFETCHT0 1088(DX)(R11*1)
+	PREFETCHT0 1152(DX)(R11*1)
+	PREFETCHT0 1216(DX)(R11*1)
+	PREFETCHT0 1280(DX)(R11*1)
+	PREFETCHT0 1344(DX)(R11*1)
+	PREFETCHT0 1408(DX)(R11*1)
+	PREFETCHT0 1472(DX)(R11*1)
+	PREFETCHT0 1536(DX)(R11*1)
+	PREFETCHT0 1600(DX)(R11*1)
+	PREFETCHT0 1664(DX)(R11*1)
+	PREFETCHT0 1728(DX)(R11*1)
+	PREFETCHT0 1792(DX)(R11*1)
+	PREFETCHT0 1856(DX)(R11*1)
+	PREFETCHT0 1920(DX)(R11*1)
+	PREFETCHT0 1984(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	VPSUBW     128(DX)(R11*1), Z2, Z2
+	VPSUBW     192(DX)(R11*1), Z3, Z3
+	VPSUBW     256(DX)(R11*1), Z4, Z4
+	VPSUBW     320(DX)(R11*1), Z5, Z5
+	VPSUBW     384(DX)(R11*1), Z6, Z6
+	VPSUBW     448(DX)(R11*1), Z7, Z7
+	VPSUBW     512(DX)(R11*1), Z8, Z8
+	VPSUBW     576(DX)(R11*1), Z9, Z9
+	VPSUBW     640(DX)(R11*1), Z10, Z10
+	VPSUBW     704(DX)(R11*1), Z11, Z11
+	VPSUBW     768(DX)(R11*1), Z12, Z12
+	VPSUBW     832(DX)(R11*1), Z13, Z13
+	VPSUBW     896(DX)(R11*1), Z14, Z14
+	VPSUBW     960(DX)(R11*1), Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_sub16
+
+updateMixedAVX512_tile16x64_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile16x64_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 512(BX)(R11*1)
+	PREFETCHT0 576(BX)(R11*1)
+	PREFETCHT0 640(BX)(R11*1)
+	PREFETCHT0 704(BX)(R11*1)
+	PREFETCHT0 768(BX)(R11*1)
+	PREFETCHT0 832(BX)(R11*1)
+	PREFETCHT0 896(BX)(R11*1)
+	PREFETCHT0 960(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z16
+	VPADDW     Z16, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z16
+	VPADDW     Z16, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z16
+	VPADDW     Z16, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z16
+	VPADDW     Z16, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z16
+	VPADDW     Z16, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z16
+	VPADDW     Z16, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z16
+	VPADDW     Z16, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z16
+	VPADDW     Z16, Z7, Z7
+	VPMOVSXBW  256(BX)(R11*1), Z16
+	VPADDW     Z16, Z8, Z8
+	VPMOVSXBW  288(BX)(R11*1), Z16
+	VPADDW     Z16, Z9, Z9
+	VPMOVSXBW  320(BX)(R11*1), Z16
+	VPADDW     Z16, Z10, Z10
+	VPMOVSXBW  352(BX)(R11*1), Z16
+	VPADDW     Z16, Z11, Z11
+	VPMOVSXBW  384(BX)(R11*1), Z16
+	VPADDW     Z16, Z12, Z12
+	VPMOVSXBW  416(BX)(R11*1), Z16
+	VPADDW     Z16, Z13, Z13
+	VPMOVSXBW  448(BX)(R11*1), Z16
+	VPADDW     Z16, Z14, Z14
+	VPMOVSXBW  480(BX)(R11*1), Z16
+	VPADDW     Z16, Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_add8
+
+updateMixedAVX512_tile16x64_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile16x64_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile16x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 512(BX)(R11*1)
+	PREFETCHT0 576(BX)(R11*1)
+	PREFETCHT0 640(BX)(R11*1)
+	PREFETCHT0 704(BX)(R11*1)
+	PREFETCHT0 768(BX)(R11*1)
+	PREFETCHT0 832(BX)(R11*1)
+	PREFETCHT0 896(BX)(R11*1)
+	PREFETCHT0 960(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z16
+	VPSUBW     Z16, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z16
+	VPSUBW     Z16, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z16
+	VPSUBW     Z16, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z16
+	VPSUBW     Z16, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z16
+	VPSUBW     Z16, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z16
+	VPSUBW     Z16, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z16
+	VPSUBW     Z16, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z16
+	VPSUBW     Z16, Z7, Z7
+	VPMOVSXBW  256(BX)(R11*1), Z16
+	VPSUBW     Z16, Z8, Z8
+	VPMOVSXBW  288(BX)(R11*1), Z16
+	VPSUBW     Z16, Z9, Z9
+	VPMOVSXBW  320(BX)(R11*1), Z16
+	VPSUBW     Z16, Z10, Z10
+	VPMOVSXBW  352(BX)(R11*1), Z16
+	VPSUBW     Z16, Z11, Z11
+	VPMOVSXBW  384(BX)(R11*1), Z16
+	VPSUBW     Z16, Z12, Z12
+	VPMOVSXBW  416(BX)(R11*1), Z16
+	VPSUBW     Z16, Z13, Z13
+	VPMOVSXBW  448(BX)(R11*1), Z16
+	VPSUBW     Z16, Z14, Z14
+	VPMOVSXBW  480(BX)(R11*1), Z16
+	VPSUBW     Z16, Z15, Z15
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile16x64_sub8
+
+updateMixedAVX512_tile16x64_sub8_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	VMOVDQU64 Z8, 512(AX)
+	VMOVDQU64 Z9, 576(AX)
+	VMOVDQU64 Z10, 640(AX)
+	VMOVDQU64 Z11, 704(AX)
+	VMOVDQU64 Z12, 768(AX)
+	VMOVDQU64 Z13, 832(AX)
+	VMOVDQU64 Z14, 896(AX)
+	VMOVDQU64 Z15, 960(AX)
+	ADDQ      $0x00000400, AX
+	ADDQ      $0x00000400, CX
+	ADDQ      $0x00000400, DX
+	ADDQ      $0x00000200, BX
+	SUBQ      $0x00000400, SI
+	JMP       updateMixedAVX512_tile16x64
+
+updateMixedAVX512_next16x64:
+	CMPQ      SI, $0x00000200
+	JB        updateMixedAVX512_next8x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	VMOVDQU64 256(CX), Z4
+	VMOVDQU64 320(CX), Z5
+	VMOVDQU64 384(CX), Z6
+	VMOVDQU64 448(CX), Z7
+	MOVQ      add16+24(FP), R9
+	MOVQ      nadd16+32(FP), R10
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile8x64_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 512(DX)(R11*1)
+	PREFETCHT0 576(DX)(R11*1)
+	PREFETCHT0 640(DX)(R11*1)
+	PREFETCHT0 704(DX)(R11*1)
+	PREFETCHT0 768(DX)(R11*1)
+	PREFETCHT0 832(DX)(R11*1)
+	PREFETCHT0 896(DX)(R11*1)
+	PREFETCHT0 960(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	VPADDW     128(DX)(R11*1), Z2, Z2
+	VPADDW     192(DX)(R11*1), Z3, Z3
+	VPADDW     256(DX)(R11*1), Z4, Z4
+	VPADDW     320(DX)(R11*1), Z5, Z5
+	VPADDW     384(DX)(R11*1), Z6, Z6
+	VPADDW     448(DX)(R11*1), Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_add16
+
+updateMixedAVX512_tile8x64_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile8x64_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 512(DX)(R11*1)
+	PREFETCHT0 576(DX)(R11*1)
+	PREFETCHT0 640(DX)(R11*1)
+	PREFETCHT0 704(DX)(R11*1)
+	PREFETCHT0 768(DX)(R11*1)
+	PREFETCHT0 832(DX)(R11*1)
+	PREFETCHT0 896(DX)(R11*1)
+	PREFETCHT0 960(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	VPSUBW     128(DX)(R11*1), Z2, Z2
+	VPSUBW     192(DX)(R11*1), Z3, Z3
+	VPSUBW     256(DX)(R11*1), Z4, Z4
+	VPSUBW     320(DX)(R11*1), Z5, Z5
+	VPSUBW     384(DX)(R11*1), Z6, Z6
+	VPSUBW     448(DX)(R11*1), Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_sub16
+
+updateMixedAVX512_tile8x64_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile8x64_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 256(BX)(R11*1)
+	PREFETCHT0 320(BX)(R11*1)
+	PREFETCHT0 384(BX)(R11*1)
+	PREFETCHT0 448(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z8
+	VPADDW     Z8, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z8
+	VPADDW     Z8, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z8
+	VPADDW     Z8, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z8
+	VPADDW     Z8, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z8
+	VPADDW     Z8, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z8
+	VPADDW     Z8, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z8
+	VPADDW     Z8, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z8
+	VPADDW     Z8, Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_add8
+
+updateMixedAVX512_tile8x64_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile8x64_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile8x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 256(BX)(R11*1)
+	PREFETCHT0 320(BX)(R11*1)
+	PREFETCHT0 384(BX)(R11*1)
+	PREFETCHT0 448(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z8
+	VPSUBW     Z8, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z8
+	VPSUBW     Z8, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z8
+	VPSUBW     Z8, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z8
+	VPSUBW     Z8, Z3, Z3
+	VPMOVSXBW  128(BX)(R11*1), Z8
+	VPSUBW     Z8, Z4, Z4
+	VPMOVSXBW  160(BX)(R11*1), Z8
+	VPSUBW     Z8, Z5, Z5
+	VPMOVSXBW  192(BX)(R11*1), Z8
+	VPSUBW     Z8, Z6, Z6
+	VPMOVSXBW  224(BX)(R11*1), Z8
+	VPSUBW     Z8, Z7, Z7
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile8x64_sub8
+
+updateMixedAVX512_tile8x64_sub8_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	VMOVDQU64 Z4, 256(AX)
+	VMOVDQU64 Z5, 320(AX)
+	VMOVDQU64 Z6, 384(AX)
+	VMOVDQU64 Z7, 448(AX)
+	ADDQ      $0x00000200, AX
+	ADDQ      $0x00000200, CX
+	ADDQ      $0x00000200, DX
+	ADDQ      $0x00000100, BX
+	SUBQ      $0x00000200, SI
+
+updateMixedAVX512_next8x64:
+	CMPQ      SI, $0x00000100
+	JB        updateMixedAVX512_next4x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	VMOVDQU64 128(CX), Z2
+	VMOVDQU64 192(CX), Z3
+	MOVQ      add16+24(FP), R9
+	MOVQ      nadd16+32(FP), R10
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile4x64_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	VPADDW     128(DX)(R11*1), Z2, Z2
+	VPADDW     192(DX)(R11*1), Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_add16
+
+updateMixedAVX512_tile4x64_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile4x64_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 256(DX)(R11*1)
+	PREFETCHT0 320(DX)(R11*1)
+	PREFETCHT0 384(DX)(R11*1)
+	PREFETCHT0 448(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	VPSUBW     128(DX)(R11*1), Z2, Z2
+	VPSUBW     192(DX)(R11*1), Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_sub16
+
+updateMixedAVX512_tile4x64_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile4x64_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z4
+	VPADDW     Z4, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z4
+	VPADDW     Z4, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z4
+	VPADDW     Z4, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z4
+	VPADDW     Z4, Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_add8
+
+updateMixedAVX512_tile4x64_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile4x64_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile4x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 128(BX)(R11*1)
+	PREFETCHT0 192(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z4
+	VPSUBW     Z4, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z4
+	VPSUBW     Z4, Z1, Z1
+	VPMOVSXBW  64(BX)(R11*1), Z4
+	VPSUBW     Z4, Z2, Z2
+	VPMOVSXBW  96(BX)(R11*1), Z4
+	VPSUBW     Z4, Z3, Z3
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile4x64_sub8
+
+updateMixedAVX512_tile4x64_sub8_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	VMOVDQU64 Z2, 128(AX)
+	VMOVDQU64 Z3, 192(AX)
+	ADDQ      $0x00000100, AX
+	ADDQ      $0x00000100, CX
+	ADDQ      $0x00000100, DX
+	ADDQ      $0x00000080, BX
+	SUBQ      $0x00000100, SI
+
+updateMixedAVX512_next4x64:
+	CMPQ      SI, $0x00000080
+	JB        updateMixedAVX512_next2x64
+	VMOVDQU64 (CX), Z0
+	VMOVDQU64 64(CX), Z1
+	MOVQ      add16+24(FP), R9
+	MOVQ      nadd16+32(FP), R10
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile2x64_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	VPADDW     64(DX)(R11*1), Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_add16
+
+updateMixedAVX512_tile2x64_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile2x64_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 128(DX)(R11*1)
+	PREFETCHT0 192(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	VPSUBW     64(DX)(R11*1), Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_sub16
+
+updateMixedAVX512_tile2x64_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile2x64_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z2
+	VPADDW     Z2, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z2
+	VPADDW     Z2, Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_add8
+
+updateMixedAVX512_tile2x64_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile2x64_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile2x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 64(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z2
+	VPSUBW     Z2, Z0, Z0
+	VPMOVSXBW  32(BX)(R11*1), Z2
+	VPSUBW     Z2, Z1, Z1
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile2x64_sub8
+
+updateMixedAVX512_tile2x64_sub8_done:
+	VMOVDQU64 Z0, (AX)
+	VMOVDQU64 Z1, 64(AX)
+	ADDQ      $0x00000080, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	ADDQ      $0x00000040, BX
+	SUBQ      $0x00000080, SI
+
+updateMixedAVX512_next2x64:
+	CMPQ      SI, $0x00000040
+	JB        updateMixedAVX512_next1x64
+	VMOVDQU64 (CX), Z0
+	MOVQ      add16+24(FP), R9
+	MOVQ      nadd16+32(FP), R10
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile1x64_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_add16
+
+updateMixedAVX512_tile1x64_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x64_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 64(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_sub16
+
+updateMixedAVX512_tile1x64_sub16_done:
+	MOVQ    add8+64(FP), R9
+	MOVQ    nadd8+72(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x64_add8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_add8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z1
+	VPADDW     Z1, Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_add8
+
+updateMixedAVX512_tile1x64_add8_done:
+	MOVQ    sub8+80(FP), R9
+	MOVQ    nsub8+88(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x64_sub8:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x64_sub8_done
+	MOVQ       (R9), R11
+	IMULQ      DI, R11
+	PREFETCHT0 32(BX)(R11*1)
+	VPMOVSXBW  (BX)(R11*1), Z1
+	VPSUBW     Z1, Z0, Z0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x64_sub8
+
+updateMixedAVX512_tile1x64_sub8_done:
+	VMOVDQU64 Z0, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	ADDQ      $0x00000020, BX
+	SUBQ      $0x00000040, SI
+
+updateMixedAVX512_next1x64:
+	CMPQ      SI, $0x00000020
+	JB        updateMixedAVX512_next1x32
+	VMOVDQU64 (CX), Y0
+	MOVQ      add16+24(FP), R9
+	MOVQ      nadd16+32(FP), R10
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile1x32_add16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x32_add16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPADDW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x32_add16
+
+updateMixedAVX512_tile1x32_add16_done:
+	MOVQ    sub16+40(FP), R9
+	MOVQ    nsub16+48(FP), R10
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x32_sub16:
+	TESTQ      R10, R10
+	JZ         updateMixedAVX512_tile1x32_sub16_done
+	MOVQ       (R9), R11
+	IMULQ      R8, R11
+	PREFETCHT0 32(DX)(R11*1)
+	VPSUBW     (DX)(R11*1), Y0, Y0
+	ADDQ       $0x08, R9
+	DECQ       R10
+	JMP        updateMixedAVX512_tile1x32_sub16
+
+updateMixedAVX512_tile1x32_sub16_done:
+	MOVQ    add8+64(FP), R8
+	MOVQ    nadd8+72(FP), R9
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x32_add8:
+	TESTQ      R9, R9
+	JZ         updateMixedAVX512_tile1x32_add8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPADDW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX512_tile1x32_add8
+
+updateMixedAVX512_tile1x32_add8_done:
+	MOVQ    sub8+80(FP), R8
+	MOVQ    nsub8+88(FP), R9
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x32_sub8:
+	TESTQ      R9, R9
+	JZ         updateMixedAVX512_tile1x32_sub8_done
+	MOVQ       (R8), R10
+	IMULQ      DI, R10
+	PREFETCHT0 16(BX)(R10*1)
+	VPMOVSXBW  (BX)(R10*1), Y1
+	VPSUBW     Y1, Y0, Y0
+	ADDQ       $0x08, R8
+	DECQ       R9
+	JMP        updateMixedAVX512_tile1x32_sub8
+
+updateMixedAVX512_tile1x32_sub8_done:
+	VMOVDQU64 Y0, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	ADDQ      $0x00000010, BX
+	SUBQ      $0x00000020, SI
+
+updateMixedAVX512_next1x32:
+	VZEROUPPER
+	RET
+
 // func addI8AVX2(dst *int16, src *int16, add *int8, n int)
 // Requires: AVX, AVX2
 TEXT ·addI8AVX2(SB), NOSPLIT, $0-32

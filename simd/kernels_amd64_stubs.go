@@ -373,6 +373,32 @@ func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, bas
 //go:noescape
 func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 
+// pairwiseClipAVX2 sets dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a
+// multiple of 32, 0 ≤ max ≤ 255, every result ≤ 255.
+//
+//go:noescape
+func pairwiseClipAVX2(dst *uint8, a *int16, b *int16, n int, max int, shift int)
+
+// updateMixedAVX2 sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +
+// Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,
+// wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).
+//
+//go:noescape
+func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+
+// pairwiseClipAVX512 sets dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a
+// multiple of 32, 0 ≤ max ≤ 255, every result ≤ 255.
+//
+//go:noescape
+func pairwiseClipAVX512(dst *uint8, a *int16, b *int16, n int, max int, shift int)
+
+// updateMixedAVX512 sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +
+// Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,
+// wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).
+//
+//go:noescape
+func updateMixedAVX512(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //
 //go:noescape

@@ -92,6 +92,7 @@ func main() {
 	reluStackAVX2(Mem{Symbol: NewStaticSymbol("nnzTable"), Base: reg.StaticBase})
 	affineVNNI16()
 	refreshPlanesKernels()
+	sf19Kernels()
 	for _, s := range []isa{avx2, avx512} {
 		accumulateI8(s, "addI8", true, false)
 		accumulateI8(s, "subI8", false, true)

@@ -1,0 +1,77 @@
+package featureset
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/nnuekit/nnuekit/board"
+	"pgregory.net/rapid"
+)
+
+// engineView fills a ThreatBoard the way an engine with its own board would: from its
+// mailbox alone, the bitboards built square by square.
+func engineView(pos *board.Position) ThreatBoard {
+	var v ThreatBoard
+	for sq := board.Square(0); sq < 64; sq++ {
+		pc := pos.PieceAt(sq)
+		v.Mailbox[sq] = pc
+		if pc != board.NoPiece {
+			v.ByColor[pc.Color()] |= board.SquareBB(sq)
+			v.ByRole[pc.Role()] |= board.SquareBB(sq)
+		}
+	}
+	return v
+}
+
+// TestBoardPathMatchesPosition: over random legal games, the own-board path of the
+// threat sets (Stockfish 19's among them) gives Set.Active's features from views filled
+// from a mailbox, and DiffBoth gives the generic difference of both perspectives.
+func TestBoardPathMatchesPosition(t *testing.T) {
+	specs := []string{sf19SpecTest, "threats", "pawnpairs", "threats18+halfkp", "all+threats"}
+	var sets []*Set
+	var paths []*BoardPath
+	for _, sp := range specs {
+		s := MustParse(sp)
+		p, ok := s.BoardPath()
+		if !ok {
+			t.Fatalf("%s: no board path", sp)
+		}
+		sets, paths = append(sets, s), append(paths, p)
+	}
+	if _, ok := MustParse("threats+mb").BoardPath(); ok {
+		t.Fatal("threats+mb: a board path for a set with a mobility summand")
+	}
+	starts := append([]board.Position{board.StartPosition()}, epdSample(t, 200)...)
+	rapid.Check(t, func(t *rapid.T) {
+		pos := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]
+		var moves []board.Move
+		for ply, n := 0, rapid.IntRange(1, 40).Draw(t, "plies"); ply < n; ply++ {
+			moves = pos.AppendLegalMoves(moves[:0])
+			if len(moves) == 0 {
+				return
+			}
+			m := moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")]
+			next, d := pos.Play(m)
+			vb, va := engineView(&pos), engineView(&next)
+			for i, s := range sets {
+				for c := board.White; c <= board.Black; c++ {
+					if got, want := sorted(paths[i].Active(&va, c, nil)), s.Active(&next, c, nil); !slices.Equal(got, want) {
+						t.Fatalf("%s %s persp %v: board path %v, Active %v", s, next.FEN(), c, got, want)
+					}
+				}
+				var ad, rm [2][]int
+				paths[i].DiffBoth(&vb, &va, &d, &ad, &rm)
+				for c := board.White; c <= board.Black; c++ {
+					ga, gr := s.DiffGeneric(&pos, &next, c, nil, nil)
+					if !slices.Equal(sorted(ad[c]), ga) || !slices.Equal(sorted(rm[c]), gr) {
+						t.Fatalf("%s %s %v persp %v: board DiffBoth +%v −%v, generic +%v −%v", s, pos.FEN(), m, c, sorted(ad[c]), sorted(rm[c]), ga, gr)
+					}
+				}
+			}
+			pos = next
+		}
+	})
+}
+
+// sf19SpecTest is Stockfish 19's feature set (nnue.StockfishThreatsSpec).
+const sf19SpecTest = "threats+pawnpairs+halfkav2_hm"

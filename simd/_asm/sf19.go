@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// Kernels of Stockfish 19's evaluation: its feature transform (nnue PairwiseClip),
+// clamp(a, 0, max)·clamp(b, 0, max) >> shift of each perspective's accumulator halves,
+// max ≤ 255 (Stockfish 19: 255 and 9), and the update of an accumulator from int16 and
+// int8 rows in one pass (its HalfKAv2_hm rows and its threat and pawn-pair rows).
+
+func sf19Kernels() {
+	for _, s := range []isa{avx2, avx512} {
+		pairwiseClip(s)
+		updateMixed(s)
+	}
+}
+
+// pairwiseClip generates pairwiseClip+ISA(dst *uint8, a, b *int16, n int, max int, shift
+// int): dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a
+// multiple of 32, 0 ≤ max ≤ 255 and the results ≤ 255. The product is at most 255² =
+// 65,025 < 2^16, so VPMULLW's low 16 bits are the product as an unsigned word and
+// VPSRLW (by an XMM count: counts ≥ 16 give 0, as Go's >> of a value below 2^16) shifts
+// it exactly; results ≤ 255 are non-negative words, which VPACKUSWB keeps.
+func pairwiseClip(s isa) {
+	fn := "pairwiseClip" + s.name
+	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, max int, shift int)")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a",
+		"multiple of 32, 0 ≤ max ≤ 255, every result ≤ 255.")
+	dst := ld("dst")
+	pa := ld("a")
+	pb := ld("b")
+	n := ld("n")
+	mx := ld("max")
+	sh := ld("shift")
+	idx := permQ(s)
+	zero, cmax := s.vec(), s.vec()
+	s.zero(zero)
+	t := XMM()
+	VMOVD(mx.As32(), t)
+	VPBROADCASTW(t, cmax)
+	cnt := XMM()
+	VMOVQ(sh, cnt)
+	block := func(w int, wide bool, dOff, sOff int) {
+		vec := YMM
+		if wide {
+			vec = ZMM
+		}
+		z, c := width(zero, w), width(cmax, w)
+		var r [2]reg.VecVirtual
+		for k := range r {
+			x, y := vec(), vec()
+			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
+			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
+			VPMAXSW(z, x, x)
+			VPMINSW(c, x, x)
+			VPMAXSW(z, y, y)
+			VPMINSW(c, y, y)
+			VPMULLW(y, x, x)
+			VPSRLW(cnt, x, x)
+			r[k] = x
+		}
+		VPACKUSWB(r[1], r[0], r[0])
+		packFixQ(r[0], idx, wide)
+		s.mov(r[0], Mem{Base: dst, Disp: dOff})
+	}
+	w := s.bytes
+	loops(fn, n, w, 2, func(u int) { block(w, s.wide, u*w, 2*u*w) },
+		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), pa); ADDQ(U32(2*k*w), pb) })
+	if s.wide {
+		TESTQ(n, n)
+		JZ(LabelRef(fn + "_done"))
+		block(32, false, 0, 0)
+	}
+	Label(fn + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// updateMixed generates updateMixed+ISA: the update of one perspective of a feature
+// transformer whose rows are partly int16 (Stockfish 19's HalfKAv2_hm rows) and partly
+// int8 (its threat and pawn-pair rows), in one pass over the accumulator:
+//
+//	dst[i] = src[i] + Σ_{r in add16} w16[r·n + i] − Σ_{r in sub16} w16[r·n + i]
+//	                + Σ_{r in add8} w8[r·n + i] − Σ_{r in sub8} w8[r·n + i]
+//
+// (int8 widened with VPMOVSXBW, int16 wrapping), n a multiple of 16. As refresh and
+// updateI8, the accumulator is processed in tiles of up to 8 (AVX2) or 16 (AVX-512)
+// vector registers that stay in registers while every row is added or subtracted; the
+// two weight pointers advance by the tile's int16 and int8 bytes.
+func updateMixed(s isa) {
+	fn := "updateMixed" + s.name
+	TEXT(fn, NOSPLIT, "func(dst, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)")
+	Pragma("noescape")
+	Doc(fn+" sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +",
+		"Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,",
+		"wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).")
+	dst := ld("dst")
+	src := ld("src")
+	w16 := ld("w16")
+	w8 := ld("w8")
+	n := ld("n")
+	rb8 := GP64()
+	MOVQ(n, rb8) // int8 row bytes
+	rb16 := GP64()
+	MOVQ(n, rb16)
+	SHLQ(U8(1), rb16) // int16 row bytes
+	SHLQ(U8(1), n)    // int16 bytes left
+	steps := tileSteps(s.wide)
+	const ahead = 1 // tiles ahead that the row prefetches reach
+	for i, st := range steps {
+		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
+		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
+		tile := st.regs * st.width
+		Label(lbl)
+		CMPQ(n, U32(tile))
+		JB(LabelRef(next))
+		vec := s.vec
+		if st.width == 32 {
+			vec = YMM
+		}
+		acc := make([]reg.VecVirtual, st.regs)
+		for r := range acc {
+			acc[r] = vec()
+			s.mov(Mem{Base: src, Disp: r * st.width}, acc[r])
+		}
+		tmp := vec()
+		for _, kind := range []string{"add16", "sub16", "add8", "sub8"} {
+			rp, cnt := GP64(), GP64()
+			Load(Param(kind), rp)
+			Load(Param("n"+kind), cnt)
+			rowLoop := lbl + "_" + kind
+			rowDone := rowLoop + "_done"
+			alignLoop()
+			Label(rowLoop)
+			TESTQ(cnt, cnt)
+			JZ(LabelRef(rowDone))
+			off := GP64()
+			MOVQ(Mem{Base: rp}, off)
+			wide8 := kind == "add8" || kind == "sub8"
+			rowTile := tile // bytes of this row the tile reads
+			if wide8 {
+				IMULQ(rb8, off)
+				rowTile = tile / 2
+			} else {
+				IMULQ(rb16, off)
+			}
+			// The rows are cold (Stockfish 19's 66 MB of int8 rows and 45 MB of int16
+			// rows): the lines of this row the next tile of the same size reads are
+			// requested now, so that their misses overlap this tile's work (prefetches
+			// past a row's end are harmless hints).
+			base := w16
+			if wide8 {
+				base = w8
+			}
+			for k := 0; k < rowTile; k += 64 {
+				PREFETCHT0(Mem{Base: base, Index: off, Scale: 1, Disp: ahead*rowTile + k})
+			}
+			for r := range acc {
+				m := Mem{Base: w16, Index: off, Scale: 1, Disp: r * st.width}
+				if wide8 {
+					widen(Mem{Base: w8, Index: off, Scale: 1, Disp: r * st.width / 2}, tmp)
+				}
+				add := kind == "add16" || kind == "add8"
+				switch {
+				case wide8 && add:
+					VPADDW(tmp, acc[r], acc[r])
+				case wide8:
+					VPSUBW(tmp, acc[r], acc[r])
+				case add:
+					VPADDW(m, acc[r], acc[r])
+				default:
+					VPSUBW(m, acc[r], acc[r])
+				}
+			}
+			ADDQ(U8(8), rp)
+			DECQ(cnt)
+			JMP(LabelRef(rowLoop))
+			Label(rowDone)
+		}
+		for r := range acc {
+			s.mov(acc[r], Mem{Base: dst, Disp: r * st.width})
+		}
+		ADDQ(U32(tile), dst)
+		ADDQ(U32(tile), src)
+		ADDQ(U32(tile), w16)
+		ADDQ(U32(tile/2), w8)
+		SUBQ(U32(tile), n)
+		if i == 0 {
+			JMP(LabelRef(lbl))
+		}
+		Label(next)
+	}
+	VZEROUPPER()
+	RET()
+}

@@ -1,0 +1,97 @@
+package simd
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// mixedRef is UpdateMixed written plainly: per element, the int64 sum of src and the
+// signed rows, wrapped to int16 once at the end (wrapping sums are order-independent).
+func mixedRef(n int, src, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) []int16 {
+	out := make([]int16, n)
+	for i := range out {
+		v := int64(src[i])
+		for _, r := range add16 {
+			v += int64(w16[r*n+i])
+		}
+		for _, r := range sub16 {
+			v -= int64(w16[r*n+i])
+		}
+		for _, r := range add8 {
+			v += int64(w8[r*n+i])
+		}
+		for _, r := range sub8 {
+			v -= int64(w8[r*n+i])
+		}
+		out[i] = int16(v)
+	}
+	return out
+}
+
+// TestUpdateMixedMatchesGo: UpdateMixed at every level equals the plain reference (and so
+// the Go twin), in place or not, guard zones untouched, for any row lists (repeats,
+// empty lists) and lengths.
+func TestUpdateMixedMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			n16 := rapid.IntRange(1, 24).Draw(t, "rows16")
+			n8 := rapid.IntRange(1, 48).Draw(t, "rows8")
+			src, _ := buffer(t, "src", n, f.i16)
+			w16, _ := buffer(t, "w16", n16*n, f.i16)
+			w8, _ := buffer(t, "w8", n8*n, f.i8)
+			rows := func(nr, k int, name string) []int {
+				return rapid.SliceOfN(rapid.IntRange(0, nr-1), 0, k).Draw(t, name)
+			}
+			add16, sub16 := rows(n16, 6, "add16"), rows(n16, 6, "sub16")
+			add8, sub8 := rows(n8, 40, "add8"), rows(n8, 40, "sub8")
+			dst, whole := buffer(t, "dst", n, f.i16)
+			inPlace := rapid.Bool().Draw(t, "inPlace")
+			if inPlace {
+				dst = src
+			}
+			want := mixedRef(n, src, w16, add16, sub16, w8, add8, sub8)
+			before := slices.Clone(whole)
+			UpdateMixed(dst, src, w16, add16, sub16, w8, add8, sub8)
+			checkSame(t, "dst", dst, want)
+			if !inPlace {
+				off := len(whole) - guard - n
+				copy(before[off:], want)
+				checkSame(t, "dst buffer", whole, before)
+			}
+		})
+	})
+}
+
+// TestUpdateMixedRowBounds: a row index outside either matrix panics with the kernel's
+// message before anything is written, at every level.
+func TestUpdateMixedRowBounds(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		n := 32
+		src, dst := make([]int16, n), make([]int16, n)
+		for i := range dst {
+			dst[i] = 7
+		}
+		w16, w8 := make([]int16, 2*n), make([]int8, 3*n)
+		for _, c := range []struct{ a16, s16, a8, s8 []int }{
+			{a16: []int{2}}, {s16: []int{-1}}, {a8: []int{0, 3}}, {s8: []int{1 << 30}},
+		} {
+			func() {
+				defer func() {
+					r := recover()
+					if s, _ := r.(string); !strings.Contains(s, "UpdateMixed row index out of range") {
+						t.Errorf("%+v: recovered %v", c, r)
+					}
+				}()
+				UpdateMixed(dst, src, w16, c.a16, c.s16, w8, c.a8, c.s8)
+			}()
+			if dst[0] != 7 || dst[n-1] != 7 {
+				t.Fatalf("%+v: dst written before the panic", c)
+			}
+		}
+	})
+}
