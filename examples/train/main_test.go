@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -351,7 +352,10 @@ func TestStreamTruncatedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cut := filepath.Join(dir, "cut.binpack")
-	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+	// The whole file, then a copy cut inside its chunk: the binpack reader checks a chunk
+	// before handing out its samples, so the first copy's superbatches train and are
+	// checkpointed before the reader meets the cut.
+	if err := os.WriteFile(cut, append(slices.Clone(data), data[:len(data)*2/3]...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o := options{data: cut, set: "all", arch: "cpw", loss: "score", out: filepath.Join(dir, "t"), val: "0", l1: 32, buckets: 1,
