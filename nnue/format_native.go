@@ -80,6 +80,9 @@ func init() {
 
 // WriteNative writes n in the native nnuekit format.
 func WriteNative(w io.Writer, n *Network) error {
+	if len(n.arch.Buckets.Table) > 0 {
+		return fmt.Errorf("nnue: WriteNative: a piece-count bucket table cannot be stored in the native format")
+	}
 	e := &encoder{}
 	e.buf = append(e.buf, NativeMagic...)
 	e.u32(NativeVersion)
