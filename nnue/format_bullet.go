@@ -588,6 +588,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 	if err := a.validate(); err != nil {
 		return nil, err
 	}
+	declared := a
 	if a.Float {
 		q, _, err := QuantiseBullet(data, a)
 		if err != nil {
@@ -630,7 +631,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewNetwork(ft, arch, "bullet "+a.String())
+	return NewNetwork(ft, arch, "bullet "+declared.String())
 }
 
 func i16s(b []byte) []int16 {
