@@ -4,6 +4,8 @@
 //	.plain    Stockfish's plain text: fen, move, score, ply, result, e (read and write)
 //	.txt      the thesis's text formats, written as compact lines with results (read and write)
 //	.bullet   bullet's ChessBoard records, 32 bytes each (write only)
+//	.vf       viriformat games, bullet's recommended format (read and write; scores are read in
+//	          the file's units and written × -bullet-scale)
 //
 // Usage:
 //
@@ -43,9 +45,9 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.in, "in", "", "input file (.binpack, .plain or .txt)")
-	flag.StringVar(&o.out, "out", "", "output file (.binpack, .plain, .txt or .bullet); overwritten")
-	flag.Float64Var(&o.bulletScale, "bullet-scale", 100.0/361, "for .bullet: score multiplier from internal units to the trainer's units (default: Stockfish 15.1 internal units → UCI centipawns)")
+	flag.StringVar(&o.in, "in", "", "input file (.binpack, .plain, .txt or .vf)")
+	flag.StringVar(&o.out, "out", "", "output file (.binpack, .plain, .txt, .bullet or .vf); overwritten")
+	flag.Float64Var(&o.bulletScale, "bullet-scale", 100.0/361, "for .bullet and .vf: score multiplier from internal units to the trainer's units (default: Stockfish 15.1 internal units → UCI centipawns)")
 	flag.BoolVar(&o.quietOnly, "quiet-only", false, "keep only samples that pass the thesis filter (not in check, best move not a capture, |score| ≤ 5000)")
 	flag.DurationVar(&o.progress, "progress", time.Second, "progress update interval")
 	flag.BoolVar(&o.noProgress, "no-progress", false, "no progress bar")
@@ -91,10 +93,12 @@ func newReader(path string, r io.Reader) (dataset.SampleReader, error) {
 		return dataset.NewStockfishPlainReader(r), nil
 	case ".txt":
 		return dataset.NewReader(r), nil
+	case ".vf":
+		return dataset.NewViriformatReader(r), nil
 	case ".bullet":
 		return nil, fmt.Errorf("%s: .bullet is write-only (bullet's records drop the moves nnuekit needs)", path)
 	}
-	return nil, fmt.Errorf("%s: unknown input format %q (want .binpack, .plain or .txt)", path, format(path))
+	return nil, fmt.Errorf("%s: unknown input format %q (want .binpack, .plain, .txt or .vf)", path, format(path))
 }
 
 func newWriter(path string, w io.Writer, o options) (dataset.SampleWriter, error) {
@@ -107,8 +111,10 @@ func newWriter(path string, w io.Writer, o options) (dataset.SampleWriter, error
 		return dataset.NewTextWriter(w), nil
 	case ".bullet":
 		return dataset.NewBulletWriter(w, o.bulletScale), nil
+	case ".vf":
+		return dataset.NewViriformatWriter(w, o.bulletScale), nil
 	}
-	return nil, fmt.Errorf("%s: unknown output format %q (want .binpack, .plain, .txt or .bullet)", path, format(path))
+	return nil, fmt.Errorf("%s: unknown output format %q (want .binpack, .plain, .txt, .bullet or .vf)", path, format(path))
 }
 
 // run converts o.in into o.out. It stops when ctx is cancelled, returning ctx's error after
