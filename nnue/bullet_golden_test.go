@@ -173,3 +173,27 @@ func bulletFloatOut(e *Evaluator, b int) float32 {
 	bufs := e.bk[b].bufs
 	return bufs[len(bufs)-2].f32[0]
 }
+
+// BenchmarkBulletNets measures, for each shared bullet net, a full refresh plus forward pass
+// (Evaluate) and the forward pass alone (layer stack after the accumulators), over the first
+// 256 shared positions.
+func BenchmarkBulletNets(b *testing.B) {
+	for _, c := range bulletNets {
+		net, rows := loadBulletCase(b, c.file, c.csv, c.arch)
+		rows = rows[:256]
+		name := strings.TrimSuffix(c.file, filepath.Ext(c.file))
+		b.Run(name+"/evaluate", func(b *testing.B) {
+			e := net.NewEvaluator()
+			for i := 0; b.Loop(); i++ {
+				e.Evaluate(&rows[i%len(rows)].pos)
+			}
+		})
+		b.Run(name+"/forward", func(b *testing.B) {
+			e := net.NewEvaluator()
+			e.Refresh(&rows[0].pos)
+			for b.Loop() {
+				e.Forward(e.Accumulator(), &rows[0].pos)
+			}
+		})
+	}
+}
