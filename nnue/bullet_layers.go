@@ -3,6 +3,8 @@ package nnue
 import (
 	"fmt"
 	"math"
+
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // The float stages of bullet's multi-layer networks (pairwise → int8 L1 → float L2 → float
@@ -11,7 +13,7 @@ import (
 // float32 dense layer in a declared summation order, FloatOutput scales and truncates the
 // final float to the integer the engine prints. Every operation is an IEEE float32
 // operation rounded to nearest even (Go's float32 arithmetic; an explicit conversion after
-// each product keeps the compiler from fusing), or FMA32 where the layer declares FMA, so
+// each product keeps the compiler from fusing), or simd.FMA32 where the layer declares FMA, so
 // the result is the engine's bit for bit when the engine's order is declared.
 
 // maxFloatLanes bounds FloatAffine.Lanes.
@@ -61,18 +63,8 @@ func (l *Dequantise) OutputSize(n int) (int, error) {
 }
 
 func (l *Dequantise) propagate(in, out *tensor, _ *evalState) {
-	b := l.Bias
-	o := out.f32[:len(b)]
-	x := in.i32[:len(b)]
-	if l.FMA {
-		for j, s := range x {
-			o[j] = FMA32(float32(s), l.Mul, b[j])
-		}
-		return
-	}
-	for j, s := range x {
-		o[j] = float32(float32(s)*l.Mul) + b[j]
-	}
+	n := len(l.Bias)
+	simd.DequantiseF32(out.f32[:n], in.i32[:n], l.Mul, l.Bias, l.FMA)
 }
 
 func (l *Dequantise) encode(*encoder, int) error {
@@ -150,23 +142,25 @@ func (l FloatActivation) encode(*encoder, int) error {
 	return fmt.Errorf("nnue: %v has no record in the native format", l)
 }
 
-// FloatAffine is a float32 dense layer, out[k] = Bias[k] + Σ_i in[i]·W[k][i], summed in a
+// FloatAffine is a float32 dense layer, out[k] = Bias[k] + Σ_i in[i]·W[i][k], summed in a
 // declared order so that the result is an engine's bit for bit:
 //
 //   - Lanes 0 (one running sum per output, the order of a kernel vectorised over the
-//     outputs): t = Bias[k], then for i = 0, 1, …: t = fma(in[i], W[k][i], t);
-//   - Lanes L (a kernel vectorised over the inputs with L lanes): lane l starts at +0 and
-//     takes t_l = fma(in[i], W[k][i], t_l) for i = l, l+L, l+2L, …; the lanes are then
-//     added in halves (t_l += t_{l+L/2} for l < L/2, then L/4, … down to one value, the
-//     tree of _mm512_reduce_add_ps for L = 16) and Bias[k] is added last.
+//     outputs): t = Bias[k], then for i = 0, 1, …: t = fma(in[i], W[i][k], t)
+//     (simd.AffineF32);
+//   - Lanes L, one output (a kernel vectorised over the inputs with L lanes): lane l starts
+//     at +0 and takes t_l = fma(in[i], W[i], t_l) for i = l, l+L, l+2L, …; the lanes are
+//     then added in halves (t_l += t_{l+L/2} for l < L/2, then L/4, … down to one value, the
+//     tree of _mm512_reduce_add_ps for L = 16) and Bias is added last (simd.DotLanesF32).
 //
 // Without FMA every fma(a, b, t) above is float32(a·b) + t (two roundings).
-// Weights are row-major [Out][In]. Input KindFloat32 of In values, output KindFloat32 of Out.
+// Weights are input-major [In][Out] (bullet's order within a bucket). Input KindFloat32 of In
+// values, output KindFloat32 of Out.
 type FloatAffine struct {
 	In, Out int
-	Weights []float32 // Out·In
+	Weights []float32 // In·Out
 	Bias    []float32 // Out
-	Lanes   int       // 0, or a power of two in [2, 64] dividing In
+	Lanes   int       // 0, or (with Out 1) a power of two in [2, 64] dividing In
 	FMA     bool
 }
 
@@ -193,8 +187,8 @@ func (l *FloatAffine) OutputSize(n int) (int, error) {
 	if len(l.Weights) != l.In*l.Out || len(l.Bias) != l.Out {
 		return 0, fmt.Errorf("%v: %d weights and %d biases, want %d and %d", l, len(l.Weights), len(l.Bias), l.In*l.Out, l.Out)
 	}
-	if l.Lanes != 0 && (l.Lanes < 2 || l.Lanes > maxFloatLanes || l.Lanes&(l.Lanes-1) != 0 || l.In%l.Lanes != 0) {
-		return 0, fmt.Errorf("%v: lanes must be 0 or a power of two in [2, %d] dividing %d", l, maxFloatLanes, l.In)
+	if l.Lanes != 0 && (l.Out != 1 || l.Lanes < 2 || l.Lanes > maxFloatLanes || l.Lanes&(l.Lanes-1) != 0 || l.In%l.Lanes != 0) {
+		return 0, fmt.Errorf("%v: lanes must be 0, or with one output a power of two in [2, %d] dividing %d", l, maxFloatLanes, l.In)
 	}
 	if !allFinite32(l.Weights) || !allFinite32(l.Bias) {
 		return 0, fmt.Errorf("%v: weights or biases not finite", l)
@@ -204,37 +198,11 @@ func (l *FloatAffine) OutputSize(n int) (int, error) {
 
 func (l *FloatAffine) propagate(in, out *tensor, _ *evalState) {
 	x := in.f32[:l.In]
-	o := out.f32[:l.Out]
-	madd := func(a, b, t float32) float32 { return float32(a*b) + t }
-	if l.FMA {
-		madd = FMA32
-	}
 	if l.Lanes == 0 {
-		for k := range o {
-			w := l.Weights[k*l.In : (k+1)*l.In]
-			t := l.Bias[k]
-			for i, v := range x {
-				t = madd(v, w[i], t)
-			}
-			o[k] = t
-		}
+		simd.AffineF32(out.f32[:l.Out], x, l.Weights, l.Bias, l.FMA)
 		return
 	}
-	var lanes [maxFloatLanes]float32
-	for k := range o {
-		w := l.Weights[k*l.In : (k+1)*l.In]
-		v := lanes[:l.Lanes]
-		clear(v)
-		for i, h := range x {
-			v[i%len(v)] = madd(h, w[i], v[i%len(v)])
-		}
-		for half := len(v) / 2; half >= 1; half /= 2 {
-			for i := range half {
-				v[i] += v[i+half]
-			}
-		}
-		o[k] = v[0] + l.Bias[k]
-	}
+	out.f32[0] = simd.DotLanesF32(x, l.Weights, l.Lanes, l.FMA) + l.Bias[0]
 }
 
 func (l *FloatAffine) encode(*encoder, int) error {

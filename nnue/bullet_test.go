@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/simd"
 	"pgregory.net/rapid"
 )
 
@@ -272,17 +273,18 @@ func TestBulletFloatHostile(t *testing.T) {
 // TestBulletArchErrors: inconsistent declarations of the multi-layer family are refused.
 func TestBulletArchErrors(t *testing.T) {
 	for _, s := range []string{
-		"hidden=64 act=pairwise clip=362 shift=10",                                       // no layers
-		"hidden=64 act=screlu layer=8/i8/screlu layer=1/f32",                             // layers without pairwise
-		"hidden=64 act=pairwise clip=362 shift=9 layer=8/i8/screlu layer=1/f32",          // 362²>>9 > 127
-		"hidden=32 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32",         // 32 not a multiple of 64
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/f32/screlu layer=1/f32",        // first layer float
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/i8",          // later layer int8
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=2/f32",         // two outputs at the end
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32/screlu",  // activation at the end
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8 layer=1/f32",                // no activation in between
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32/lanes16", // 16 lanes over 8 inputs
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu/lanes2 layer=1/f32",  // lanes on the int8 layer
+		"hidden=64 act=pairwise clip=362 shift=10",                                                       // no layers
+		"hidden=64 act=screlu layer=8/i8/screlu layer=1/f32",                                             // layers without pairwise
+		"hidden=64 act=pairwise clip=362 shift=9 layer=8/i8/screlu layer=1/f32",                          // 362²>>9 > 127
+		"hidden=32 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32",                         // 32 not a multiple of 64
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/f32/screlu layer=1/f32",                        // first layer float
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/i8",                          // later layer int8
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=2/f32",                         // two outputs at the end
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32/screlu",                  // activation at the end
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8 layer=1/f32",                                // no activation in between
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32/lanes16",                 // 16 lanes over 8 inputs
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu/lanes2 layer=1/f32",                  // lanes on the int8 layer
+		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=4/f32/relu/lanes2 layer=1/f32", // lanes with 4 outputs
 		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32 transposed",
 		"hidden=64 act=screlu fma",
 		"hidden=64 out=2 outmap=0,1,2",
@@ -398,7 +400,7 @@ func refMultiLayer(a BulletArch, data []byte, pos *board.Position) int32 {
 	mul := float32(int64(1)<<a.Shift) / float32(int64(a.QA)*int64(a.QA)*int64(a.QB))
 	fmadd := func(p, q, r float32) float32 {
 		if a.FMA {
-			return FMA32(p, q, r)
+			return simd.FMA32(p, q, r)
 		}
 		return float32(p*q) + r
 	}
@@ -459,7 +461,7 @@ func TestBulletMultiLayerTiny(t *testing.T) {
 	for i, s := range []string{
 		"hidden=64 act=pairwise clip=362 shift=10 out=8 qa=362 qb=32 scale=400 outmap=" + alexandriaOutmap + " layer=16/i8/screlu layer=32/f32/screlu layer=1/f32/lanes16 mirror fma",
 		"hidden=64 act=pairwise clip=255 shift=9 out=4 qa=255 qb=64 scale=300 layer=8/i8/crelu layer=1/f32/lanes4",
-		"hidden=128 act=pairwise clip=181 shift=8 qb=64 layer=16/i8/relu layer=16/f32/screlu layer=8/f32/crelu/lanes2 layer=1/f32 fma",
+		"hidden=128 act=pairwise clip=181 shift=8 qb=64 layer=16/i8/relu layer=16/f32/screlu layer=8/f32/crelu layer=1/f32/lanes2 fma",
 	} {
 		a, err := ParseBulletArch(s)
 		if err != nil {

@@ -96,7 +96,8 @@ type BulletLayer struct {
 	// Act is the activation after the layer (0: none, for the last layer).
 	Act FloatAct
 	// Lanes is the summation order of a float layer (FloatAffine.Lanes: 0 = one running sum
-	// per output starting at the bias; L = L lanes added in halves, then the bias).
+	// per output starting at the bias; L = L lanes added in halves, then the bias, for a
+	// layer with one output).
 	Lanes int
 }
 
@@ -396,8 +397,8 @@ func (a BulletArch) validate() error {
 			return fmt.Errorf("nnue: bullet: layer %d (%v) needs an activation", i+1, l)
 		case l.Act > FloatSCReLU:
 			return fmt.Errorf("nnue: bullet: layer %d: unknown activation %d", i+1, uint8(l.Act))
-		case l.Lanes != 0 && (!l.Float || l.Lanes < 2 || l.Lanes > maxFloatLanes || l.Lanes&(l.Lanes-1) != 0 || in%l.Lanes != 0):
-			return fmt.Errorf("nnue: bullet: layer %d (%v): lanes must be a power of two ≤ %d dividing its %d inputs, on a float layer", i+1, l, maxFloatLanes, in)
+		case l.Lanes != 0 && (!l.Float || l.Out != 1 || l.Lanes < 2 || l.Lanes > maxFloatLanes || l.Lanes&(l.Lanes-1) != 0 || in%l.Lanes != 0):
+			return fmt.Errorf("nnue: bullet: layer %d (%v): lanes must be a power of two ≤ %d dividing its %d inputs, on a float layer with one output", i+1, l, maxFloatLanes, in)
 		}
 		in = l.Out
 	}
@@ -772,9 +773,7 @@ func bulletMultiLayer(a BulletArch, buckets Buckets, arrays map[string][]byte) (
 				all := f32s(wb)
 				fa := &FloatAffine{In: in, Out: l.Out, Weights: make([]float32, in*l.Out), Bias: bias, Lanes: l.Lanes, FMA: a.FMA}
 				for k := range in {
-					for j := range l.Out {
-						fa.Weights[j*in+k] = all[(k*nb+b)*l.Out+j]
-					}
+					copy(fa.Weights[k*l.Out:(k+1)*l.Out], all[(k*nb+b)*l.Out:])
 				}
 				st = append(st, fa)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // PairwiseClip is the feature transformer output of Stockfish 19
@@ -14,8 +15,7 @@ import (
 //
 // Max 255 and Shift 9 (÷512) giving values in 0…127. PairwiseMul is the Max 127,
 // Shift 7 case of Stockfish 15.1 and 16. Input: KindInt16 (after Perspective), output:
-// KindUint8 of M values. Pure Go (about 1 µs for M = 1024); not stored by the native
-// format.
+// KindUint8 of M values (simd.PairwiseClip); not stored by the native format.
 type PairwiseClip struct {
 	Max   int16
 	Shift uint8
@@ -47,15 +47,7 @@ func (l PairwiseClip) propagate(in, out *tensor, _ *evalState) {
 	m := len(in.acc[0])
 	h := m / 2
 	for k := 0; k < 2; k++ {
-		a, b := in.acc[k][:h], in.acc[k][h:m]
-		o := out.u8[k*h : (k+1)*h]
-		b = b[:len(a)]
-		o = o[:len(a)]
-		for j, x := range a {
-			x = min(max(x, 0), l.Max)
-			y := min(max(b[j], 0), l.Max)
-			o[j] = uint8((int32(x) * int32(y)) >> l.Shift)
-		}
+		simd.PairwiseClip(out.u8[k*h:(k+1)*h], in.acc[k][:h], in.acc[k][h:m], l.Max, l.Shift)
 	}
 }
 

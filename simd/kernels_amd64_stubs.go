@@ -460,3 +460,63 @@ func updatePairAVX512(dst *[2][]int16, src *[2][]int16, w *int16, pdst *[2][]int
 //
 //go:noescape
 func addSubPSQTAVX512(dst *int16, src *int16, add *int16, sub *int16, pdst *int32, psrc *int32, padd *int32, psub *int32, n int)
+
+// pairwiseClipLoAVX2 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's low 16 bits.
+//
+//go:noescape
+func pairwiseClipLoAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipHiAVX2 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's high unsigned 16 bits.
+//
+//go:noescape
+func pairwiseClipHiAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipLoAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's low 16 bits.
+//
+//go:noescape
+func pairwiseClipLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipHiAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's high unsigned 16 bits.
+//
+//go:noescape
+func pairwiseClipHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// dequantiseF32Mul sets dst[i] = float32(src[i])·mul + bias[i] for i < n, n a multiple of 8
+// (product rounded, then the add).
+//
+//go:noescape
+func dequantiseF32Mul(dst *float32, src *int32, bias *float32, mul float32, n int)
+
+// affineF32Mul sets out[k] = bias[k] + Σ_i x[i]·wt[i·nout + k], summed from the bias in input order
+// for k < nout, nout a multiple of 8 (each product rounded).
+//
+//go:noescape
+func affineF32Mul(out *float32, x *float32, wt *float32, bias *float32, in int, nout int)
+
+// dot16F32Mul returns Σ x[i]·w[i] for i < n, n a multiple of 16, in 16 lanes added in halves
+// (each product rounded).
+//
+//go:noescape
+func dot16F32Mul(x *float32, w *float32, n int) float32
+
+// dequantiseF32FMA sets dst[i] = float32(src[i])·mul + bias[i] for i < n, n a multiple of 8
+// (one fused multiply-add).
+//
+//go:noescape
+func dequantiseF32FMA(dst *float32, src *int32, bias *float32, mul float32, n int)
+
+// affineF32FMA sets out[k] = bias[k] + Σ_i x[i]·wt[i·nout + k], summed from the bias in input order
+// for k < nout, nout a multiple of 8 (fused multiply-adds).
+//
+//go:noescape
+func affineF32FMA(out *float32, x *float32, wt *float32, bias *float32, in int, nout int)
+
+// dot16F32FMA returns Σ x[i]·w[i] for i < n, n a multiple of 16, in 16 lanes added in halves
+// (fused multiply-adds).
+//
+//go:noescape
+func dot16F32FMA(x *float32, w *float32, n int) float32

@@ -104,6 +104,8 @@ func main() {
 		addSubPSQT(s)
 	}
 
+	bulletKernels()
+
 	Generate()
 }
 

@@ -1,4 +1,4 @@
-package nnue
+package simd
 
 import "math"
 
