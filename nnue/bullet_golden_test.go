@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,6 +195,38 @@ func BenchmarkBulletNets(b *testing.B) {
 			for b.Loop() {
 				e.Forward(e.Accumulator(), &rows[0].pos)
 			}
+		})
+	}
+}
+
+// TestBulletIncremental plays random games from shared positions through an AccumulatorStack
+// (incremental updates, king-bucket and mirror changes refreshing one perspective) and checks
+// every ply against a full refresh, for every shared bullet net.
+func TestBulletIncremental(t *testing.T) {
+	for _, c := range bulletNets {
+		t.Run(c.file, func(t *testing.T) {
+			net, rows := loadBulletCase(t, c.file, c.csv, c.arch)
+			e := net.NewEvaluator()
+			s := net.NewAccumulatorStack()
+			rng := rand.New(rand.NewPCG(7, uint64(len(c.file))))
+			plies := 0
+			for g := 0; g < 12; g++ {
+				r := rows[rng.IntN(len(rows))]
+				s.Reset(&r.pos)
+				for range 40 {
+					p := s.Position()
+					ms := p.LegalMoves()
+					if len(ms) == 0 {
+						break
+					}
+					q := s.PushMove(ms[rng.IntN(len(ms))])
+					if got, want := s.Evaluate(), e.Evaluate(q); got != want {
+						t.Fatalf("%s: incremental %d, refresh %d", q.FEN(), got, want)
+					}
+					plies++
+				}
+			}
+			t.Logf("%s: %d plies", c.file, plies)
 		})
 	}
 }
