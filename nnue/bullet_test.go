@@ -116,9 +116,9 @@ func bulletToFloat(t testing.TB, body []byte, a BulletArch) []byte {
 		for i := range tn.count {
 			var w float32
 			switch {
-			case tn.int8:
+			case tn.elem == bulletI8:
 				w = float32(int8(body[off+i])) / float32(tn.scale)
-			case tn.kind == KindInt16:
+			case tn.elem == bulletI16:
 				w = float32(int16(binary.LittleEndian.Uint16(body[off+2*i:]))) / float32(tn.scale)
 			default:
 				w = math.Float32frombits(binary.LittleEndian.Uint32(body[off+4*i:]))
@@ -321,9 +321,9 @@ func tinyMultiLayer(a BulletArch, seed uint64) []byte {
 	for _, tn := range a.tensors() {
 		for range tn.count {
 			switch {
-			case tn.int8:
+			case tn.elem == bulletI8:
 				out = append(out, uint8(int8(rng.IntN(121)-60)))
-			case tn.kind == KindInt16:
+			case tn.elem == bulletI16:
 				lo, hi := -150, 150
 				if tn.name == "l0b" {
 					lo, hi = -20, 400

@@ -405,23 +405,25 @@ func (a BulletArch) validate() error {
 	return nil
 }
 
+// bulletElem is the element type of a parameter array in a quantised bullet file.
+type bulletElem uint8
+
+const (
+	bulletI16 bulletElem = iota
+	bulletI8
+	bulletF32
+)
+
 // bulletTensor is one parameter array of a bullet file, in file order.
 type bulletTensor struct {
 	name  string
 	count int
-	kind  Kind    // KindInt16, KindInt32 standing for int8 (see bytes), or KindFloat32
-	int8  bool    // stored as int8
-	scale float64 // quantisation scale of its float32 value (1 for float tensors)
+	elem  bulletElem
+	scale float64 // quantisation scale of its float32 value (1 for float arrays)
 }
 
 func (t bulletTensor) bytes() int {
-	switch {
-	case t.int8:
-		return t.count
-	case t.kind == KindInt16:
-		return 2 * t.count
-	}
-	return 4 * t.count
+	return t.count * [...]int{bulletI16: 2, bulletI8: 1, bulletF32: 4}[t.elem]
 }
 
 // tensors lists a's parameter arrays in file order (a validated, with defaults).
@@ -430,21 +432,21 @@ func (a BulletArch) tensors() []bulletTensor {
 	n, nb := a.Hidden, a.OutputBuckets
 	qa, qb := float64(a.QA), float64(a.QB)
 	ts := []bulletTensor{
-		{name: "l0w", count: 768 * kb * n, kind: KindInt16, scale: qa},
-		{name: "l0b", count: n, kind: KindInt16, scale: qa},
+		{name: "l0w", count: 768 * kb * n, elem: bulletI16, scale: qa},
+		{name: "l0b", count: n, elem: bulletI16, scale: qa},
 	}
 	if !a.Pairwise {
 		return append(ts,
-			bulletTensor{name: "l1w", count: 2 * n * nb, kind: KindInt16, scale: qb},
-			bulletTensor{name: "l1b", count: nb, kind: KindInt16, scale: qa * qb})
+			bulletTensor{name: "l1w", count: 2 * n * nb, elem: bulletI16, scale: qb},
+			bulletTensor{name: "l1b", count: nb, elem: bulletI16, scale: qa * qb})
 	}
 	in := n
 	for i, l := range a.Layers {
-		w := bulletTensor{name: fmt.Sprintf("l%dw", i+1), count: in * nb * l.Out, kind: KindFloat32, scale: 1}
+		w := bulletTensor{name: fmt.Sprintf("l%dw", i+1), count: in * nb * l.Out, elem: bulletF32, scale: 1}
 		if !l.Float {
-			w.kind, w.int8, w.scale = KindInt32, true, qb
+			w.elem, w.scale = bulletI8, qb
 		}
-		ts = append(ts, w, bulletTensor{name: fmt.Sprintf("l%db", i+1), count: nb * l.Out, kind: KindFloat32, scale: 1})
+		ts = append(ts, w, bulletTensor{name: fmt.Sprintf("l%db", i+1), count: nb * l.Out, elem: bulletF32, scale: 1})
 		in = l.Out
 	}
 	return ts
@@ -520,7 +522,7 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 	for _, t := range a.tensors() {
 		r := BulletQuantError{Tensor: t.name, Count: t.count, Scale: t.scale}
 		lo, hi := int64(math.MinInt16), int64(math.MaxInt16)
-		if t.int8 {
+		if t.elem == bulletI8 {
 			lo, hi = math.MinInt8, math.MaxInt8
 		}
 		sum := 0.0
@@ -529,7 +531,7 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 			if !finite32(w) {
 				return nil, nil, fmt.Errorf("nnue: bullet: float file: %s[%d] is %v", t.name, i, w)
 			}
-			if t.kind == KindFloat32 {
+			if t.elem == bulletF32 {
 				out = binary.LittleEndian.AppendUint32(out, math.Float32bits(w))
 				continue
 			}
@@ -545,7 +547,7 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 				r.Wrapped++
 			}
 			var back float64
-			if t.int8 {
+			if t.elem == bulletI8 {
 				out = append(out, uint8(v))
 				back = float64(int8(v))
 			} else {
@@ -556,7 +558,7 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 			r.MaxAbs = max(r.MaxAbs, e)
 			sum += e
 		}
-		if t.kind != KindFloat32 && t.count > 0 {
+		if t.elem != bulletF32 && t.count > 0 {
 			r.MeanAbs = sum / float64(t.count)
 		}
 		off += 4 * t.count
