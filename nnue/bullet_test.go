@@ -42,7 +42,8 @@ func TestBulletBucketTable(t *testing.T) {
 }
 
 // TestBulletKingTable: a 32-entry map with mirroring gives the same bucket on a square and
-// its horizontal mirror; a 64-entry map is used as it is.
+// its horizontal mirror; a 64-entry map is used as it is; an asymmetric 64-entry map with
+// mirroring is refused.
 func TestBulletKingTable(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		mirror := rapid.Bool().Draw(t, "mirror")
@@ -51,6 +52,15 @@ func TestBulletKingTable(t *testing.T) {
 			n = 32
 		}
 		kb := rapid.SliceOfN(rapid.IntRange(0, 9), n, n).Draw(t, "kb")
+		if mirror && rapid.Bool().Draw(t, "64 symmetric") {
+			// The same map written out for all 64 squares.
+			full := make([]int, 64)
+			for sq := range full {
+				f := sq % 8
+				full[sq] = kb[(sq/8)*4+min(f, 7-f)]
+			}
+			kb, n = full, 64
+		}
 		a := BulletArch{Hidden: 32, KingBuckets: kb, Mirror: mirror}
 		table, count, err := a.kingTable()
 		if err != nil {
@@ -59,9 +69,11 @@ func TestBulletKingTable(t *testing.T) {
 		maxB := 0
 		for sq := range 64 {
 			want := kb[sq%n]
-			if mirror {
+			if mirror && n == 32 {
 				f := sq % 8
 				want = kb[(sq/8)*4+min(f, 7-f)]
+			}
+			if mirror {
 				if table[sq] != table[sq^7] {
 					t.Fatalf("square %d bucket %d, mirror %d", sq, table[sq], table[sq^7])
 				}
@@ -75,6 +87,14 @@ func TestBulletKingTable(t *testing.T) {
 			t.Fatalf("%d buckets, want %d", count, maxB+1)
 		}
 	})
+	asym := make([]int, 64)
+	asym[4] = 1 // e1 in bucket 1, d1 in bucket 0
+	if _, _, err := (BulletArch{Hidden: 32, KingBuckets: asym, Mirror: true}).kingTable(); err == nil || !strings.Contains(err.Error(), "symmetric") {
+		t.Errorf("asymmetric mirrored map: %v", err)
+	}
+	if _, _, err := (BulletArch{Hidden: 32, KingBuckets: asym}).kingTable(); err != nil {
+		t.Errorf("asymmetric map without mirroring: %v", err)
+	}
 }
 
 // TestBulletSymmetry: every shared bullet net evaluates a position and its colour-flipped

@@ -49,8 +49,9 @@ type BulletArch struct {
 	// L1 weights (multi-layer), Scale turns the network's output into its printed value.
 	QA, QB, Scale int32
 	// KingBuckets maps the perspective's own king square (a1 = 0, seen from the perspective)
-	// to an input bucket: nil for plain 768 inputs, 64 entries (ChessBuckets), or 32 entries
-	// of four files a–d per rank when Mirror is set (ChessBucketsMirrored's layout).
+	// to an input bucket: nil for plain 768 inputs, 64 entries (ChessBuckets; symmetric under
+	// a ↔ h when Mirror is set), or 32 entries of four files a–d per rank when Mirror is set
+	// (ChessBucketsMirrored's layout). Every bucket 0 … max must be used.
 	KingBuckets []int
 	// Mirror selects horizontal mirroring (ChessBucketsMirrored): every square is mirrored
 	// (sq ^ 7) when the perspective's own king stands on files e–h.
@@ -321,14 +322,19 @@ func (a BulletArch) kingTable() (t [64]int, n int, err error) {
 	switch {
 	case len(a.KingBuckets) == 0:
 		return t, 1, nil
-	case len(a.KingBuckets) == 64 && !a.Mirror:
+	case len(a.KingBuckets) == 64:
 		copy(t[:], a.KingBuckets)
+		for sq := range t {
+			if a.Mirror && t[sq] != t[sq^7] {
+				return t, 0, fmt.Errorf("nnue: bullet: mirrored king buckets must be symmetric: square %d has bucket %d, its mirror %d", sq, t[sq], t[sq^7])
+			}
+		}
 	case len(a.KingBuckets) == 32 && a.Mirror:
 		for sq := range t {
 			t[sq] = a.KingBuckets[(sq/8)*4+[8]int{0, 1, 2, 3, 3, 2, 1, 0}[sq%8]]
 		}
 	default:
-		return t, 0, fmt.Errorf("nnue: bullet: %d king buckets with mirror=%v, want 64 without mirroring or 32 with it", len(a.KingBuckets), a.Mirror)
+		return t, 0, fmt.Errorf("nnue: bullet: %d king buckets with mirror=%v, want 64, or 32 (files a–d of each rank) with mirroring", len(a.KingBuckets), a.Mirror)
 	}
 	for _, x := range t {
 		n = max(n, x+1)
