@@ -230,3 +230,29 @@ func TestBulletIncremental(t *testing.T) {
 		})
 	}
 }
+
+// TestBulletSpecStrings: each shared net's declaration printed in the project's architecture
+// grammar (with doc/bullet.md's proposed extensions); Maelstrom's is exactly the string
+// doc/nnue.md lists for a bullet single-layer SCReLU net.
+func TestBulletSpecStrings(t *testing.T) {
+	want := map[string]string{
+		"alexandria-ml-33184b6.net":    "ft=all@hm:i16 width=1536 stack=stm>pairwise(362,10)>affine.i8f32(16,1024,4193408)>sqrclamp.f32>affine.f32(32)>sqrclamp.f32>dot.f32(16) buckets=table(" + alexandriaOutmap + ") out=*400 fma pawn=100",
+		"alexandria-sl-hm-cba722a.net": "ft=all@hm:i16 width=1536 stack=stm>screlu_affine.i16(255,255,1) buckets=table(" + alexandriaOutmap + ") out=*400/16320 pawn=100",
+		"maelstrom-512.bin":            "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
+		"stormphrax-net013.nnue":       "ft=kb(0000111100001111222233332222333322223333222233332222333322223333)*all:i16 width=512 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100",
+	}
+	for _, c := range bulletNets {
+		a, err := ParseBulletArch(c.arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := a.SpecString()
+		if err != nil || s != want[c.file] {
+			t.Errorf("%s:\n got %q (%v)\nwant %q", c.file, s, err, want[c.file])
+		}
+	}
+	a, _ := ParseBulletArch("hidden=64 act=crelu out=8 kb=" + strings.Repeat("17,", 63) + "17")
+	if _, err := a.SpecString(); err == nil {
+		t.Error("18 king buckets printed in one hex digit each")
+	}
+}
