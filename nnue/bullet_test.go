@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -324,6 +325,25 @@ func TestBulletArchErrors(t *testing.T) {
 		if _, err := ParseBulletArch(s); err == nil {
 			t.Errorf("ParseBulletArch(%q) succeeded", s)
 		}
+	}
+	// A declaration beyond MaxFileSize, and a file of the wrong size, refused before reading.
+	kb := make([]string, 64)
+	for i := range kb {
+		kb[i] = strconv.Itoa(i % 32) // 32 buckets × 768 × 16384 × 2 bytes = 768 MiB
+	}
+	big, err := ParseBulletArch("hidden=16384 kb=" + strings.Join(kb, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BulletFileSize(big); err == nil || !strings.Contains(err.Error(), "MaxFileSize") {
+		t.Errorf("huge declaration: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "short.bin")
+	if err := os.WriteFile(path, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadBulletFile(path, BulletArch{Hidden: 32}); err == nil || !strings.Contains(err.Error(), "has 1000 bytes") {
+		t.Errorf("wrong size: %v", err)
 	}
 	// A header longer than the file.
 	a, _ := ParseBulletArch("hidden=32 header=64")

@@ -3,6 +3,7 @@ package nnue
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -474,6 +475,9 @@ func BulletFileSize(a BulletArch) (int, error) {
 			size += t.bytes()
 		}
 	}
+	if size > MaxFileSize {
+		return 0, fmt.Errorf("nnue: bullet: %v declares %d bytes of parameters, more than MaxFileSize %d", a, size, MaxFileSize)
+	}
 	return size, nil
 }
 
@@ -802,11 +806,30 @@ func alignedCopy(v []int16) []int16 {
 	return w
 }
 
-// LoadBulletFile reads a bullet network file and calls ParseBullet.
+// LoadBulletFile reads a bullet network file and calls ParseBullet. The file's size is checked
+// against the declaration before it is read, so a file of the wrong size (however large) is
+// refused without reading it.
 func LoadBulletFile(path string, a BulletArch) (*Network, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	a = a.withDefaults()
+	size, err := BulletFileSize(a)
+	if err != nil {
+		return nil, err
+	}
+	if n := fi.Size() - int64(a.Header); n != int64(size) && n != int64((size+63)/64*64) {
+		return nil, fmt.Errorf("nnue: bullet: %s has %d bytes, want %d-byte header + %d (or %d padded) for %v", path, fi.Size(), a.Header, size, (size+63)/64*64, a)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("nnue: bullet: reading %s: %w", path, err)
 	}
 	return ParseBullet(data, a)
 }
