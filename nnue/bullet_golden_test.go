@@ -176,8 +176,9 @@ func bulletFloatOut(e *Evaluator, b int) float32 {
 }
 
 // BenchmarkBulletNets measures, for each shared bullet net, a full refresh plus forward pass
-// (Evaluate) and the forward pass alone (layer stack after the accumulators), over the first
-// 256 shared positions.
+// (evaluate), a refresh plus a quiet move (quiet: Reset, Evaluate, PushMove, Evaluate — subtract
+// evaluate for the move alone) and the forward pass alone (layer stack after the
+// accumulators), over the first 256 shared positions.
 func BenchmarkBulletNets(b *testing.B) {
 	for _, c := range bulletNets {
 		net, rows := loadBulletCase(b, c.file, c.csv, c.arch)
@@ -187,6 +188,32 @@ func BenchmarkBulletNets(b *testing.B) {
 			e := net.NewEvaluator()
 			for i := 0; b.Loop(); i++ {
 				e.Evaluate(&rows[i%len(rows)].pos)
+			}
+		})
+		b.Run(name+"/quiet", func(b *testing.B) {
+			// A quiet non-king move pushed on an AccumulatorStack, evaluated, popped: the
+			// incremental update of both perspectives plus the forward pass.
+			s := net.NewAccumulatorStack()
+			type pm struct {
+				pos board.Position
+				m   board.Move
+			}
+			var work []pm
+			for _, r := range rows {
+				for _, m := range r.pos.LegalMoves() {
+					pc := r.pos.PieceAt(m.From())
+					if _, promo := m.Promotion(); !promo && pc.Role() != board.King && r.pos.PieceAt(m.To()) == board.NoPiece {
+						work = append(work, pm{r.pos, m})
+						break
+					}
+				}
+			}
+			for i := 0; b.Loop(); i++ {
+				w := &work[i%len(work)]
+				s.Reset(&w.pos)
+				s.Evaluate()
+				s.PushMove(w.m)
+				s.Evaluate()
 			}
 		})
 		b.Run(name+"/forward", func(b *testing.B) {

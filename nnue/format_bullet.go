@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // Bullet's quantised network file (the `quantised.bin` of a bullet checkpoint) for the CPW
@@ -836,7 +837,7 @@ func LoadBulletFile(path string, a BulletArch) (*Network, error) {
 
 // BulletCReLU is the output layer of a CReLU network of the CPW family as bullet trains it:
 // out = Σ clamp(v_i, 0, QA)·W[i] + Bias over the 2N perspective-ordered int16 accumulator
-// values (side to move first), summed in int64 and saturated to int32; the bias is at scale
+// values (side to move first, simd.CReLUDot), summed in int64 and saturated to int32; the bias is at scale
 // QA·QB. Input KindInt16, output KindInt32 (one value). It has no record in nnuekit's native
 // format: a network using it cannot be saved with Encode (it is loaded from bullet's file).
 type BulletCReLU struct {
@@ -869,14 +870,7 @@ func (l *BulletCReLU) OutputSize(n int) (int, error) {
 
 func (l *BulletCReLU) propagate(in, out *tensor, _ *evalState) {
 	m := len(in.acc[0])
-	var s int64
-	for p := range 2 {
-		w := l.Weights[p*m : (p+1)*m]
-		for i, x := range in.acc[p][:m] {
-			v := min(max(int64(x), 0), int64(l.QA))
-			s += v * int64(w[i])
-		}
-	}
+	s := simd.CReLUDot(in.acc[0][:m], l.Weights[:m], l.QA) + simd.CReLUDot(in.acc[1][:m], l.Weights[m:2*m], l.QA)
 	s += int64(l.Bias)
 	out.i32[0] = int32(min(max(s, math.MinInt32), math.MaxInt32))
 }

@@ -48,3 +48,13 @@ func DotLanesF32(x, w []float32, lanes int, fma bool) float32 {
 	}
 	return dotLanesF32(x, w, lanes, fma)
 }
+
+// CReLUDot returns Σ_i clamp(acc[i], 0, qa)·w[i], exactly (int64): the output layer of a
+// single-layer CReLU network (bullet's CReLU examples, Stormphrax net013). len(w) must equal
+// len(acc) and qa must be positive, else it panics.
+func CReLUDot(acc, w []int16, qa int16) int64 {
+	if len(w) != len(acc) || qa <= 0 {
+		panic(fmt.Sprintf("simd: CReLUDot: %d values, %d weights, qa %d", len(acc), len(w), qa))
+	}
+	return creluDot(acc, w, qa)
+}

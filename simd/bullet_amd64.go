@@ -83,3 +83,16 @@ func dotLanesF32(x, w []float32, lanes int, fma bool) float32 {
 	}
 	return dot16F32Mul(&x[0], &w[0], len(x))
 }
+
+func creluDot(acc, w []int16, qa int16) int64 {
+	n := len(acc)
+	m := n &^ 15
+	if level < AVX2 || m == 0 {
+		return creluDotGeneric(acc, w, qa)
+	}
+	s := creluDotAVX2(&acc[0], &w[0], m, uint64(qa))
+	if m < n {
+		s += creluDotGeneric(acc[m:], w[m:], qa)
+	}
+	return s
+}

@@ -58,3 +58,12 @@ func dotLanesF32Generic(x, w []float32, lanes int, fma bool) float32 {
 	}
 	return v[0]
 }
+
+func creluDotGeneric(acc, w []int16, qa int16) int64 {
+	w = w[:len(acc)]
+	var s int64
+	for i, v := range acc {
+		s += int64(min(max(v, 0), qa)) * int64(w[i])
+	}
+	return s
+}

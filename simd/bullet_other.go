@@ -15,3 +15,5 @@ func affineF32(out, x, wt, bias []float32, fma bool) { affineF32Generic(out, x, 
 func dotLanesF32(x, w []float32, lanes int, fma bool) float32 {
 	return dotLanesF32Generic(x, w, lanes, fma)
 }
+
+func creluDot(acc, w []int16, qa int16) int64 { return creluDotGeneric(acc, w, qa) }

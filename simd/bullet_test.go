@@ -153,6 +153,8 @@ func TestBulletKernelContracts(t *testing.T) {
 		"lanes 3":     func() { DotLanesF32(make([]float32, 6), make([]float32, 6), 3, true) },
 		"lanes short": func() { DotLanesF32(make([]float32, 16), make([]float32, 8), 16, true) },
 		"bias short":  func() { DequantiseF32(make([]float32, 8), make([]int32, 8), 1, make([]float32, 7), true) },
+		"crelu w":     func() { CReLUDot(make([]int16, 16), make([]int16, 15), 255) },
+		"crelu qa":    func() { CReLUDot(make([]int16, 16), make([]int16, 16), 0) },
 	} {
 		func() {
 			defer func() {
@@ -163,4 +165,30 @@ func TestBulletKernelContracts(t *testing.T) {
 			f()
 		}()
 	}
+}
+
+func TestCReLUDotMatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 16)
+			acc, _ := buffer(t, "acc", n, f.i16)
+			w, _ := buffer(t, "w", n, f.i16)
+			qa := int16(rapid.IntRange(1, 32767).Draw(t, "qa"))
+			if got, want := CReLUDot(acc, w, qa), creluDotGeneric(acc, w, qa); got != want {
+				t.Fatalf("CReLUDot = %d, want %d (level %v)", got, want, Level())
+			}
+		})
+	})
+	// The extreme: every value at qa = 32767 and every weight −32768 over 4096 values.
+	acc := make([]int16, 4096)
+	w := make([]int16, 4096)
+	for i := range acc {
+		acc[i], w[i] = 32767, -32768
+	}
+	forLevels(t, func(t *testing.T) {
+		if got, want := CReLUDot(acc, w, 32767), int64(4096)*32767*-32768; got != want {
+			t.Errorf("%d, want %d", got, want)
+		}
+	})
 }

@@ -11045,6 +11045,49 @@ pairwiseClipHiAVX512_done:
 	VZEROUPPER
 	RET
 
+// func creluDotAVX2(acc *int16, w *int16, n int, qa uint64) int64
+// Requires: AVX, AVX2, SSE2
+TEXT ·creluDotAVX2(SB), NOSPLIT, $0-40
+	MOVQ         acc+0(FP), AX
+	MOVQ         w+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         qa+24(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	SUBQ         $0x00000010, DX
+	JB           creluDotAVX2_loop1_end
+	PCALIGN      $0x20
+
+creluDotAVX2_loop1:
+	VMOVDQU      (AX), Y4
+	VPMAXSW      Y0, Y4, Y4
+	VPMINSW      Y1, Y4, Y4
+	VPMADDWD     (CX), Y4, Y4
+	VPMOVSXDQ    X4, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVSXDQ    X4, Y4
+	VPADDQ       Y5, Y2, Y2
+	VPADDQ       Y4, Y3, Y3
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000010, DX
+	JAE          creluDotAVX2_loop1
+
+creluDotAVX2_loop1_end:
+	ADDQ         $0x00000010, DX
+	VPADDQ       Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X0
+	VPUNPCKHQDQ  X0, X0, X1
+	VPADDQ       X1, X0, X0
+	MOVQ         X0, AX
+	MOVQ         AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func dequantiseF32Mul(dst *float32, src *int32, bias *float32, mul float32, n int)
 // Requires: AVX, AVX2, SSE
 TEXT ·dequantiseF32Mul(SB), NOSPLIT, $0-40

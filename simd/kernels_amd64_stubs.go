@@ -485,6 +485,12 @@ func pairwiseClipLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pr
 //go:noescape
 func pairwiseClipHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
 
+// creluDotAVX2 returns Σ clamp(acc[i], 0, qa)·w[i] for i < n, n a multiple of 16, exactly (pair sums
+// in int32, totals in int64).
+//
+//go:noescape
+func creluDotAVX2(acc *int16, w *int16, n int, qa uint64) int64
+
 // dequantiseF32Mul sets dst[i] = float32(src[i])·mul + bias[i] for i < n, n a multiple of 8
 // (product rounded, then the add).
 //

@@ -15,6 +15,7 @@ func bulletKernels() {
 		pairwiseClip(s, false)
 		pairwiseClip(s, true)
 	}
+	creluDot()
 	for _, fused := range []bool{false, true} {
 		dequantiseF32(fused)
 		affineF32(fused)
@@ -225,6 +226,52 @@ func dot16F32(fused bool) {
 	VMOVSHDUP(q, r) // r_0 = q_1 + q_3
 	VADDSS(r, q, q)
 	Store(q, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// creluDot generates creluDotAVX2(acc, w *int16, n int, qa uint64) int64, n a multiple of 16:
+// Σ clamp(acc[i], 0, qa)·w[i]. VPMADDWD forms pair sums in int32 (exact: |2·qa·w| < 2^31
+// for qa ≤ 32767), which are sign-extended and summed in int64 lanes, so the total is exact
+// for any length. One AVX2 kernel serves every vector level.
+func creluDot() {
+	fn := "creluDotAVX2"
+	TEXT(fn, NOSPLIT, "func(acc, w *int16, n int, qa uint64) int64")
+	Pragma("noescape")
+	Doc(fn+" returns Σ clamp(acc[i], 0, qa)·w[i] for i < n, n a multiple of 16, exactly (pair sums",
+		"in int32, totals in int64).")
+	pa := ld("acc")
+	pw := ld("w")
+	n := ld("n")
+	zero, cq, s0, s1 := YMM(), YMM(), YMM(), YMM()
+	VPXOR(zero, zero, zero)
+	VPXOR(s0, s0, s0)
+	VPXOR(s1, s1, s1)
+	q := XMM()
+	MOVQ(ld("qa"), q)
+	VPBROADCASTW(q, cq)
+	loops(fn, n, 16, 1, func(int) {
+		x, lo, hi := YMM(), YMM(), YMM()
+		VMOVDQU(Mem{Base: pa}, x)
+		VPMAXSW(zero, x, x)
+		VPMINSW(cq, x, x)
+		VPMADDWD(Mem{Base: pw}, x, x)
+		VPMOVSXDQ(x.AsX(), lo)
+		VEXTRACTI128(U8(1), x, hi.AsX())
+		VPMOVSXDQ(hi.AsX(), hi)
+		VPADDQ(lo, s0, s0)
+		VPADDQ(hi, s1, s1)
+	}, func(k int) { ADDQ(U32(32*k), pa); ADDQ(U32(32*k), pw) })
+	VPADDQ(s1, s0, s0)
+	h := XMM()
+	VEXTRACTI128(U8(1), s0, h)
+	VPADDQ(h, s0.AsX(), h)
+	t := XMM()
+	VPUNPCKHQDQ(h, h, t)
+	VPADDQ(t, h, h)
+	r := GP64()
+	MOVQ(h, r)
+	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
