@@ -75,11 +75,12 @@ func (l *Dequantise) encode(*encoder, int) error {
 type FloatAct uint8
 
 const (
-	// FloatReLU is max(x, 0).
+	// FloatReLU is max(x, 0) (x when x > 0, else +0: simd.ReLUF32).
 	FloatReLU FloatAct = iota + 1
-	// FloatCReLU is min(max(x, 0), 1).
+	// FloatCReLU is min(max(x, 0), 1) (simd.CReLUF32).
 	FloatCReLU
-	// FloatSCReLU is c·c with c = min(max(x, 0), 1) (clamp, then one rounded multiply).
+	// FloatSCReLU is c·c with c = min(max(x, 0), 1) (clamp, then one rounded multiply:
+	// simd.SCReLUF32).
 	FloatSCReLU
 )
 
@@ -123,18 +124,11 @@ func (l FloatActivation) propagate(in, out *tensor, _ *evalState) {
 	o := out.f32[:len(x)]
 	switch l.Act {
 	case FloatReLU:
-		for i, v := range x {
-			o[i] = max(v, 0)
-		}
+		simd.ReLUF32(o, x)
 	case FloatCReLU:
-		for i, v := range x {
-			o[i] = min(max(v, 0), 1)
-		}
+		simd.CReLUF32(o, x)
 	case FloatSCReLU:
-		for i, v := range x {
-			c := min(max(v, 0), 1)
-			o[i] = c * c
-		}
+		simd.SCReLUF32(o, x)
 	}
 }
 

@@ -58,3 +58,14 @@ func CReLUDot(acc, w []int16, qa int16) int64 {
 	}
 	return creluDot(acc, w, qa)
 }
+
+// ReLUF32, CReLUF32 and SCReLUF32 set dst[i] from src[i] for i < len(dst): r = src[i] when
+// src[i] > 0, else +0 (so −0 and NaN give +0, as x86's VMAXPS(x, 0)); CReLU takes r when
+// r < 1, else 1; SCReLU squares that (one rounding). len(src) must be at least len(dst).
+func ReLUF32(dst, src []float32) { activationF32(dst, src[:len(dst)], 0) }
+
+// CReLUF32 is min(max(x, 0), 1) with ReLUF32's treatment of −0 and NaN (see ReLUF32).
+func CReLUF32(dst, src []float32) { activationF32(dst, src[:len(dst)], 1) }
+
+// SCReLUF32 is min(max(x, 0), 1)² with ReLUF32's treatment of −0 and NaN (see ReLUF32).
+func SCReLUF32(dst, src []float32) { activationF32(dst, src[:len(dst)], 2) }

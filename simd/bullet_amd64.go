@@ -96,3 +96,23 @@ func creluDot(acc, w []int16, qa int16) int64 {
 	}
 	return s
 }
+
+func activationF32(dst, src []float32, act int) {
+	n := len(dst)
+	m := n &^ 7
+	if level < AVX2 || m == 0 {
+		activationF32Generic(dst, src, act)
+		return
+	}
+	switch act {
+	case 0:
+		activationF32ReLU(&dst[0], &src[0], m)
+	case 1:
+		activationF32CReLU(&dst[0], &src[0], m)
+	default:
+		activationF32SCReLU(&dst[0], &src[0], m)
+	}
+	if m < n {
+		activationF32Generic(dst[m:], src[m:], act)
+	}
+}

@@ -67,3 +67,22 @@ func creluDotGeneric(acc, w []int16, qa int16) int64 {
 	}
 	return s
 }
+
+// activationF32Generic applies act (0 ReLU, 1 CReLU, 2 SCReLU) as VMAXPS(x, 0), VMINPS(r, 1)
+// and VMULPS compute it.
+func activationF32Generic(dst, src []float32, act int) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		r := float32(0)
+		if v > 0 {
+			r = v
+		}
+		if act > 0 && !(r < 1) {
+			r = 1
+		}
+		if act == 2 {
+			r *= r
+		}
+		dst[i] = r
+	}
+}

@@ -17,3 +17,5 @@ func dotLanesF32(x, w []float32, lanes int, fma bool) float32 {
 }
 
 func creluDot(acc, w []int16, qa int16) int64 { return creluDotGeneric(acc, w, qa) }
+
+func activationF32(dst, src []float32, act int) { activationF32Generic(dst, src, act) }

@@ -192,3 +192,36 @@ func TestCReLUDotMatchesGo(t *testing.T) {
 		}
 	})
 }
+
+func TestActivationF32MatchesGo(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			n := length(t, "n", 8)
+			src, _ := buffer(t, "src", n, func() float32 {
+				if f.r.IntN(16) == 0 {
+					return float32(math.NaN())
+				}
+				return f.f32()
+			})
+			act := rapid.IntRange(0, 2).Draw(t, "act")
+			dst, want := make([]float32, n), make([]float32, n)
+			activationF32Generic(want, src, act)
+			[]func([]float32, []float32){ReLUF32, CReLUF32, SCReLUF32}[act](dst, src)
+			sameBits(t, "activation", dst, want)
+		})
+	})
+	// −0 and NaN give +0; 0.5 gives 0.5, 0.25 squared; 3 gives 3, 1, 1.
+	src := []float32{float32(math.Copysign(0, -1)), float32(math.NaN()), 0.5, 3, -2, 0, 0, 0}
+	forLevels(t, func(t *testing.T) {
+		for act, want := range [][]float32{{0, 0, 0.5, 3, 0, 0, 0, 0}, {0, 0, 0.5, 1, 0, 0, 0, 0}, {0, 0, 0.25, 1, 0, 0, 0, 0}} {
+			dst := make([]float32, 8)
+			[]func([]float32, []float32){ReLUF32, CReLUF32, SCReLUF32}[act](dst, src)
+			for i := range dst {
+				if math.Float32bits(dst[i]) != math.Float32bits(want[i]) {
+					t.Errorf("act %d index %d: %v (%#x), want %v", act, i, dst[i], math.Float32bits(dst[i]), want[i])
+				}
+			}
+		}
+	})
+}

@@ -11293,3 +11293,87 @@ dot16F32FMA_loop1_end:
 	MOVSS        X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func activationF32ReLU(dst *float32, src *float32, n int)
+// Requires: AVX
+TEXT ·activationF32ReLU(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VXORPS  Y0, Y0, Y0
+	SUBQ    $0x00000008, DX
+	JB      activationF32ReLU_loop1_end
+	PCALIGN $0x20
+
+activationF32ReLU_loop1:
+	VMOVUPS (CX), Y1
+	VMAXPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     activationF32ReLU_loop1
+
+activationF32ReLU_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func activationF32CReLU(dst *float32, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·activationF32CReLU(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	MOVL         $0x3f800000, BX
+	MOVD         BX, X1
+	VBROADCASTSS X1, Y1
+	SUBQ         $0x00000008, DX
+	JB           activationF32CReLU_loop1_end
+	PCALIGN      $0x20
+
+activationF32CReLU_loop1:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     activationF32CReLU_loop1
+
+activationF32CReLU_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func activationF32SCReLU(dst *float32, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·activationF32SCReLU(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	MOVL         $0x3f800000, BX
+	MOVD         BX, X1
+	VBROADCASTSS X1, Y1
+	SUBQ         $0x00000008, DX
+	JB           activationF32SCReLU_loop1_end
+	PCALIGN      $0x20
+
+activationF32SCReLU_loop1:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     activationF32SCReLU_loop1
+
+activationF32SCReLU_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET

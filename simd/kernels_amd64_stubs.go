@@ -526,3 +526,21 @@ func affineF32FMA(out *float32, x *float32, wt *float32, bias *float32, in int, 
 //
 //go:noescape
 func dot16F32FMA(x *float32, w *float32, n int) float32
+
+// activationF32ReLU applies the float ReLU to src[i] into dst[i] for i < n, n a multiple of 8
+// (x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).
+//
+//go:noescape
+func activationF32ReLU(dst *float32, src *float32, n int)
+
+// activationF32CReLU applies the float CReLU to src[i] into dst[i] for i < n, n a multiple of 8
+// (x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).
+//
+//go:noescape
+func activationF32CReLU(dst *float32, src *float32, n int)
+
+// activationF32SCReLU applies the float SCReLU to src[i] into dst[i] for i < n, n a multiple of 8
+// (x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).
+//
+//go:noescape
+func activationF32SCReLU(dst *float32, src *float32, n int)

@@ -21,6 +21,9 @@ func bulletKernels() {
 		affineF32(fused)
 		dot16F32(fused)
 	}
+	for _, act := range []string{"ReLU", "CReLU", "SCReLU"} {
+		activationF32(act)
+	}
 }
 
 func fusedName(fused bool) string {
@@ -272,6 +275,44 @@ func creluDot() {
 	r := GP64()
 	MOVQ(h, r)
 	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// activationF32 generates activationF32{ReLU,CReLU,SCReLU}(dst, src *float32, n int), n a
+// multiple of 8: r = VMAXPS(x, 0), which is x when x > 0 and +0 otherwise (−0 and NaN give
+// +0); CReLU and SCReLU then take VMINPS(r, 1), r when r < 1 and 1 otherwise, and SCReLU
+// squares it (one rounding).
+func activationF32(act string) {
+	fn := "activationF32" + act
+	TEXT(fn, NOSPLIT, "func(dst, src *float32, n int)")
+	Pragma("noescape")
+	Doc(fn+" applies the float "+act+" to src[i] into dst[i] for i < n, n a multiple of 8",
+		"(x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).")
+	dst := ld("dst")
+	src := ld("src")
+	n := ld("n")
+	zero, one := YMM(), YMM()
+	VXORPS(zero, zero, zero)
+	if act != "ReLU" {
+		g := GP32()
+		MOVL(U32(0x3f800000), g) // 1.0
+		x := XMM()
+		MOVD(g, x)
+		VBROADCASTSS(x, one)
+	}
+	loops(fn, n, 8, 1, func(int) {
+		x := YMM()
+		VMOVUPS(Mem{Base: src}, x)
+		VMAXPS(zero, x, x) // x > 0 ? x : 0
+		if act != "ReLU" {
+			VMINPS(one, x, x) // x < 1 ? x : 1
+		}
+		if act == "SCReLU" {
+			VMULPS(x, x, x)
+		}
+		VMOVUPS(x, Mem{Base: dst})
+	}, func(k int) { ADDQ(U32(32*k), dst); ADDQ(U32(32*k), src) })
 	VZEROUPPER()
 	RET()
 }
