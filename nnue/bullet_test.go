@@ -188,6 +188,9 @@ func TestBulletFloatFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if q := net.Architecture().Quantization; !strings.Contains(q, "quantised at load from float32: l0w max |err| ") {
+				t.Errorf("quantization text %q does not report the error", q)
+			}
 			if !strings.HasSuffix(net.Description(), " float") {
 				t.Errorf("description %q does not declare the float file", net.Description())
 			}

@@ -591,7 +591,8 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 // FloatActivation, (FloatAffine, FloatActivation)…, FloatAffine, FloatOutput]; Evaluate
 // returns trunc(float32(out·Scale)).
 //
-// With a.Float the file holds float32 parameters, quantised first by QuantiseBullet.
+// With a.Float the file holds float32 parameters, quantised first by QuantiseBullet; the
+// quantisation error of every integer array is appended to Architecture.Quantization.
 //
 // Errors: an inconsistent architecture, a file whose size after the header is neither the
 // data size nor that size padded to 64 bytes, non-finite float parameters, and, for SCReLU,
@@ -603,13 +604,23 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 		return nil, err
 	}
 	declared := a
+	var quantNote string
 	if a.Float {
-		q, _, err := QuantiseBullet(data, a)
+		q, report, err := QuantiseBullet(data, a)
 		if err != nil {
 			return nil, err
 		}
 		data = q
 		a.Float, a.Header, a.Wrap = false, 0, false
+		quantNote = "; quantised at load from float32:"
+		for _, r := range report {
+			if r.Scale != 1 {
+				quantNote += fmt.Sprintf(" %s max |err| %.3g mean %.3g", r.Tensor, r.MaxAbs, r.MeanAbs)
+				if r.Wrapped > 0 {
+					quantNote += fmt.Sprintf(" (%d wrapped)", r.Wrapped)
+				}
+			}
+		}
 	}
 	body, err := bulletData(data, a)
 	if err != nil {
@@ -645,6 +656,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	arch.Quantization += quantNote
 	return NewNetwork(ft, arch, "bullet "+declared.String())
 }
 
