@@ -33,6 +33,12 @@ import (
 // king stands on files e–h. Output bucket (MaterialCount<B>): (pieces − 2) / ⌈32/B⌉.
 // Evaluation (examples/simple.rs): SCReLU: (Σ clamp(a,0,QA)²·w / QA + bias)·SCALE / (QA·QB);
 // CReLU: (Σ clamp(a,0,QA)·w + bias)·SCALE / (QA·QB), side to move's accumulator first.
+//
+// The multi-layer family (Alexandria, ../shared/nets/bullet/README.md §1) keeps l0w and l0b
+// and follows them with, per hidden layer k, lkw [In][B][Out] (int8 × QB for the first, which
+// reads the N pairwise outputs, float32 after) and lkb f32 [B][Out]. Files may start with a
+// header (BulletArch.Header, skipped) and may be bullet's unquantised float32 raw.bin
+// (BulletArch.Float, QuantiseBullet).
 
 // BulletArch describes a bullet network, which the file does not record: the single-layer
 // CPW family above, and the multi-layer family (pairwise → int8 L1 → float32 layers, each per
