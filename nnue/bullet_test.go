@@ -556,3 +556,22 @@ func FuzzParseBullet(f *testing.F) {
 		net.Evaluate(&p)
 	})
 }
+
+// TestBulletArchRoundTrip: printed declarations parse back to the same text, including a
+// pairwise declaration whose clip was left out (printed as clip=0, refused only at load).
+func TestBulletArchRoundTrip(t *testing.T) {
+	for _, s := range []string{"hidden=64 act=pairwise", "hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/relu layer=1/f32/lanes4 fma float wrap header=3"} {
+		a, err := ParseBulletArch(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		b, err := ParseBulletArch(a.String())
+		if err != nil || b.String() != a.String() {
+			t.Errorf("%q → %q → %q, %v", s, a.String(), b.String(), err)
+		}
+	}
+	a, _ := ParseBulletArch("hidden=64 act=pairwise layer=8/i8/relu layer=1/f32")
+	if _, err := BulletFileSize(a); err == nil || !strings.Contains(err.Error(), "clip 0") {
+		t.Errorf("clip 0 at load: %v", err)
+	}
+}

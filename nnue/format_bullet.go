@@ -271,7 +271,7 @@ func ParseBulletArch(s string) (BulletArch, error) {
 			n, err = num(1, 1<<20)
 			a.Scale = int32(n)
 		case "clip":
-			a.Clip, err = num(1, 32767)
+			a.Clip, err = num(0, 32767) // 0 (undeclared) prints and parses; validate refuses it
 		case "shift":
 			a.Shift, err = num(0, 30)
 		case "header":
