@@ -161,7 +161,7 @@ func (s Spec) String() string {
 			b.WriteString(strconv.Itoa(int(x)))
 		}
 		b.WriteByte(')')
-	} else if p := s.Buckets.Pieces; p != (Buckets{}) {
+	} else if p := s.Buckets.Pieces; !p.isZero() {
 		fmt.Fprintf(&b, " buckets=pieces(%d,%d,%d)", p.N, p.Sub, p.Div)
 	}
 	if s.PSQTDiv != 0 {
@@ -621,7 +621,7 @@ func (s Spec) shape() (specShape, error) {
 				return sh, s.errf("bucket table never selects bucket %d", b)
 			}
 		}
-	} else if p := s.Buckets.Pieces; p != (Buckets{}) {
+	} else if p := s.Buckets.Pieces; !p.isZero() {
 		if p.N < 2 || p.N > maxStacks || p.Div <= 0 {
 			return sh, s.errf("buckets=pieces(%d,%d,%d): want 2 ≤ N ≤ %d and Div > 0", p.N, p.Sub, p.Div, maxStacks)
 		}
@@ -653,7 +653,7 @@ func (s Spec) shape() (specShape, error) {
 		kind, size = k, n
 		stackBytes += bytes
 	}
-	if (kind != KindInt32 && kind != kindFloat32) || size != 1 {
+	if (kind != KindInt32 && kind != KindFloat32) || size != 1 {
 		return sh, s.errf("stack must end with one value, ends with %d×%v", size, kind)
 	}
 	sh.params += stackBytes * int64(nb)

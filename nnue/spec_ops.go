@@ -8,12 +8,6 @@ import (
 	"github.com/nnuekit/nnuekit/featureset"
 )
 
-// kindFloat32 is a vector of float32 values: the data between the stages of the bullet
-// multi-layer layout (affine.i8f32, sqrclamp.f32, affine.f32). Those stages are declarable
-// (ParseSpec, String, Describe); no Layer computes them yet, so a Spec using them cannot be
-// built into a Network.
-const kindFloat32 Kind = 4
-
 // opInfo describes one stage operation of the architecture grammar.
 type opInfo struct {
 	doc   string // what the stage computes, for Describe and doc/nnue.md
@@ -178,14 +172,14 @@ func init() {
 			check: denseCheck, build: denseBuild},
 		"affine.f32": {doc: "float32 weights and bias (declarable only)", args: 1,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
-				if err := wantKind(in, kindFloat32); err != nil {
+				if err := wantKind(in, KindFloat32); err != nil {
 					return 0, 0, 0, err
 				}
 				if err := dimIn(s, n); err != nil {
 					return 0, 0, 0, err
 				}
 				out := int64(s.Args[0])
-				return kindFloat32, int(out), 4*out*int64(n) + 4*out, nil
+				return KindFloat32, int(out), 4*out*int64(n) + 4*out, nil
 			}},
 		"affine.i8f32": {doc: "int8 weights on uint8 inputs, the int32 sum times mul/div in float32 plus a float32 bias (declarable only)", args: 3,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
@@ -202,11 +196,11 @@ func init() {
 					return 0, 0, 0, err
 				}
 				out := int64(s.Args[0])
-				return kindFloat32, int(out), out*int64(n) + 4*out, nil
+				return KindFloat32, int(out), out*int64(n) + 4*out, nil
 			}},
 		"sqrclamp.f32": {doc: "clamp(x, 0, 1)² in float32 (declarable only)",
 			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
-				return kindFloat32, n, 0, wantKind(in, kindFloat32)
+				return KindFloat32, n, 0, wantKind(in, KindFloat32)
 			}},
 	}
 }
@@ -221,16 +215,9 @@ func opNames() string {
 	return strings.Join(names, ", ")
 }
 
-func kindName(k Kind) string {
-	if k == kindFloat32 {
-		return "float32"
-	}
-	return k.String()
-}
-
 func wantKind(in, want Kind) error {
 	if in != want {
-		return fmt.Errorf("reads %s but receives %s", kindName(want), kindName(in))
+		return fmt.Errorf("reads %s but receives %s", fmt.Sprint(want), fmt.Sprint(in))
 	}
 	return nil
 }
@@ -269,7 +256,7 @@ func concatCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 			return 0, 0, 0, fmt.Errorf("%v: %w", p, err)
 		}
 		if k != KindUint8 {
-			return 0, 0, 0, fmt.Errorf("%v writes %s, want uint8", p, kindName(k))
+			return 0, 0, 0, fmt.Errorf("%v writes %s, want uint8", p, fmt.Sprint(k))
 		}
 		total += m
 		bytes += b
@@ -302,7 +289,7 @@ func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 		bytes += b
 	}
 	if kind != KindInt32 || size != 1 {
-		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, kindName(kind))
+		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, fmt.Sprint(kind))
 	}
 	return KindInt32, 1, bytes, nil
 }
@@ -526,6 +513,9 @@ func layerParams(l Layer, f func(p any)) {
 func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 	s := Spec{Width: ft.width, PSQT: ft.psqtBuckets, PSQTDiv: a.PSQTDiv, Output: a.Output,
 		PerTerm: a.OutputPerTerm, PawnValue: a.PawnValue, PawnByMaterial: a.PawnByMaterial}
+	if a.Buckets.Table != nil {
+		return Spec{}, fmt.Errorf("nnue: a piece-count bucket table cannot be declared yet")
+	}
 	if a.Buckets.Count() > 1 {
 		s.Buckets.Pieces = a.Buckets
 	}
