@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -15,23 +16,55 @@ import (
 	"github.com/nnuekit/nnuekit/simd"
 )
 
-// The shared bullet-family nets (../shared/nets/bullet/README.md) and their declared
-// architectures, as doc/bullet.md lists them.
+// The shared bullet-family nets (../shared/nets/bullet/README.md), each declared by its
+// architecture string and file layout as doc/bullet.md lists them; qa and qb are the
+// quantisation constants of the net's float32 file (TestBulletFloatFile).
 var bulletNets = []struct {
-	file, csv, arch string
+	file, csv, spec string
+	layout          BulletFile
+	qa, qb          int32
 }{
 	{"alexandria-ml-33184b6.net", "alexandria-ml-33184b6-evals.csv",
-		"hidden=1536 act=pairwise clip=362 shift=10 out=8 qa=362 qb=32 scale=400 outmap=" + alexandriaOutmap +
-			" layer=16/i8/screlu layer=32/f32/screlu layer=1/f32/lanes16 mirror fma"},
+		"ft=all@hm:i16 width=1536 stack=stm>pairwise(362,10)>affine.i8(16)>dequant.f32(1024,4193408)>sqrclamp.f32>affine.f32(32)>sqrclamp.f32>dot.f32(16)>trunc.f32(400) buckets=table(" + alexandriaOutmap + ") fma pawn=100",
+		BulletFile{}, 362, 32},
 	{"alexandria-sl-hm-cba722a.net", "alexandria-sl-hm-cba722a-evals.csv",
-		"hidden=1536 act=screlu out=8 qa=255 qb=64 scale=400 outmap=" + alexandriaOutmap + " mirror"},
-	{"maelstrom-512.bin", "maelstrom-512-evals.csv", "hidden=512 act=screlu out=1 qa=255 qb=64 scale=400"},
+		"ft=all@hm:i16 width=1536 stack=stm>screlu_affine.i16(255,255,1) buckets=table(" + alexandriaOutmap + ") out=*400/16320 pawn=100",
+		BulletFile{}, 255, 64},
+	{"maelstrom-512.bin", "maelstrom-512-evals.csv",
+		"ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
+		BulletFile{}, 255, 64},
 	{"stormphrax-net013.nnue", "stormphrax-net013-evals.csv",
-		"hidden=512 act=crelu out=1 qa=255 qb=64 scale=400 kb=0,0,0,0,1,1,1,1,0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3,2,2,2,2,3,3,3,3,2,2,2,2,3,3,3,3,2,2,2,2,3,3,3,3,2,2,2,2,3,3,3,3,2,2,2,2,3,3,3,3 header=64"},
+		"ft=kings(" + stormphraxKings + ")*all:i16 width=512 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100",
+		BulletFile{Header: 64}, 255, 64},
 }
 
 // alexandriaOutmap is min((63 − n)(32 − n)/225, 7) for n = 0…32 pieces (Alexandria eval.h).
 const alexandriaOutmap = "7,7,7,7,7,6,6,6,5,5,5,4,4,4,3,3,3,3,2,2,2,2,1,1,1,1,0,0,0,0,0,0,0"
+
+// stormphraxKings is net013's king-bucket map, a1…h8: buckets 0/1 on ranks 1–2 (files a–d /
+// e–h), 2/3 on ranks 3–8.
+const stormphraxKings = "0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3"
+
+// bulletArchs are the shared nets declared through the BulletArch constructor (in the order
+// of bulletNets); Declare must give the strings above.
+func bulletArchs() []BulletArch {
+	var outmap, kings []int
+	for _, f := range strings.Split(alexandriaOutmap, ",") {
+		v, _ := strconv.Atoi(f)
+		outmap = append(outmap, v)
+	}
+	for _, f := range strings.Split(stormphraxKings, ".") {
+		v, _ := strconv.Atoi(f)
+		kings = append(kings, v)
+	}
+	return []BulletArch{
+		{Hidden: 1536, Pairwise: true, Clip: 362, Shift: 10, OutputBuckets: 8, QA: 362, QB: 32, Scale: 400, BucketTable: outmap,
+			Layers: []BulletLayer{{Out: 16, Act: FloatSCReLU}, {Out: 32, Float: true, Act: FloatSCReLU}, {Out: 1, Float: true, Lanes: 16}}, Mirror: true, FMA: true},
+		{Hidden: 1536, SCReLU: true, OutputBuckets: 8, BucketTable: outmap, Mirror: true},
+		{Hidden: 512, SCReLU: true},
+		{Hidden: 512, KingBuckets: kings, Header: 64},
+	}
+}
 
 // bulletRow is one row of an engine's evaluation CSV.
 type bulletRow struct {
@@ -42,22 +75,22 @@ type bulletRow struct {
 	bucket int     // Alexandria ML only, else −1
 }
 
-// loadBulletCase reads a shared bullet net (with its declared architecture) and its CSV,
-// skipping the test with a message when ../shared/nets/bullet is absent.
-func loadBulletCase(t testing.TB, file, csvName, arch string) (*Network, []bulletRow) {
+// loadBulletCase reads a shared bullet net (from its architecture string and file layout)
+// and its CSV, skipping the test with a message when ../shared/nets/bullet is absent.
+func loadBulletCase(t testing.TB, file, csvName, arch string, layout BulletFile) (*Network, []bulletRow) {
 	t.Helper()
 	dir := filepath.Join(sharedDir, "nets", "bullet")
 	if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
 		t.Skipf("nnue: %s absent, bullet golden test skipped", filepath.Join(dir, file))
 	}
-	a, err := ParseBulletArch(arch)
+	spec, err := ParseSpec(arch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.String() != arch {
-		t.Fatalf("architecture prints as %q, declared %q", a.String(), arch)
+	if spec.String() != arch {
+		t.Fatalf("architecture prints as %q, declared %q", spec.String(), arch)
 	}
-	net, err := LoadBulletFile(filepath.Join(dir, file), a)
+	net, err := LoadBulletFile(filepath.Join(dir, file), spec, layout)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +140,7 @@ func TestGoldenBullet(t *testing.T) {
 	defer simd.SetLevel(prev)
 	for _, c := range bulletNets {
 		t.Run(c.file, func(t *testing.T) {
-			net, rows := loadBulletCase(t, c.file, c.csv, c.arch)
+			net, rows := loadBulletCase(t, c.file, c.csv, c.spec, c.layout)
 			for _, lvl := range levels {
 				if _, err := simd.SetLevel(lvl); err != nil {
 					t.Fatal(err)
@@ -152,8 +185,8 @@ func goldenBulletRows(t *testing.T, net *Network, rows []bulletRow) int {
 // 1602 instead of 1603. Every other row still matches the FMA build's CSV.
 func TestGoldenBulletNoFMA(t *testing.T) {
 	c := bulletNets[0]
-	arch := strings.TrimSuffix(c.arch, " fma")
-	net, rows := loadBulletCase(t, c.file, c.csv, arch)
+	arch := strings.Replace(c.spec, " fma", "", 1)
+	net, rows := loadBulletCase(t, c.file, c.csv, arch, c.layout)
 	e := net.NewEvaluator()
 	var diff []string
 	for _, r := range rows {
@@ -181,7 +214,7 @@ func bulletFloatOut(e *Evaluator, b int) float32 {
 // accumulators), over the first 256 shared positions.
 func BenchmarkBulletNets(b *testing.B) {
 	for _, c := range bulletNets {
-		net, rows := loadBulletCase(b, c.file, c.csv, c.arch)
+		net, rows := loadBulletCase(b, c.file, c.csv, c.spec, c.layout)
 		rows = rows[:256]
 		name := strings.TrimSuffix(c.file, filepath.Ext(c.file))
 		b.Run(name+"/evaluate", func(b *testing.B) {
@@ -232,7 +265,7 @@ func BenchmarkBulletNets(b *testing.B) {
 func TestBulletIncremental(t *testing.T) {
 	for _, c := range bulletNets {
 		t.Run(c.file, func(t *testing.T) {
-			net, rows := loadBulletCase(t, c.file, c.csv, c.arch)
+			net, rows := loadBulletCase(t, c.file, c.csv, c.spec, c.layout)
 			e := net.NewEvaluator()
 			s := net.NewAccumulatorStack()
 			rng := rand.New(rand.NewPCG(7, uint64(len(c.file))))
@@ -258,28 +291,54 @@ func TestBulletIncremental(t *testing.T) {
 	}
 }
 
-// TestBulletSpecStrings: each shared net's declaration printed in the project's architecture
-// grammar (with doc/bullet.md's proposed extensions); Maelstrom's is exactly the string
-// doc/nnue.md lists for a bullet single-layer SCReLU net.
-func TestBulletSpecStrings(t *testing.T) {
-	want := map[string]string{
-		"alexandria-ml-33184b6.net":    "ft=all@hm:i16 width=1536 stack=stm>pairwise(362,10)>affine.i8f32(16,1024,4193408)>sqrclamp.f32>affine.f32(32)>sqrclamp.f32>dot.f32(16) buckets=table(" + alexandriaOutmap + ") out=*400 fma pawn=100",
-		"alexandria-sl-hm-cba722a.net": "ft=all@hm:i16 width=1536 stack=stm>screlu_affine.i16(255,255,1) buckets=table(" + alexandriaOutmap + ") out=*400/16320 pawn=100",
-		"maelstrom-512.bin":            "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
-		"stormphrax-net013.nnue":       "ft=kb(0000111100001111222233332222333322223333222233332222333322223333)*all:i16 width=512 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100",
-	}
-	for _, c := range bulletNets {
-		a, err := ParseBulletArch(c.arch)
+// TestBulletDeclare: the BulletArch constructor of each shared net declares exactly its
+// architecture string and file layout, and every string parses back to itself.
+func TestBulletDeclare(t *testing.T) {
+	for i, a := range bulletArchs() {
+		c := bulletNets[i]
+		spec, layout, err := a.Declare()
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := a.SpecString()
-		if err != nil || s != want[c.file] {
-			t.Errorf("%s:\n got %q (%v)\nwant %q", c.file, s, err, want[c.file])
+		if spec.String() != c.spec || layout.Header != c.layout.Header || layout.Transposed != c.layout.Transposed {
+			t.Errorf("%s:\n got %q %+v\nwant %q %+v", c.file, spec.String(), layout, c.spec, c.layout)
+		}
+		back, err := ParseSpec(c.spec)
+		if err != nil || back.String() != c.spec {
+			t.Errorf("%s: %q parses to %q, %v", c.file, c.spec, back.String(), err)
 		}
 	}
-	a, _ := ParseBulletArch("hidden=64 act=crelu out=8 kb=" + strings.Repeat("17,", 63) + "17")
-	if _, err := a.SpecString(); err == nil {
-		t.Error("18 king buckets printed in one hex digit each")
+}
+
+// TestBulletNativeRoundTrip: every shared bullet net written in the native format reads back
+// to the same architecture string, rewrites to identical bytes, and evaluates every shared
+// position as the engine prints.
+func TestBulletNativeRoundTrip(t *testing.T) {
+	for _, c := range bulletNets {
+		t.Run(c.file, func(t *testing.T) {
+			net, rows := loadBulletCase(t, c.file, c.csv, c.spec, c.layout)
+			var buf bytes.Buffer
+			if err := WriteNative(&buf, net); err != nil {
+				t.Fatal(err)
+			}
+			back, err := Decode(buf.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := back.Spec()
+			if err != nil || spec.String() != c.spec {
+				t.Fatalf("read back as %q, %v", spec.String(), err)
+			}
+			var again bytes.Buffer
+			if err := WriteNative(&again, back); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again.Bytes(), buf.Bytes()) {
+				t.Error("rewrite differs")
+			}
+			if bad := goldenBulletRows(t, back, rows); bad != 0 {
+				t.Errorf("%d/%d rows differ after the round trip", bad, len(rows))
+			}
+		})
 	}
 }

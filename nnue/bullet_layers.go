@@ -19,19 +19,23 @@ import (
 // maxFloatLanes bounds FloatAffine.Lanes.
 const maxFloatLanes = 64
 
-// Dequantise rescales the int32 output of an integer layer to float32:
+// Dequantise rescales the int32 output of an integer layer to float32 with the float32
+// multiplier mul = float32(Num)/float32(Den) (one rounded float32 division):
 //
-//	out[j] = fma(float32(in[j]), Mul, Bias[j])   (FMA set: one rounding)
-//	out[j] = float32(in[j])·Mul + Bias[j]        (FMA unset: two roundings)
+//	out[j] = fma(float32(in[j]), mul, Bias[j])   (FMA set: one rounding)
+//	out[j] = float32(in[j])·mul + Bias[j]        (FMA unset: two roundings)
 //
 // float32(in[j]) is the round-to-nearest conversion (x86 cvtdq2ps). Alexandria's L1:
-// Mul = 2^10/(362²·32) computed in float32, Bias the float L1 biases of the bucket.
+// Num 2^10, Den 362²·32, Bias the float L1 biases of the bucket; stage dequant.f32(Num,Den).
 // Input KindInt32 of n values, output KindFloat32 of n values.
 type Dequantise struct {
-	Mul  float32
-	Bias []float32 // n
-	FMA  bool
+	Num, Den int32
+	Bias     []float32 // n
+	FMA      bool
 }
+
+// mul returns float32(Num)/float32(Den).
+func (l *Dequantise) mul() float32 { return float32(l.Num) / float32(l.Den) }
 
 // InputKind reports the element type read (Layer).
 func (*Dequantise) InputKind() Kind { return KindInt32 }
@@ -41,7 +45,7 @@ func (*Dequantise) OutputKind() Kind { return KindFloat32 }
 
 // String describes the layer and its parameters.
 func (l *Dequantise) String() string {
-	return fmt.Sprintf("Dequantise(×%g+bias%s, %d)", l.Mul, fmaTag(l.FMA), len(l.Bias))
+	return fmt.Sprintf("Dequantise(×%d/%d+bias%s, %d)", l.Num, l.Den, fmaTag(l.FMA), len(l.Bias))
 }
 
 func fmaTag(f bool) string {
@@ -56,15 +60,15 @@ func (l *Dequantise) OutputSize(n int) (int, error) {
 	if len(l.Bias) != n || n <= 0 {
 		return 0, fmt.Errorf("%v: %d biases for %d inputs", l, len(l.Bias), n)
 	}
-	if !finite32(l.Mul) || !allFinite32(l.Bias) {
-		return 0, fmt.Errorf("%v: scale or biases not finite", l)
+	if l.Num <= 0 || l.Den <= 0 || !allFinite32(l.Bias) {
+		return 0, fmt.Errorf("%v: scale not positive or biases not finite", l)
 	}
 	return n, nil
 }
 
 func (l *Dequantise) propagate(in, out *tensor, _ *evalState) {
 	n := len(l.Bias)
-	simd.DequantiseF32(out.f32[:n], in.i32[:n], l.Mul, l.Bias, l.FMA)
+	simd.DequantiseF32(out.f32[:n], in.i32[:n], l.mul(), l.Bias, l.FMA)
 }
 
 // FloatAct names the activation of a FloatActivation.

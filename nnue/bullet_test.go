@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -19,10 +20,7 @@ import (
 // a declared table gives the formula's bucket for every piece count, and counts beyond the
 // table take its last entry.
 func TestBulletBucketTable(t *testing.T) {
-	a, err := ParseBulletArch("hidden=64 out=8 outmap=" + alexandriaOutmap)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := bulletArchs()[1]
 	b := Buckets{N: 8, Table: make([]uint8, len(a.BucketTable))}
 	for i, x := range a.BucketTable {
 		b.Table[i] = uint8(x)
@@ -37,7 +35,7 @@ func TestBulletBucketTable(t *testing.T) {
 		}
 	}
 	// A table entry not below the bucket count is refused by NewNetwork and by the loader.
-	if _, err := BulletFileSize(BulletArch{Hidden: 32, OutputBuckets: 2, BucketTable: []int{0, 2}}); err == nil {
+	if _, _, err := (BulletArch{Hidden: 32, OutputBuckets: 2, BucketTable: []int{0, 2}}).Declare(); err == nil {
 		t.Error("bucket 2 of 2 accepted")
 	}
 }
@@ -105,8 +103,8 @@ func TestBulletKingTable(t *testing.T) {
 func TestBulletSymmetry(t *testing.T) {
 	for _, c := range bulletNets {
 		t.Run(c.file, func(t *testing.T) {
-			net, rows := loadBulletCase(t, c.file, c.csv, c.arch)
-			mirrored := strings.Contains(c.arch, " mirror")
+			net, rows := loadBulletCase(t, c.file, c.csv, c.spec, c.layout)
+			mirrored := strings.Contains(c.spec, "@hm")
 			e := net.NewEvaluator()
 			rapid.Check(t, func(t *rapid.T) {
 				r := rows[rapid.IntRange(0, len(rows)-1).Draw(t, "row")]
@@ -128,12 +126,11 @@ func TestBulletSymmetry(t *testing.T) {
 
 // bulletToFloat writes the float32 file of a quantised bullet body: every integer parameter
 // divided by its scale (a float32 division), float parameters copied.
-func bulletToFloat(t testing.TB, body []byte, a BulletArch) []byte {
+func bulletToFloat(t testing.TB, body []byte, spec Spec, f BulletFile) []byte {
 	t.Helper()
-	a = a.withDefaults()
 	var out []byte
 	off := 0
-	for _, tn := range a.tensors() {
+	for _, tn := range bulletLayoutFor(t, spec, f).tensors {
 		for i := range tn.count {
 			var w float32
 			switch {
@@ -157,22 +154,22 @@ func bulletToFloat(t testing.TB, body []byte, a BulletArch) []byte {
 func TestBulletFloatFile(t *testing.T) {
 	for _, c := range bulletNets {
 		t.Run(c.file, func(t *testing.T) {
-			net0, rows := loadBulletCase(t, c.file, c.csv, c.arch)
+			net0, rows := loadBulletCase(t, c.file, c.csv, c.spec, c.layout)
 			_ = net0
-			a, _ := ParseBulletArch(c.arch)
-			a = a.withDefaults()
+			spec, _ := ParseSpec(c.spec)
 			data, err := os.ReadFile(filepath.Join(sharedDir, "nets", "bullet", c.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			body, err := bulletData(data, a)
+			fa := c.layout
+			fa.Float, fa.QA, fa.QB = true, c.qa, c.qb
+			body, err := bulletLayoutFor(t, spec, c.layout).body(data, c.layout)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fa := a
-			fa.Float, fa.Header = true, 0
-			fl := bulletToFloat(t, body, a)
-			q, report, err := QuantiseBullet(fl, fa)
+			fa.Header = 0
+			fl := bulletToFloat(t, body, spec, fa)
+			q, report, err := QuantiseBullet(fl, spec, fa)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,15 +181,12 @@ func TestBulletFloatFile(t *testing.T) {
 					t.Errorf("%+v", r)
 				}
 			}
-			net, err := ParseBullet(fl, fa)
+			net, err := ParseBullet(fl, spec, fa)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if q := net.Architecture().Quantization; !strings.Contains(q, "quantised at load from float32: l0w max |err| ") {
+			if q := net.Architecture().Quantization; !strings.Contains(q, fmt.Sprintf("quantised at load from float32 (QA %d, QB %d): l0w max |err| ", c.qa, c.qb)) {
 				t.Errorf("quantization text %q does not report the error", q)
-			}
-			if !strings.HasSuffix(net.Description(), " float") {
-				t.Errorf("description %q does not declare the float file", net.Description())
 			}
 			e := net.NewEvaluator()
 			for i := 0; i < len(rows); i += 50 {
@@ -207,8 +201,8 @@ func TestBulletFloatFile(t *testing.T) {
 // TestBulletQuantisationError: a random float32 network quantises with an error of at most
 // half a step per parameter (round to nearest), reported per array.
 func TestBulletQuantisationError(t *testing.T) {
-	a := BulletArch{Hidden: 32, SCReLU: true, OutputBuckets: 2, Float: true}.withDefaults()
-	size, err := BulletFileSize(a)
+	spec, f := declareBullet(t, BulletArch{Hidden: 32, SCReLU: true, OutputBuckets: 2, Float: true})
+	size, err := BulletFileSize(spec, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +211,7 @@ func TestBulletQuantisationError(t *testing.T) {
 	for range size / 4 {
 		fl = binary.LittleEndian.AppendUint32(fl, math.Float32bits(float32(rng.Float64()*3.9-1.95)/2))
 	}
-	_, report, err := QuantiseBullet(fl, a)
+	_, report, err := QuantiseBullet(fl, spec, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,8 +231,8 @@ func TestBulletQuantisationError(t *testing.T) {
 // int16 each give an error naming the array and index; with wrap the last keeps its low bits
 // (a C++ static_cast<int16_t> on x86-64), and an int8 L1 weight likewise.
 func TestBulletFloatHostile(t *testing.T) {
-	a := BulletArch{Hidden: 32, SCReLU: true, Float: true}.withDefaults()
-	size, _ := BulletFileSize(a)
+	spec, a := declareBullet(t, BulletArch{Hidden: 32, SCReLU: true, Float: true})
+	size, _ := BulletFileSize(spec, a)
 	base := make([]byte, size)
 	put := func(data []byte, i int, v float32) []byte {
 		d := append([]byte(nil), data...)
@@ -258,7 +252,7 @@ func TestBulletFloatHostile(t *testing.T) {
 		{"huge", 7, 1e30, "l0w[7] = 1e+30 quantises to 2.5499999975697924e+32, beyond any integer type"},
 		{"int16", l1w0, 600, "l1w[0] = 600 quantises to 38400, outside [-32768, 32767]"},
 	} {
-		_, err := ParseBullet(put(base, tc.i, tc.v), a)
+		_, err := ParseBullet(put(base, tc.i, tc.v), spec, a)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
@@ -266,7 +260,7 @@ func TestBulletFloatHostile(t *testing.T) {
 	// wrap: 600·64 = 38400 keeps its low 16 bits, −27136.
 	w := a
 	w.Wrap = true
-	q, report, err := QuantiseBullet(put(base, l1w0, 600), w)
+	q, report, err := QuantiseBullet(put(base, l1w0, 600), spec, w)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,14 +268,11 @@ func TestBulletFloatHostile(t *testing.T) {
 		t.Errorf("wrapped to %d (%d wrapped), want −27136 (1)", v, report[2].Wrapped)
 	}
 	// An int8 L1 weight of 5.0 × QB 32 = 160 wraps to −96.
-	ml, err := ParseBulletArch("hidden=64 act=pairwise clip=362 shift=10 out=1 qa=362 qb=32 layer=8/i8/screlu layer=1/f32 float wrap")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ml = ml.withDefaults()
-	msize, _ := BulletFileSize(ml)
+	mspec, ml := declareBullet(t, BulletArch{Hidden: 64, Pairwise: true, Clip: 362, Shift: 10, QA: 362, QB: 32,
+		Layers: []BulletLayer{{Out: 8, Act: FloatSCReLU}, {Out: 1, Float: true}}, Float: true, Wrap: true})
+	msize, _ := BulletFileSize(mspec, ml)
 	l1 := 768*64 + 64
-	q, _, err = QuantiseBullet(put(make([]byte, msize), l1+2, 5), ml)
+	q, _, err = QuantiseBullet(put(make([]byte, msize), l1+2, 5), mspec, ml)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,44 +280,61 @@ func TestBulletFloatHostile(t *testing.T) {
 		t.Errorf("int8 wrapped to %d, want −96", v)
 	}
 	ml.Wrap = false
-	if _, _, err := QuantiseBullet(put(make([]byte, msize), l1+2, 5), ml); err == nil || !strings.Contains(err.Error(), "l1w[2] = 5 quantises to 160, outside [-128, 127]") {
+	if _, _, err := QuantiseBullet(put(make([]byte, msize), l1+2, 5), mspec, ml); err == nil || !strings.Contains(err.Error(), "l1w[2] = 5 quantises to 160, outside [-128, 127]") {
 		t.Errorf("int8 overflow without wrap: %v", err)
 	}
 }
 
-// TestBulletArchErrors: inconsistent declarations of the multi-layer family are refused.
+// TestBulletArchErrors: inconsistent BulletArch declarations of the multi-layer family, and
+// architecture strings without a bullet file layout, are refused.
 func TestBulletArchErrors(t *testing.T) {
-	for _, s := range []string{
-		"hidden=64 act=pairwise clip=362 shift=10",                                                       // no layers
-		"hidden=64 act=screlu layer=8/i8/screlu layer=1/f32",                                             // layers without pairwise
-		"hidden=64 act=pairwise clip=362 shift=9 layer=8/i8/screlu layer=1/f32",                          // 362²>>9 > 127
-		"hidden=32 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32",                         // 32 not a multiple of 64
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/f32/screlu layer=1/f32",                        // first layer float
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/i8",                          // later layer int8
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=2/f32",                         // two outputs at the end
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32/screlu",                  // activation at the end
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8 layer=1/f32",                                // no activation in between
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32/lanes16",                 // 16 lanes over 8 inputs
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu/lanes2 layer=1/f32",                  // lanes on the int8 layer
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=4/f32/relu/lanes2 layer=1/f32", // lanes with 4 outputs
-		"hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/screlu layer=1/f32 transposed",
-		"hidden=64 act=screlu fma",
-		"hidden=64 out=2 outmap=0,1,2",
-	} {
-		a, err := ParseBulletArch(s)
-		if err != nil {
-			t.Errorf("ParseBulletArch(%q): %v", s, err)
-			continue
+	l8 := BulletLayer{Out: 8, Act: FloatSCReLU}
+	l1 := BulletLayer{Out: 1, Float: true}
+	ml := func(mod func(a *BulletArch), layers ...BulletLayer) BulletArch {
+		a := BulletArch{Hidden: 64, Pairwise: true, Clip: 362, Shift: 10, Layers: layers}
+		if mod != nil {
+			mod(&a)
 		}
-		if _, err := BulletFileSize(a); err == nil {
-			t.Errorf("%q accepted", s)
+		return a
+	}
+	for i, a := range []BulletArch{
+		ml(nil), // no layers
+		{Hidden: 64, SCReLU: true, Layers: []BulletLayer{l8, l1}},                   // layers without pairwise
+		ml(func(a *BulletArch) { a.Shift = 9 }, l8, l1),                             // 362²>>9 > 127
+		ml(func(a *BulletArch) { a.Hidden = 32 }, l8, l1),                           // 32 not a multiple of 64
+		ml(nil, BulletLayer{Out: 8, Float: true, Act: FloatSCReLU}, l1),             // first layer float
+		ml(nil, l8, BulletLayer{Out: 1}),                                            // later layer int8
+		ml(nil, l8, BulletLayer{Out: 2, Float: true}),                               // two outputs at the end
+		ml(nil, l8, BulletLayer{Out: 1, Float: true, Act: FloatSCReLU}),             // activation at the end
+		ml(nil, BulletLayer{Out: 8}, l1),                                            // no activation in between
+		ml(nil, l8, BulletLayer{Out: 1, Float: true, Lanes: 16}),                    // 16 lanes over 8 inputs
+		ml(nil, BulletLayer{Out: 8, Act: FloatSCReLU, Lanes: 2}, l1),                // lanes on the int8 layer
+		ml(nil, l8, BulletLayer{Out: 4, Float: true, Act: FloatReLU, Lanes: 2}, l1), // lanes with 4 outputs
+		ml(func(a *BulletArch) { a.TransposedOutput = true }, l8, l1),
+		ml(func(a *BulletArch) { a.Clip = 0 }, l8, l1), // clip left out
+		{Hidden: 64, SCReLU: true, FMA: true},
+		{Hidden: 64, OutputBuckets: 2, BucketTable: []int{0, 1, 2}},
+	} {
+		if _, _, err := a.Declare(); err == nil {
+			t.Errorf("case %d: %+v accepted", i, a)
 		}
 	}
-	for _, s := range []string{"hidden=64 layer=8/i4", "hidden=64 layer=x/i8", "hidden=64 layer=8/i8/tanh",
-		"hidden=64 layer=8/f32/lanes3", "hidden=64 layer=8/f32/relu/relu", "hidden=64 mirror=1", "hidden=64 outmap=",
-		"hidden=64 header=-1", "hidden=64 act=pairwise clip=40000", "hidden=64 outmap=" + strings.Repeat("0,", 33) + "0"} {
-		if _, err := ParseBulletArch(s); err == nil {
-			t.Errorf("ParseBulletArch(%q) succeeded", s)
+	// Valid architectures that a bullet file cannot hold.
+	for _, s := range []string{
+		"ft=all:i16 width=64 stack=white>crelu_affine.i16(255) out=*400/16320",                  // White's accumulator first
+		"ft=all:i16 width=64 psqt=1 stack=stm>crelu_affine.i16(255) out=*400/16320",             // PSQT
+		"ft=all:i8 width=64 stack=stm>crelu_affine.i16(255) out=*400/16320",                     // int8 rows
+		"ft=halfkp:i16 width=64 stack=stm>crelu_affine.i16(255) out=*400/16320",                 // not 768 inputs
+		"ft=all:i16 width=64 stack=stm>screlu_affine.i16(255,255,2)>affine.i8(1)",               // two outputs
+		"ft=all:i16 width=64 stack=stm>pairwise(362,10)>affine.i8(8)>crelu.i32(6)>affine.i8(1)", // no dequant.f32
+		"ft=all:i16 width=64 stack=stm>crelu.i16>affine.i8(1)",                                  // crelu.i16
+	} {
+		spec, err := ParseSpec(s)
+		if err != nil {
+			continue // refused already by the grammar
+		}
+		if _, err := BulletFileSize(spec, BulletFile{}); err == nil || !strings.Contains(err.Error(), "bullet") {
+			t.Errorf("%q: %v", s, err)
 		}
 	}
 	// A declaration beyond MaxFileSize, and a file of the wrong size, refused before reading.
@@ -334,34 +342,55 @@ func TestBulletArchErrors(t *testing.T) {
 	for i := range kb {
 		kb[i] = strconv.Itoa(i % 32) // 32 buckets × 768 × 16384 × 2 bytes = 768 MiB
 	}
-	big, err := ParseBulletArch("hidden=16384 kb=" + strings.Join(kb, ","))
-	if err != nil {
-		t.Fatal(err)
+	if _, err := ParseSpec("ft=kings(" + strings.Join(kb, ".") + ")*all:i16 width=16384 stack=stm>crelu_affine.i16(255) out=*400/16320"); err == nil {
+		t.Error("huge declaration accepted")
 	}
-	if _, err := BulletFileSize(big); err == nil || !strings.Contains(err.Error(), "MaxFileSize") {
-		t.Errorf("huge declaration: %v", err)
-	}
+	small, f := declareBullet(t, BulletArch{Hidden: 32})
 	path := filepath.Join(t.TempDir(), "short.bin")
 	if err := os.WriteFile(path, make([]byte, 1000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadBulletFile(path, BulletArch{Hidden: 32}); err == nil || !strings.Contains(err.Error(), "has 1000 bytes") {
+	if _, err := LoadBulletFile(path, small, f); err == nil || !strings.Contains(err.Error(), "has 1000 bytes") {
 		t.Errorf("wrong size: %v", err)
 	}
-	// A header longer than the file.
-	a, _ := ParseBulletArch("hidden=32 header=64")
-	if _, err := ParseBullet(make([]byte, 10), a); err == nil || !strings.Contains(err.Error(), "header") {
+	// A header longer than the file; a header and float constants out of range.
+	if _, err := ParseBullet(make([]byte, 10), small, BulletFile{Header: 64}); err == nil || !strings.Contains(err.Error(), "header") {
 		t.Errorf("short header: %v", err)
 	}
+	for _, bad := range []BulletFile{{Header: -1}, {Header: maxBulletHeader + 1}, {Float: true}, {Float: true, QA: 255, QB: 40000}} {
+		if _, err := BulletFileSize(small, bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}
+
+// declareBullet returns a's declaration, failing the test on an error.
+func declareBullet(t testing.TB, a BulletArch) (Spec, BulletFile) {
+	t.Helper()
+	spec, f, err := a.Declare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, f
+}
+
+// bulletLayoutFor returns the file layout of spec and f, failing the test on an error.
+func bulletLayoutFor(t testing.TB, spec Spec, f BulletFile) *bulletLayout {
+	t.Helper()
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return L
 }
 
 // tinyMultiLayer writes a random multi-layer bullet file for a (pairwise, int8 L1, float
 // layers) and returns it.
-func tinyMultiLayer(a BulletArch, seed uint64) []byte {
-	a = a.withDefaults()
+func tinyMultiLayer(t testing.TB, a BulletArch, seed uint64) []byte {
+	spec, f := declareBullet(t, a)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	var out []byte
-	for _, tn := range a.tensors() {
+	for _, tn := range bulletLayoutFor(t, spec, f).tensors {
 		for range tn.count {
 			switch {
 			case tn.elem == bulletI8:
@@ -383,12 +412,13 @@ func tinyMultiLayer(a BulletArch, seed uint64) []byte {
 // refMultiLayer evaluates a multi-layer bullet net for pos from its file, written from the
 // documented order (doc/bullet.md) without nnuekit's layers: features by bullet's definition,
 // pairwise in int32, L1 in int32, then the float stages literally.
-func refMultiLayer(a BulletArch, data []byte, pos *board.Position) int32 {
+func refMultiLayer(t testing.TB, a BulletArch, data []byte, pos *board.Position) int32 {
+	spec, f := declareBullet(t, a)
 	a = a.withDefaults()
 	n, nb := a.Hidden, a.OutputBuckets
 	arrays := map[string][]byte{}
 	off := 0
-	for _, tn := range a.tensors() {
+	for _, tn := range bulletLayoutFor(t, spec, f).tensors {
 		arrays[tn.name] = data[off : off+tn.bytes()]
 		off += tn.bytes()
 	}
@@ -501,24 +531,25 @@ func refMultiLayer(a BulletArch, data []byte, pos *board.Position) int32 {
 // activations' lanes, with and without fma, mirroring, bucket formula or table) evaluate as
 // the literal reference on random positions.
 func TestBulletMultiLayerTiny(t *testing.T) {
-	for i, s := range []string{
-		"hidden=64 act=pairwise clip=362 shift=10 out=8 qa=362 qb=32 scale=400 outmap=" + alexandriaOutmap + " layer=16/i8/screlu layer=32/f32/screlu layer=1/f32/lanes16 mirror fma",
-		"hidden=64 act=pairwise clip=255 shift=9 out=4 qa=255 qb=64 scale=300 layer=8/i8/crelu layer=1/f32/lanes4",
-		"hidden=128 act=pairwise clip=181 shift=8 qb=64 layer=16/i8/relu layer=16/f32/screlu layer=8/f32/crelu layer=1/f32/lanes2 fma",
+	outmap := bulletArchs()[0].BucketTable
+	for i, a := range []BulletArch{
+		{Hidden: 64, Pairwise: true, Clip: 362, Shift: 10, OutputBuckets: 8, QA: 362, QB: 32, Scale: 400, BucketTable: outmap,
+			Layers: []BulletLayer{{Out: 16, Act: FloatSCReLU}, {Out: 32, Float: true, Act: FloatSCReLU}, {Out: 1, Float: true, Lanes: 16}}, Mirror: true, FMA: true},
+		{Hidden: 64, Pairwise: true, Clip: 255, Shift: 9, OutputBuckets: 4, QA: 255, QB: 64, Scale: 300,
+			Layers: []BulletLayer{{Out: 8, Act: FloatCReLU}, {Out: 1, Float: true, Lanes: 4}}},
+		{Hidden: 128, Pairwise: true, Clip: 181, Shift: 8, QB: 64,
+			Layers: []BulletLayer{{Out: 16, Act: FloatReLU}, {Out: 16, Float: true, Act: FloatSCReLU}, {Out: 8, Float: true, Act: FloatCReLU}, {Out: 1, Float: true, Lanes: 2}}, FMA: true},
 	} {
-		a, err := ParseBulletArch(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data := tinyMultiLayer(a, uint64(i))
-		net, err := ParseBullet(data, a)
+		spec, f := declareBullet(t, a)
+		data := tinyMultiLayer(t, a, uint64(i))
+		net, err := ParseBullet(data, spec, f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		e := net.NewEvaluator()
 		for _, p := range randomPositions(100, uint64(i)) {
-			if got, want := e.Evaluate(&p), refMultiLayer(a, data, &p); got != want {
-				t.Fatalf("%s: %s: %d, reference %d", s, p.FEN(), got, want)
+			if got, want := e.Evaluate(&p), refMultiLayer(t, a, data, &p); got != want {
+				t.Fatalf("%v: %s: %d, reference %d", spec, p.FEN(), got, want)
 			}
 		}
 	}
@@ -527,51 +558,36 @@ func TestBulletMultiLayerTiny(t *testing.T) {
 // FuzzParseBullet: a fuzzed file under small declared architectures of every family loads or
 // fails with an error, never panics; what loads evaluates.
 func FuzzParseBullet(f *testing.F) {
-	archs := []string{
-		"hidden=32 act=screlu out=2",
-		"hidden=32 act=crelu kb=0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1,0,0,1,1 mirror header=8",
-		"hidden=64 act=pairwise clip=362 shift=10 out=2 qa=362 qb=32 outmap=1,1,1,0 layer=8/i8/screlu layer=1/f32/lanes8 fma",
-		"hidden=64 act=pairwise clip=255 shift=9 layer=8/i8/crelu layer=4/f32/relu layer=1/f32 float",
+	decls := []struct {
+		spec   string
+		layout BulletFile
+	}{
+		{"ft=all:i16 width=32 stack=stm>screlu_affine.i16(255,255,1) buckets=pieces(2,2,16) out=*400/16320 pawn=100", BulletFile{}},
+		{"ft=kings(0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.0.0)@hm*all@hm:i16 width=32 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100", BulletFile{Header: 8}},
+		{"ft=all:i16 width=64 stack=stm>pairwise(362,10)>affine.i8(8)>dequant.f32(1024,4193408)>sqrclamp.f32>dot.f32(8)>trunc.f32(400) buckets=table(1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0) fma pawn=100", BulletFile{}},
+		{"ft=all:i16 width=64 stack=stm>pairwise(255,9)>affine.i8(8)>dequant.f32(512,4161600)>clamp.f32>affine.f32(4)>relu.f32>affine.f32(1)>trunc.f32(400) pawn=100", BulletFile{Float: true, QA: 255, QB: 64}},
 	}
 	f.Add(uint8(0), []byte{1, 2, 3})
 	f.Add(uint8(2), make([]byte, 100))
 	f.Fuzz(func(t *testing.T, k uint8, data []byte) {
-		a, err := ParseBulletArch(archs[int(k)%len(archs)])
+		d := decls[int(k)%len(decls)]
+		spec, err := ParseSpec(d.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Stretch short inputs to the declared size so that the parameter paths run too.
-		if size, err := BulletFileSize(a); err == nil && len(data) < size+a.Header && len(data) > 0 {
-			d := make([]byte, size+a.Header)
-			for i := range d {
-				d[i] = data[i%len(data)]
+		if size, err := BulletFileSize(spec, d.layout); err == nil && len(data) < size+d.layout.Header && len(data) > 0 {
+			s := make([]byte, size+d.layout.Header)
+			for i := range s {
+				s[i] = data[i%len(data)]
 			}
-			data = d
+			data = s
 		}
-		net, err := ParseBullet(data, a)
+		net, err := ParseBullet(data, spec, d.layout)
 		if err != nil {
 			return
 		}
 		p := board.StartPosition()
 		net.Evaluate(&p)
 	})
-}
-
-// TestBulletArchRoundTrip: printed declarations parse back to the same text, including a
-// pairwise declaration whose clip was left out (printed as clip=0, refused only at load).
-func TestBulletArchRoundTrip(t *testing.T) {
-	for _, s := range []string{"hidden=64 act=pairwise", "hidden=64 act=pairwise clip=362 shift=10 layer=8/i8/relu layer=1/f32/lanes4 fma float wrap header=3"} {
-		a, err := ParseBulletArch(s)
-		if err != nil {
-			t.Fatalf("%q: %v", s, err)
-		}
-		b, err := ParseBulletArch(a.String())
-		if err != nil || b.String() != a.String() {
-			t.Errorf("%q → %q → %q, %v", s, a.String(), b.String(), err)
-		}
-	}
-	a, _ := ParseBulletArch("hidden=64 act=pairwise layer=8/i8/relu layer=1/f32")
-	if _, err := BulletFileSize(a); err == nil || !strings.Contains(err.Error(), "clip 0") {
-		t.Errorf("clip 0 at load: %v", err)
-	}
 }

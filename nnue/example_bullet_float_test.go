@@ -13,23 +13,24 @@ import (
 // the error per array, then loads the same bytes declared as a float file: in the start
 // position every accumulator clips at 255, so the value is (64·255²·19/255 + 4896)·400/16320.
 func ExampleQuantiseBullet() {
-	arch, err := nnue.ParseBulletArch("hidden=32 act=screlu out=1 qa=255 qb=64 scale=400 float")
+	spec, err := nnue.ParseSpec("ft=all:i16 width=32 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100")
 	if err != nil {
 		panic(err)
 	}
-	size, _ := nnue.BulletFileSize(arch)
+	file := nnue.BulletFile{Float: true, QA: 255, QB: 64}
+	size, _ := nnue.BulletFileSize(spec, file)
 	var data []byte
 	for range size / 4 {
 		data = binary.LittleEndian.AppendUint32(data, math.Float32bits(0.3))
 	}
-	_, report, err := nnue.QuantiseBullet(data, arch)
+	_, report, err := nnue.QuantiseBullet(data, spec, file)
 	if err != nil {
 		panic(err)
 	}
 	for _, r := range report {
 		fmt.Printf("%s: %d values ×%g, max error %.6f\n", r.Tensor, r.Count, r.Scale, r.MaxAbs)
 	}
-	net, err := nnue.ParseBullet(data, arch)
+	net, err := nnue.ParseBullet(data, spec, file)
 	if err != nil {
 		panic(err)
 	}

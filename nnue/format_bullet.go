@@ -37,13 +37,29 @@ import (
 // The multi-layer family (Alexandria, ../shared/nets/bullet/README.md §1) keeps l0w and l0b
 // and follows them with, per hidden layer k, lkw [In][B][Out] (int8 × QB for the first, which
 // reads the N pairwise outputs, float32 after) and lkb f32 [B][Out]. Files may start with a
-// header (BulletArch.Header, skipped) and may be bullet's unquantised float32 raw.bin
-// (BulletArch.Float, QuantiseBullet).
+// header (BulletFile.Header, skipped) and may be bullet's unquantised float32 raw.bin
+// (BulletFile.Float, QuantiseBullet).
+//
+// The file does not record the architecture: a loader takes it declared as a Spec (the
+// project's architecture string, doc/nnue.md; doc/bullet.md has every shared net's) and the
+// file's layout as a BulletFile. The Spec's parameter arrays are read in bullet's order:
+//
+//	stage                      file arrays (all buckets)
+//	the transformer            l0w i16 [768·K][N], l0b i16 [N]
+//	screlu_affine.i16(…,…,1)   l1w i16 [2N][B] (or [B][2N]: BulletFile.Transposed), l1b i16 [B]
+//	crelu_affine.i16(QA)       the same
+//	affine.i8(O)               lkw i8 [In][B][O] (its int32 bias is zero)
+//	dequant.f32(num,den)       lkb f32 [B][O], the bias of the affine.i8 before it
+//	affine.f32(O), dot.f32(L)  lkw f32 [In][B][O], lkb f32 [B][O]
+//
+// with k counting the weighted layers from 1; the other stages have no parameters.
 
-// BulletArch describes a bullet network, which the file does not record: the single-layer
-// CPW family above, and the multi-layer family (pairwise → int8 L1 → float32 layers, each per
-// output bucket; doc/bullet.md). The zero values of QA, QB, Scale and OutputBuckets mean
-// CPW's defaults; ParseBulletArch reads and String prints the declared form.
+// BulletArch constructs the declaration of a bullet network from bullet's own terms (hidden
+// size, activation, king-bucket map, output buckets, quantisation constants, hidden layers)
+// for Go callers: Declare returns its Spec and BulletFile, which is what the loaders take.
+// It covers the single-layer CPW family above and the multi-layer family (pairwise → int8 L1
+// → float32 layers, each per output bucket; doc/bullet.md). The zero values of QA, QB, Scale
+// and OutputBuckets mean CPW's defaults.
 type BulletArch struct {
 	// Hidden is N, the feature transformer width per perspective (a multiple of 32; of 64
 	// with Pairwise).
@@ -64,12 +80,10 @@ type BulletArch struct {
 	// Mirror selects horizontal mirroring (ChessBucketsMirrored): every square is mirrored
 	// (sq ^ 7) when the perspective's own king stands on files e–h.
 	Mirror bool
-	// TransposedOutput is set when l1w was saved with .transpose() (bullet's output-bucket
-	// examples do so): [B][2N] instead of [2N][B]. Single layer only.
+	// TransposedOutput, Header, Float and Wrap are BulletFile's Transposed, Header, Float
+	// and Wrap.
 	TransposedOutput bool
-	// Header is the number of bytes before the parameters, skipped (Stormphrax's CBNF
-	// header: 64). The parameters after it may be padded to a multiple of 64 bytes.
-	Header int
+	Header           int
 	// BucketTable maps the piece count (kings included; counts beyond the table take its last
 	// entry) to the output bucket, replacing bullet's (pieces − 2)/⌈32/B⌉; at most 33 entries,
 	// each below B.
@@ -87,12 +101,9 @@ type BulletArch struct {
 	Layers []BulletLayer
 	// FMA selects fused multiply-adds in the float stages (the engine's FMA build).
 	FMA bool
-	// Float declares a file of bullet's unquantised float32 parameters (raw.bin), quantised at
-	// load by QuantiseBullet with QA and QB.
-	Float bool
-	// Wrap makes a quantised value outside its integer type wrap around (keep its low bits),
-	// as a C++ static_cast of round(w·Q) does on x86-64, instead of being an error.
-	Wrap bool
+	// Float and Wrap are BulletFile's Float and Wrap (the float file is quantised with QA
+	// and QB).
+	Float, Wrap bool
 }
 
 // BulletLayer is one hidden layer of a multi-layer bullet network, per output bucket.
@@ -110,57 +121,6 @@ type BulletLayer struct {
 	Lanes int
 }
 
-// String returns the layer as ParseBulletArch reads it, e.g. "16/i8/screlu", "1/f32/lanes16".
-func (l BulletLayer) String() string {
-	s := strconv.Itoa(l.Out) + "/i8"
-	if l.Float {
-		s = strconv.Itoa(l.Out) + "/f32"
-	}
-	if l.Act != 0 {
-		s += "/" + l.Act.String()
-	}
-	if l.Lanes != 0 {
-		s += "/lanes" + strconv.Itoa(l.Lanes)
-	}
-	return s
-}
-
-func parseBulletLayer(v string) (BulletLayer, error) {
-	parts := strings.Split(v, "/")
-	var l BulletLayer
-	n, err := strconv.Atoi(parts[0])
-	if err != nil || n < 1 || n > maxAffineDim || len(parts) < 2 {
-		return l, fmt.Errorf("nnue: bullet architecture: layer %q, want OUT/i8|f32[/relu|crelu|screlu][/lanesL]", v)
-	}
-	l.Out = n
-	switch parts[1] {
-	case "i8":
-	case "f32":
-		l.Float = true
-	default:
-		return l, fmt.Errorf("nnue: bullet architecture: layer %q: weight type %q, want i8 or f32", v, parts[1])
-	}
-	for _, p := range parts[2:] {
-		switch {
-		case p == "relu" && l.Act == 0:
-			l.Act = FloatReLU
-		case p == "crelu" && l.Act == 0:
-			l.Act = FloatCReLU
-		case p == "screlu" && l.Act == 0:
-			l.Act = FloatSCReLU
-		case strings.HasPrefix(p, "lanes") && l.Lanes == 0:
-			n, err := strconv.Atoi(p[len("lanes"):])
-			if err != nil || n < 2 || n > maxFloatLanes || n&(n-1) != 0 {
-				return l, fmt.Errorf("nnue: bullet architecture: layer %q: %q, want lanes2…lanes%d, a power of two", v, p, maxFloatLanes)
-			}
-			l.Lanes = n
-		default:
-			return l, fmt.Errorf("nnue: bullet architecture: layer %q: unknown or repeated part %q", v, p)
-		}
-	}
-	return l, nil
-}
-
 func (a BulletArch) withDefaults() BulletArch {
 	if a.QA == 0 {
 		a.QA = CPWQA
@@ -175,154 +135,6 @@ func (a BulletArch) withDefaults() BulletArch {
 		a.OutputBuckets = 1
 	}
 	return a
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
-}
-
-// String returns the description in the form ParseBulletArch reads.
-func (a BulletArch) String() string {
-	a = a.withDefaults()
-	var b strings.Builder
-	act := "crelu"
-	if a.SCReLU {
-		act = "screlu"
-	}
-	if a.Pairwise {
-		act = fmt.Sprintf("pairwise clip=%d shift=%d", a.Clip, a.Shift)
-	}
-	fmt.Fprintf(&b, "hidden=%d act=%s out=%d qa=%d qb=%d scale=%d", a.Hidden, act, a.OutputBuckets, a.QA, a.QB, a.Scale)
-	if len(a.KingBuckets) > 0 {
-		b.WriteString(" kb=" + joinInts(a.KingBuckets))
-	}
-	if len(a.BucketTable) > 0 {
-		b.WriteString(" outmap=" + joinInts(a.BucketTable))
-	}
-	for _, l := range a.Layers {
-		b.WriteString(" layer=" + l.String())
-	}
-	if a.Header != 0 {
-		fmt.Fprintf(&b, " header=%d", a.Header)
-	}
-	for _, f := range []struct {
-		on   bool
-		name string
-	}{{a.Mirror, "mirror"}, {a.TransposedOutput, "transposed"}, {a.FMA, "fma"}, {a.Float, "float"}, {a.Wrap, "wrap"}} {
-		if f.on {
-			b.WriteString(" " + f.name)
-		}
-	}
-	return b.String()
-}
-
-// maxBulletHeader bounds BulletArch.Header.
-const maxBulletHeader = 1 << 20
-
-// ParseBulletArch reads a BulletArch from space-separated fields: hidden=N,
-// act=screlu|crelu|pairwise (pairwise with clip=C shift=S), out=B, qa=, qb=, scale=,
-// kb=comma-separated king buckets (32 or 64), outmap=comma-separated output bucket per piece
-// count (up to 33), layer=OUT/i8|f32[/relu|crelu|screlu][/lanesL] (repeated, in order),
-// header=BYTES, and the flags mirror, transposed, fma, float and wrap; e.g.
-// "hidden=256 act=screlu out=8 transposed". Unknown or inconsistent fields are an error.
-func ParseBulletArch(s string) (BulletArch, error) {
-	var a BulletArch
-	a.SCReLU = true
-	ints := func(k, v string, lo, hi, maxLen int) ([]int, error) {
-		var out []int
-		for _, x := range strings.Split(v, ",") {
-			n, e := strconv.Atoi(x)
-			if e != nil || n < lo || n > hi || len(out) == maxLen {
-				return nil, fmt.Errorf("nnue: bullet architecture: %s entry %q, want at most %d integers in [%d, %d]", k, x, maxLen, lo, hi)
-			}
-			out = append(out, n)
-		}
-		return out, nil
-	}
-	for _, f := range strings.Fields(s) {
-		k, v, _ := strings.Cut(f, "=")
-		num := func(lo, hi int) (int, error) {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < lo || n > hi {
-				return 0, fmt.Errorf("nnue: bullet architecture: %s=%q, want an integer in [%d, %d]", k, v, lo, hi)
-			}
-			return n, nil
-		}
-		var err error
-		var n int
-		switch k {
-		case "hidden":
-			n, err = num(1, maxWidth)
-			a.Hidden = n
-		case "out":
-			n, err = num(1, 64)
-			a.OutputBuckets = n
-		case "qa":
-			n, err = num(1, 32767)
-			a.QA = int32(n)
-		case "qb":
-			n, err = num(1, 32767)
-			a.QB = int32(n)
-		case "scale":
-			n, err = num(1, 1<<20)
-			a.Scale = int32(n)
-		case "clip":
-			a.Clip, err = num(0, 32767) // 0 (undeclared) prints and parses; validate refuses it
-		case "shift":
-			a.Shift, err = num(0, 30)
-		case "header":
-			a.Header, err = num(0, maxBulletHeader)
-		case "act":
-			switch v {
-			case "screlu":
-				a.SCReLU, a.Pairwise = true, false
-			case "crelu":
-				a.SCReLU, a.Pairwise = false, false
-			case "pairwise":
-				a.SCReLU, a.Pairwise = false, true
-			default:
-				err = fmt.Errorf("nnue: bullet architecture: act=%q, want screlu, crelu or pairwise", v)
-			}
-		case "kb":
-			a.KingBuckets, err = ints(k, v, 0, 63, 64)
-		case "outmap":
-			a.BucketTable, err = ints(k, v, 0, 63, 33)
-		case "layer":
-			var l BulletLayer
-			if len(a.Layers) == 8 {
-				err = fmt.Errorf("nnue: bullet architecture: more than 8 layers")
-				break
-			}
-			l, err = parseBulletLayer(v)
-			a.Layers = append(a.Layers, l)
-		case "mirror":
-			a.Mirror = true
-		case "transposed":
-			a.TransposedOutput = true
-		case "fma":
-			a.FMA = true
-		case "float":
-			a.Float = true
-		case "wrap":
-			a.Wrap = true
-		default:
-			err = fmt.Errorf("nnue: bullet architecture: unknown field %q", f)
-		}
-		if err == nil && strings.Contains(f, "=") != (k != "mirror" && k != "transposed" && k != "fma" && k != "float" && k != "wrap") {
-			err = fmt.Errorf("nnue: bullet architecture: malformed field %q", f)
-		}
-		if err != nil {
-			return BulletArch{}, err
-		}
-	}
-	if a.Hidden == 0 {
-		return BulletArch{}, fmt.Errorf("nnue: bullet architecture %q: hidden=N missing", s)
-	}
-	return a, nil
 }
 
 // kingTable expands the architecture's king buckets to 64 squares (bucket count n).
@@ -361,9 +173,6 @@ func (a BulletArch) validate() error {
 	}
 	if a.QA <= 0 || a.QA > 32767 || a.QB <= 0 || a.QB > 32767 || a.Scale <= 0 {
 		return fmt.Errorf("nnue: bullet: QA %d, QB %d, SCALE %d must be positive (QA, QB < 2^15)", a.QA, a.QB, a.Scale)
-	}
-	if a.Header < 0 || a.Header > maxBulletHeader {
-		return fmt.Errorf("nnue: bullet: header of %d bytes, want 0…%d", a.Header, maxBulletHeader)
 	}
 	if len(a.BucketTable) > 33 {
 		return fmt.Errorf("nnue: bullet: output bucket table of %d entries, at most 33 (0…32 pieces)", len(a.BucketTable))
@@ -419,6 +228,100 @@ func (a BulletArch) validate() error {
 	return nil
 }
 
+// BulletFile is the layout of a bullet network file beyond its declared architecture.
+type BulletFile struct {
+	// Header is the number of bytes before the parameters, skipped (Stormphrax's CBNF
+	// header: 64). The parameters after it may be padded to a multiple of 64 bytes.
+	Header int
+	// Transposed is set when l1w of a single-layer net was saved with .transpose() (bullet's
+	// output-bucket examples do so): [B][2N] instead of [2N][B].
+	Transposed bool
+	// Float declares a file of bullet's unquantised float32 parameters (raw.bin), quantised
+	// at load by QuantiseBullet: the transformer ×QA, int16 output weights and int8 L1
+	// weights ×QB, int16 output biases ×QA·QB.
+	Float  bool
+	QA, QB int32
+	// Wrap makes a quantised value outside its integer type wrap around (keep its low bits),
+	// as a C++ static_cast of round(w·Q) does on x86-64, instead of being an error.
+	Wrap bool
+}
+
+// maxBulletHeader bounds BulletFile.Header.
+const maxBulletHeader = 1 << 20
+
+// Declare returns the architecture a declares and the layout of its file. Errors: an
+// inconsistent declaration (hidden size, buckets, king map, layers, constants) or one the
+// Spec refuses.
+func (a BulletArch) Declare() (Spec, BulletFile, error) {
+	a = a.withDefaults()
+	if err := a.validate(); err != nil {
+		return Spec{}, BulletFile{}, err
+	}
+	table, _, _ := a.kingTable()
+	o := featureset.Flip
+	if a.Mirror {
+		o = featureset.FlipMirror
+	}
+	set := featureset.All(o)
+	if len(a.KingBuckets) > 0 {
+		kb, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
+		if err != nil {
+			return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
+		}
+		if set, err = featureset.Product(kb, set); err != nil {
+			return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ft=%s:i16 width=%d stack=stm", featureset.NewSet(set), a.Hidden)
+	switch {
+	case a.Pairwise:
+		fmt.Fprintf(&b, ">pairwise(%d,%d)", a.Clip, a.Shift)
+		for i, l := range a.Layers {
+			switch {
+			case i == 0:
+				fmt.Fprintf(&b, ">affine.i8(%d)>dequant.f32(%d,%d)", l.Out, int64(1)<<a.Shift, int64(a.QA)*int64(a.QA)*int64(a.QB))
+			case l.Lanes != 0:
+				fmt.Fprintf(&b, ">dot.f32(%d)", l.Lanes)
+			default:
+				fmt.Fprintf(&b, ">affine.f32(%d)", l.Out)
+			}
+			if l.Act != 0 {
+				b.WriteString(map[FloatAct]string{FloatReLU: ">relu.f32", FloatCReLU: ">clamp.f32", FloatSCReLU: ">sqrclamp.f32"}[l.Act])
+			}
+		}
+		fmt.Fprintf(&b, ">trunc.f32(%d)", a.Scale)
+	case a.SCReLU:
+		fmt.Fprintf(&b, ">screlu_affine.i16(%d,%d,1)", a.QA, a.QA)
+	default:
+		fmt.Fprintf(&b, ">crelu_affine.i16(%d)", a.QA)
+	}
+	if nb := a.OutputBuckets; nb > 1 && len(a.BucketTable) > 0 {
+		b.WriteString(" buckets=table(")
+		for n := range 33 {
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(a.BucketTable[min(n, len(a.BucketTable)-1)]))
+		}
+		b.WriteByte(')')
+	} else if nb > 1 {
+		fmt.Fprintf(&b, " buckets=pieces(%d,2,%d)", nb, (32+nb-1)/nb)
+	}
+	if !a.Pairwise {
+		fmt.Fprintf(&b, " out=*%d/%d", a.Scale, a.QA*a.QB)
+	}
+	if a.FMA {
+		b.WriteString(" fma")
+	}
+	b.WriteString(" pawn=100")
+	spec, err := ParseSpec(b.String())
+	if err != nil {
+		return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
+	}
+	return spec, BulletFile{Header: a.Header, Transposed: a.TransposedOutput, Float: a.Float, QA: a.QA, QB: a.QB, Wrap: a.Wrap}, nil
+}
+
 // bulletElem is the element type of a parameter array in a quantised bullet file.
 type bulletElem uint8
 
@@ -440,66 +343,174 @@ func (t bulletTensor) bytes() int {
 	return t.count * [...]int{bulletI16: 2, bulletI8: 1, bulletF32: 4}[t.elem]
 }
 
-// tensors lists a's parameter arrays in file order (a validated, with defaults).
-func (a BulletArch) tensors() []bulletTensor {
-	_, kb, _ := a.kingTable()
-	n, nb := a.Hidden, a.OutputBuckets
-	qa, qb := float64(a.QA), float64(a.QB)
-	ts := []bulletTensor{
-		{name: "l0w", count: 768 * kb * n, elem: bulletI16, scale: qa},
-		{name: "l0b", count: n, elem: bulletI16, scale: qa},
-	}
-	if !a.Pairwise {
-		return append(ts,
-			bulletTensor{name: "l1w", count: 2 * n * nb, elem: bulletI16, scale: qb},
-			bulletTensor{name: "l1b", count: nb, elem: bulletI16, scale: qa * qb})
-	}
-	in := n
-	for i, l := range a.Layers {
-		w := bulletTensor{name: fmt.Sprintf("l%dw", i+1), count: in * nb * l.Out, elem: bulletF32, scale: 1}
-		if !l.Float {
-			w.elem, w.scale = bulletI8, qb
-		}
-		ts = append(ts, w, bulletTensor{name: fmt.Sprintf("l%db", i+1), count: nb * l.Out, elem: bulletF32, scale: 1})
-		in = l.Out
-	}
-	return ts
+// bulletLayout is a checked Spec's bullet file: its input map and its arrays in file order.
+type bulletLayout struct {
+	table   [64]int
+	kb      int
+	mirror  bool
+	n, nb   int
+	in, out []int          // per stage: input and output size
+	tensors []bulletTensor // file order
+	w, b    []int          // per stage: index of its weights and bias in tensors, or −1
 }
 
-// BulletFileSize returns the size of the unpadded parameter data of a network with
-// architecture a, header excluded (the file is the header followed by this, possibly rounded
-// up to a multiple of 64 bytes). With a.Float it is the size of the float32 file.
-func BulletFileSize(a BulletArch) (int, error) {
-	a = a.withDefaults()
-	if err := a.validate(); err != nil {
-		return 0, err
+// bulletLayoutOf checks that spec and f describe a bullet file (see the table above) and
+// returns its layout. Errors: a Spec Check refuses, inputs other than all or all@hm (with
+// or without kings(…)), PSQT columns, a stage without a bullet file array layout, bad
+// header or quantisation constants, or more than MaxFileSize bytes of parameters.
+func bulletLayoutOf(spec Spec, f BulletFile) (*bulletLayout, error) {
+	sh, err := spec.shape()
+	if err != nil {
+		return nil, err
 	}
+	if f.Header < 0 || f.Header > maxBulletHeader {
+		return nil, fmt.Errorf("nnue: bullet: header of %d bytes, want 0…%d", f.Header, maxBulletHeader)
+	}
+	if f.Float && (f.QA <= 0 || f.QA > 32767 || f.QB <= 0 || f.QB > 32767) {
+		return nil, fmt.Errorf("nnue: bullet: a float file needs QA and QB in 1…32767, has %d and %d", f.QA, f.QB)
+	}
+	if len(spec.Inputs) != 1 || spec.Inputs[0].Rows != RowsInt16 || spec.PSQT != 0 {
+		return nil, fmt.Errorf("nnue: bullet: %v: a bullet file has one int16-row input and no PSQT", spec)
+	}
+	L := &bulletLayout{n: spec.Width, nb: spec.Buckets.Count(), in: sh.in, out: sh.out}
+	if L.table, L.kb, L.mirror, err = bulletInputs(spec.Inputs[0].Set); err != nil {
+		return nil, err
+	}
+	qa, qb := float64(f.QA), float64(f.QB)
+	add := func(name string, count int, elem bulletElem, scale float64) int {
+		L.tensors = append(L.tensors, bulletTensor{name: name, count: count, elem: elem, scale: scale})
+		return len(L.tensors) - 1
+	}
+	add("l0w", 768*L.kb*L.n, bulletI16, qa)
+	add("l0b", L.n, bulletI16, qa)
+	layer := 0
+	for i, st := range spec.Stack {
+		w, b := -1, -1
+		in, out := sh.in[i], sh.out[i]
+		switch st.Op {
+		case "stm":
+			if i != 0 {
+				return nil, fmt.Errorf("nnue: bullet: stm must be the first stage only")
+			}
+		case "pairwise", "relu.f32", "clamp.f32", "sqrclamp.f32", "trunc.f32":
+		case "screlu_affine.i16", "crelu_affine.i16":
+			if out != 1 {
+				return nil, fmt.Errorf("nnue: bullet: %v: the single-layer output has one value per bucket", st)
+			}
+			layer++
+			w = add(fmt.Sprintf("l%dw", layer), in*L.nb, bulletI16, qb)
+			b = add(fmt.Sprintf("l%db", layer), L.nb, bulletI16, qa*qb)
+		case "affine.i8":
+			if i+1 == len(spec.Stack) || spec.Stack[i+1].Op != "dequant.f32" {
+				return nil, fmt.Errorf("nnue: bullet: %v must be followed by dequant.f32 (its float32 bias)", st)
+			}
+			layer++
+			w = add(fmt.Sprintf("l%dw", layer), in*L.nb*out, bulletI8, qb)
+		case "dequant.f32":
+			if i == 0 || spec.Stack[i-1].Op != "affine.i8" {
+				return nil, fmt.Errorf("nnue: bullet: %v must follow affine.i8", st)
+			}
+			b = add(fmt.Sprintf("l%db", layer), L.nb*out, bulletF32, 1)
+		case "affine.f32", "dot.f32":
+			layer++
+			w = add(fmt.Sprintf("l%dw", layer), in*L.nb*out, bulletF32, 1)
+			b = add(fmt.Sprintf("l%db", layer), L.nb*out, bulletF32, 1)
+		default:
+			return nil, fmt.Errorf("nnue: bullet: stage %v has no array layout in a bullet file", st)
+		}
+		L.w, L.b = append(L.w, w), append(L.b, b)
+	}
+	return L, nil
+}
+
+// bulletInputs reads the king-bucket map and mirroring of a bullet input set: all or
+// all@hm, optionally as kings(…)*all with the same orientation.
+func bulletInputs(set string) (table [64]int, kb int, mirror bool, err error) {
+	body := set
+	kings, kmirror := false, false
+	if rest, ok := strings.CutPrefix(set, "kings("); ok {
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return table, 0, false, fmt.Errorf("nnue: bullet: input %q: missing ')'", set)
+		}
+		fields := strings.Split(rest[:end], ".")
+		if len(fields) != 64 {
+			return table, 0, false, fmt.Errorf("nnue: bullet: input %q: %d king buckets, want 64", set, len(fields))
+		}
+		for i, x := range fields {
+			if table[i], err = strconv.Atoi(x); err != nil {
+				return table, 0, false, fmt.Errorf("nnue: bullet: input %q: %w", set, err)
+			}
+		}
+		kings, body = true, rest[end+1:]
+		switch {
+		case strings.HasPrefix(body, "@hm*"):
+			kmirror, body = true, body[len("@hm*"):]
+		case strings.HasPrefix(body, "*"):
+			body = body[1:]
+		default:
+			return table, 0, false, fmt.Errorf("nnue: bullet: input %q: kings(…) must be flipped or @hm", set)
+		}
+	}
+	switch body {
+	case "all":
+	case "all@hm":
+		mirror = true
+	default:
+		return table, 0, false, fmt.Errorf("nnue: bullet: input %q: a bullet file holds 768 inputs per king bucket, all or all@hm, optionally kings(…)*all", set)
+	}
+	if kings && kmirror != mirror {
+		return table, 0, false, fmt.Errorf("nnue: bullet: input %q: the king buckets and the pieces must be oriented alike", set)
+	}
+	for sq, x := range table {
+		if mirror && x != table[sq^7] {
+			return table, 0, false, fmt.Errorf("nnue: bullet: mirrored king buckets must be symmetric: square %d has bucket %d, its mirror %d", sq, x, table[sq^7])
+		}
+		kb = max(kb, x+1)
+	}
+	return table, kb, mirror, nil
+}
+
+// size returns the bytes of the unpadded parameters, float32 throughout when float.
+func (L *bulletLayout) size(float bool) (int, error) {
 	size := 0
-	for _, t := range a.tensors() {
-		if a.Float {
+	for _, t := range L.tensors {
+		if float {
 			size += 4 * t.count
 		} else {
 			size += t.bytes()
 		}
 	}
 	if size > MaxFileSize {
-		return 0, fmt.Errorf("nnue: bullet: %v declares %d bytes of parameters, more than MaxFileSize %d", a, size, MaxFileSize)
+		return 0, fmt.Errorf("nnue: bullet: %d bytes of parameters, more than MaxFileSize %d", size, MaxFileSize)
 	}
 	return size, nil
 }
 
-// bulletData checks the size of a bullet file and returns its parameter bytes.
-func bulletData(data []byte, a BulletArch) ([]byte, error) {
-	size, err := BulletFileSize(a)
+// BulletFileSize returns the size of the unpadded parameter data of a bullet file of spec
+// with layout f, header excluded (the file is the header followed by this, possibly rounded
+// up to a multiple of 64 bytes); with f.Float the size of the float32 file. Errors: those of
+// the loaders for spec and f.
+func BulletFileSize(spec Spec, f BulletFile) (int, error) {
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
+		return 0, err
+	}
+	return L.size(f.Float)
+}
+
+// body checks the size of a bullet file and returns its parameter bytes.
+func (L *bulletLayout) body(data []byte, f BulletFile) ([]byte, error) {
+	size, err := L.size(f.Float)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < a.Header {
-		return nil, fmt.Errorf("nnue: bullet: file of %d bytes is shorter than its %d-byte header", len(data), a.Header)
+	if len(data) < f.Header {
+		return nil, fmt.Errorf("nnue: bullet: file of %d bytes is shorter than its %d-byte header", len(data), f.Header)
 	}
-	body := data[a.Header:]
+	body := data[f.Header:]
 	if len(body) != size && len(body) != (size+63)/64*64 {
-		return nil, fmt.Errorf("nnue: bullet: file has %d bytes after its %d-byte header, want %d (or %d padded) for %v", len(body), a.Header, size, (size+63)/64*64, a)
+		return nil, fmt.Errorf("nnue: bullet: file has %d bytes after its %d-byte header, want %d (or %d padded)", len(body), f.Header, size, (size+63)/64*64)
 	}
 	return body[:size], nil
 }
@@ -517,26 +528,31 @@ type BulletQuantError struct {
 	Wrapped         int
 }
 
-// QuantiseBullet converts a file of bullet's unquantised float32 parameters (raw.bin, the
-// layout of a with every array float32, after a.Header bytes) to the quantised file of a
+// QuantiseBullet converts a file of bullet's unquantised float32 parameters (raw.bin: the
+// arrays of spec, every one float32, after f.Header bytes) to the quantised file of spec
 // (without header), and reports the quantisation error of every array. Integer arrays are
-// quantised as round(w·Q) with Q the array's scale (QA, QB or QA·QB); float arrays are copied.
+// quantised as round(w·Q) with Q the array's scale (f.QA, f.QB or f.QA·f.QB); float arrays
+// are copied. f.Float is implied.
 //
-// Errors: a file of the wrong size, a NaN or infinite value, a value whose quantised
-// magnitude reaches 2^31, and — unless a.Wrap — a quantised value outside its integer type
-// (int16, int8), each naming the array and index. With a.Wrap such a value keeps its low
-// bits, as an x86-64 C++ static_cast<int16_t>/static_cast<int8_t> of the rounded float does.
-func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, error) {
-	a = a.withDefaults()
-	a.Float = true
-	body, err := bulletData(data, a)
+// Errors: those of BulletFileSize, a file of the wrong size, a NaN or infinite value, a value
+// whose quantised magnitude reaches 2^31, and — unless f.Wrap — a quantised value outside its
+// integer type (int16, int8), each naming the array and index. With f.Wrap such a value keeps
+// its low bits, as an x86-64 C++ static_cast<int16_t>/static_cast<int8_t> of the rounded
+// float does.
+func QuantiseBullet(data []byte, spec Spec, f BulletFile) ([]byte, []BulletQuantError, error) {
+	f.Float = true
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := L.body(data, f)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []byte
 	var report []BulletQuantError
 	off := 0
-	for _, t := range a.tensors() {
+	for _, t := range L.tensors {
 		r := BulletQuantError{Tensor: t.name, Count: t.count, Scale: t.scale}
 		lo, hi := int64(math.MinInt16), int64(math.MaxInt16)
 		if t.elem == bulletI8 {
@@ -558,7 +574,7 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 			}
 			v := int64(q)
 			if v < lo || v > hi {
-				if !a.Wrap {
+				if !f.Wrap {
 					return nil, nil, fmt.Errorf("nnue: bullet: float file: %s[%d] = %g quantises to %d, outside [%d, %d] (declare wrap to keep the low bits as a C++ cast does)", t.name, i, w, v, lo, hi)
 				}
 				r.Wrapped++
@@ -584,86 +600,97 @@ func QuantiseBullet(data []byte, a BulletArch) ([]byte, []BulletQuantError, erro
 	return out, report, nil
 }
 
-// ParseBullet builds a Network from a bullet network file (see the layout above and
-// doc/bullet.md) and its declared architecture. The feature set is ALL (flip orientation),
-// ALL with the hm (mirrored) orientation, or a product KB × ALL of king buckets and ALL;
-// bullet's feature rows are permuted into nnuekit's ALL index order, and with mirroring
-// nnuekit's convention (own king on files e–h) is bullet's (files a–d) with every square
-// mirrored, a fixed permutation too.
+// ParseBullet builds the Network spec declares from a bullet network file with layout f
+// (see the table above). The input is all or all@hm (flip orientation, or hm: mirrored when
+// the perspective's own king stands on files e–h), optionally times kings(…); bullet's
+// feature rows are permuted into nnuekit's ALL index order, and with mirroring nnuekit's
+// convention is bullet's with every square mirrored, a fixed permutation too. The layers are
+// the Spec's (Spec.assemble); Evaluate returns the engine's printed value (centipawns for
+// the CPW family, the truncated float output for trunc.f32).
 //
-// Single layer: the stack per bucket is [Perspective, SCReLU] (CPWArchitecture) or
-// [Perspective, BulletCReLU]; Evaluate returns centipawns as bullet's inference does.
-// Multi-layer: [Perspective, PairwiseClip, Affine (int8 L1, zero bias), Dequantise,
-// FloatActivation, (FloatAffine, FloatActivation)…, FloatAffine, FloatOutput]; Evaluate
-// returns trunc(float32(out·Scale)).
-//
-// With a.Float the file holds float32 parameters, quantised first by QuantiseBullet; the
+// With f.Float the file holds float32 parameters, quantised first by QuantiseBullet; the
 // quantisation error of every integer array is appended to Architecture.Quantization.
 //
-// Errors: an inconsistent architecture, a file whose size after the header is neither the
-// data size nor that size padded to 64 bytes, non-finite float parameters, and, for SCReLU,
-// output weights with |w| > 128 (nnuekit's SCReLU kernel is exact only up to that bound,
-// which bullet's default weight clipping ±1.98·QB respects).
-func ParseBullet(data []byte, a BulletArch) (*Network, error) {
-	a = a.withDefaults()
-	if err := a.validate(); err != nil {
+// Errors: those of BulletFileSize and QuantiseBullet, a file whose size after the header is
+// neither the data size nor that size padded to 64 bytes, non-finite float parameters, and,
+// for screlu_affine.i16, output weights with |w| > 128 (nnuekit's SCReLU kernel is exact only
+// up to that bound, which bullet's default weight clipping ±1.98·QB respects).
+func ParseBullet(data []byte, spec Spec, f BulletFile) (*Network, error) {
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
 		return nil, err
 	}
-	declared := a
-	var quantNote string
-	if a.Float {
-		q, report, err := QuantiseBullet(data, a)
+	quant := "bullet file"
+	if f.Float {
+		q, report, err := QuantiseBullet(data, spec, f)
 		if err != nil {
 			return nil, err
 		}
-		data = q
-		a.Float, a.Header, a.Wrap = false, 0, false
-		quantNote = "; quantised at load from float32:"
+		quant += fmt.Sprintf(", quantised at load from float32 (QA %d, QB %d):", f.QA, f.QB)
+		data, f = q, BulletFile{Transposed: f.Transposed}
 		for _, r := range report {
 			if r.Scale != 1 {
-				quantNote += fmt.Sprintf(" %s max |err| %.3g mean %.3g", r.Tensor, r.MaxAbs, r.MeanAbs)
+				quant += fmt.Sprintf(" %s max |err| %.3g mean %.3g", r.Tensor, r.MaxAbs, r.MeanAbs)
 				if r.Wrapped > 0 {
-					quantNote += fmt.Sprintf(" (%d wrapped)", r.Wrapped)
+					quant += fmt.Sprintf(" (%d wrapped)", r.Wrapped)
 				}
 			}
 		}
 	}
-	body, err := bulletData(data, a)
+	body, err := L.body(data, f)
 	if err != nil {
 		return nil, err
 	}
-	// Split the parameter arrays.
-	arrays := map[string][]byte{}
+	arrays := make([][]byte, len(L.tensors))
 	off := 0
-	for _, t := range a.tensors() {
-		arrays[t.name] = body[off : off+t.bytes()]
+	for i, t := range L.tensors {
+		arrays[i] = body[off : off+t.bytes()]
 		off += t.bytes()
 	}
-	ft, err := bulletTransformer(a, arrays["l0w"], arrays["l0b"])
-	if err != nil {
-		return nil, err
-	}
-	nb := a.OutputBuckets
-	buckets := Buckets{N: nb, Sub: 2, Div: (32 + nb - 1) / nb}
-	if nb == 1 {
-		buckets = Buckets{}
-	} else if len(a.BucketTable) > 0 {
-		buckets = Buckets{N: nb, Table: make([]uint8, len(a.BucketTable))}
-		for i, b := range a.BucketTable {
-			buckets.Table[i] = uint8(b)
+	w := L.transformerRows(arrays[0])
+	var params []any
+	nb := L.nb
+	for b := range nb {
+		for i, st := range spec.Stack {
+			in, out := L.in[i], L.out[i]
+			switch st.Op {
+			case "screlu_affine.i16", "crelu_affine.i16":
+				l1w := i16s(arrays[L.w[i]])
+				ws := alignedInt16(in)
+				for k := range ws {
+					if f.Transposed {
+						ws[k] = l1w[b*in+k]
+					} else {
+						ws[k] = l1w[k*nb+b]
+					}
+					if st.Op == "screlu_affine.i16" && (ws[k] > 128 || ws[k] < -128) {
+						return nil, fmt.Errorf("nnue: bullet: output weight %d of bucket %d exceeds ±128, beyond nnuekit's exact SCReLU kernel", ws[k], b)
+					}
+				}
+				params = append(params, ws, []int32{int32(i16s(arrays[L.b[i]])[b])})
+			case "affine.i8":
+				wb := arrays[L.w[i]]
+				p := pad32(in)
+				ws := alignedInt8(out * p)
+				for k := range in {
+					for j := range out {
+						ws[j*p+k] = int8(wb[(k*nb+b)*out+j])
+					}
+				}
+				params = append(params, ws, alignedInt32(out))
+			case "dequant.f32":
+				params = append(params, f32s(arrays[L.b[i]])[b*out:(b+1)*out])
+			case "affine.f32", "dot.f32":
+				all := f32s(arrays[L.w[i]])
+				ws := make([]float32, in*out)
+				for k := range in {
+					copy(ws[k*out:(k+1)*out], all[(k*nb+b)*out:])
+				}
+				params = append(params, ws, f32s(arrays[L.b[i]])[b*out:(b+1)*out])
+			}
 		}
 	}
-	var arch Architecture
-	if a.Pairwise {
-		arch, err = bulletMultiLayer(a, buckets, arrays)
-	} else {
-		arch, err = bulletSingleLayer(a, buckets, i16s(arrays["l1w"]), i16s(arrays["l1b"]))
-	}
-	if err != nil {
-		return nil, err
-	}
-	arch.Quantization += quantNote
-	return NewNetwork(ft, arch, "bullet "+declared.String())
+	return spec.assemble(nil, w, alignedCopy(i16s(arrays[1])), nil, params, "bullet "+spec.String(), quant)
 }
 
 func i16s(b []byte) []int16 {
@@ -682,38 +709,15 @@ func f32s(b []byte) []float32 {
 	return v
 }
 
-// bulletTransformer builds the feature transformer from bullet's l0w [768·K][N] and l0b [N].
-func bulletTransformer(a BulletArch, l0w, l0bBytes []byte) (*FeatureTransformer, error) {
-	table, kb, _ := a.kingTable()
-	n := a.Hidden
-	o := featureset.Flip
-	if a.Mirror {
-		o = featureset.FlipMirror
-	}
-	var set *featureset.Set
-	all := featureset.All(o)
-	if len(a.KingBuckets) > 0 {
-		kbBlock, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
-		if err != nil {
-			return nil, fmt.Errorf("nnue: bullet: %w", err)
-		}
-		prod, err := featureset.Product(kbBlock, all)
-		if err != nil {
-			return nil, fmt.Errorf("nnue: bullet: %w", err)
-		}
-		set = featureset.NewSet(prod)
-	} else {
-		set = featureset.NewSet(all)
-	}
-	if set.Size() != 768*kb {
-		return nil, fmt.Errorf("nnue: bullet: feature set %v has %d features, want %d", set, set.Size(), 768*kb)
-	}
-	// Permute bullet's rows into ALL's order: ALL index (file·8 + rank)·12 + role·2 + color.
-	w := make([]int16, 768*kb*n)
-	for b := range kb {
+// transformerRows permutes bullet's l0w [768·K][N] into the rows of nnuekit's
+// kings(…)*ALL order: ALL index (file·8 + rank)·12 + role·2 + color.
+func (L *bulletLayout) transformerRows(l0w []byte) []int16 {
+	n := L.n
+	w := alignedInt16(768 * L.kb * n)
+	for b := range L.kb {
 		for sq := range 64 {
 			bsq := sq
-			if a.Mirror {
+			if L.mirror {
 				bsq ^= 7
 			}
 			for role := range 6 {
@@ -729,94 +733,7 @@ func bulletTransformer(a BulletArch, l0w, l0bBytes []byte) (*FeatureTransformer,
 			}
 		}
 	}
-	return NewFeatureTransformer(set, n, w, i16s(l0bBytes), 0, nil)
-}
-
-// bulletSingleLayer builds the stacks of the single-layer family.
-func bulletSingleLayer(a BulletArch, buckets Buckets, l1w, l1b []int16) (Architecture, error) {
-	n, nb := a.Hidden, a.OutputBuckets
-	weightsOf := func(bucket int) []int16 {
-		out := make([]int16, 2*n)
-		for k := range out {
-			if a.TransposedOutput {
-				out[k] = l1w[bucket*2*n+k]
-			} else {
-				out[k] = l1w[k*nb+bucket]
-			}
-		}
-		return out
-	}
-	if a.SCReLU {
-		outs := make([]*SCReLU, nb)
-		for b := range outs {
-			ws := weightsOf(b)
-			for _, x := range ws {
-				if x > 128 || x < -128 {
-					return Architecture{}, fmt.Errorf("nnue: bullet: output weight %d of bucket %d exceeds ±128, beyond nnuekit's exact SCReLU kernel", x, b)
-				}
-			}
-			outs[b] = &SCReLU{QA: int16(a.QA), Div: a.QA, Out: 1, Weights: alignedCopy(ws), Bias: []int32{int32(l1b[b])}}
-		}
-		return CPWArchitecture(buckets, outs, a.QA, a.QB, a.Scale)
-	}
-	arch := Architecture{
-		Buckets:      buckets,
-		Output:       OutputScale{Mul: a.Scale, Div: a.QA * a.QB},
-		PawnValue:    100,
-		Quantization: fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale),
-	}
-	for b := range nb {
-		arch.Stacks = append(arch.Stacks, []Layer{Perspective{}, &BulletCReLU{QA: int16(a.QA), Weights: alignedCopy(weightsOf(b)), Bias: []int32{int32(l1b[b])}}})
-	}
-	return arch, nil
-}
-
-// bulletMultiLayer builds the stacks of the multi-layer family. Every layer's weights are
-// stored [In][B][Out] (bullet's column-major output-bucketed matrices) and its biases [B][Out].
-func bulletMultiLayer(a BulletArch, buckets Buckets, arrays map[string][]byte) (Architecture, error) {
-	nb := a.OutputBuckets
-	arch := Architecture{
-		Buckets:   buckets,
-		PawnValue: 100,
-		Quantization: fmt.Sprintf("bullet multi-layer: FT ×QA=%d, pairwise clip %d >>%d, L1 int8 ×QB=%d rescaled by 2^%d/(QA²·QB), float32 after, output ×%d truncated",
-			a.QA, a.Clip, a.Shift, a.QB, a.Shift, a.Scale),
-	}
-	mul := float32(int64(1)<<a.Shift) / float32(int64(a.QA)*int64(a.QA)*int64(a.QB))
-	for b := range nb {
-		st := []Layer{Perspective{}, PairwiseClip{Max: int16(a.Clip), Shift: uint8(a.Shift)}}
-		in := a.Hidden
-		for i, l := range a.Layers {
-			wb := arrays[fmt.Sprintf("l%dw", i+1)]
-			bias := f32s(arrays[fmt.Sprintf("l%db", i+1)])[b*l.Out : (b+1)*l.Out]
-			if !allFinite32(bias) {
-				return Architecture{}, fmt.Errorf("nnue: bullet: layer %d bucket %d: biases not finite", i+1, b)
-			}
-			if !l.Float {
-				af := NewAffine(in, l.Out)
-				p := pad32(in)
-				for k := range in {
-					for j := range l.Out {
-						af.Weights[j*p+k] = int8(wb[(k*nb+b)*l.Out+j])
-					}
-				}
-				st = append(st, af, &Dequantise{Mul: mul, Bias: bias, FMA: a.FMA})
-			} else {
-				all := f32s(wb)
-				fa := &FloatAffine{In: in, Out: l.Out, Weights: make([]float32, in*l.Out), Bias: bias, Lanes: l.Lanes, FMA: a.FMA}
-				for k := range in {
-					copy(fa.Weights[k*l.Out:(k+1)*l.Out], all[(k*nb+b)*l.Out:])
-				}
-				st = append(st, fa)
-			}
-			if l.Act != 0 {
-				st = append(st, FloatActivation{Act: l.Act})
-			}
-			in = l.Out
-		}
-		st = append(st, FloatOutput{Scale: float32(a.Scale)})
-		arch.Stacks = append(arch.Stacks, st)
-	}
-	return arch, nil
+	return w
 }
 
 func alignedCopy(v []int16) []int16 {
@@ -828,29 +745,28 @@ func alignedCopy(v []int16) []int16 {
 // LoadBulletFile reads a bullet network file and calls ParseBullet. The file's size is checked
 // against the declaration before it is read, so a file of the wrong size (however large) is
 // refused without reading it.
-func LoadBulletFile(path string, a BulletArch) (*Network, error) {
-	f, err := os.Open(path)
+func LoadBulletFile(path string, spec Spec, f BulletFile) (*Network, error) {
+	size, err := BulletFileSize(spec, f)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
+	file, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	a = a.withDefaults()
-	size, err := BulletFileSize(a)
+	defer file.Close()
+	fi, err := file.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if n := fi.Size() - int64(a.Header); n != int64(size) && n != int64((size+63)/64*64) {
-		return nil, fmt.Errorf("nnue: bullet: %s has %d bytes, want %d-byte header + %d (or %d padded) for %v", path, fi.Size(), a.Header, size, (size+63)/64*64, a)
+	if n := fi.Size() - int64(f.Header); n != int64(size) && n != int64((size+63)/64*64) {
+		return nil, fmt.Errorf("nnue: bullet: %s has %d bytes, want %d-byte header + %d (or %d padded)", path, fi.Size(), f.Header, size, (size+63)/64*64)
 	}
 	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	if _, err := io.ReadFull(file, data); err != nil {
 		return nil, fmt.Errorf("nnue: bullet: reading %s: %w", path, err)
 	}
-	return ParseBullet(data, a)
+	return ParseBullet(data, spec, f)
 }
 
 // BulletCReLU is the output layer of a CReLU network of the CPW family as bullet trains it:
