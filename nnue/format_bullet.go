@@ -80,8 +80,7 @@ type BulletArch struct {
 	// Mirror selects horizontal mirroring (ChessBucketsMirrored): every square is mirrored
 	// (sq ^ 7) when the perspective's own king stands on files e–h.
 	Mirror bool
-	// TransposedOutput, Header, Float and Wrap are BulletFile's Transposed, Header, Float
-	// and Wrap.
+	// TransposedOutput and Header are BulletFile's Transposed and Header.
 	TransposedOutput bool
 	Header           int
 	// BucketTable maps the piece count (kings included; counts beyond the table take its last
