@@ -108,7 +108,7 @@ func scratchLen(k Kind, n int) int {
 			l += block.Len(2 * simd.SparseIdxLen(pad32(n)))
 		}
 		return l
-	case KindInt32:
+	case KindInt32, KindFloat32:
 		return block.Len(4 * max(n, 1))
 	}
 	return 0
@@ -127,6 +127,8 @@ func blockTensor(b *block.Block, k Kind, n int) tensor {
 		}
 	case KindInt32:
 		t.i32 = b.Int32s(max(n, 1))
+	case KindFloat32:
+		t.f32 = b.Float32s(max(n, 1))
 	}
 	return t
 }

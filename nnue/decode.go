@@ -156,6 +156,14 @@ func (d *decoder) i32s(field string, dst []int32) error {
 	})
 }
 
+func (d *decoder) f32s(field string, dst []float32) error {
+	return d.array(field, len(dst), 4, func(i int, b []byte) {
+		for j := range len(b) / 4 {
+			dst[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+		}
+	})
+}
+
 func (d *decoder) i8s(field string, dst []int8) error {
 	return d.array(field, len(dst), 1, func(i int, b []byte) {
 		for j, x := range b {
@@ -180,6 +188,11 @@ func (e *encoder) i16s(v []int16) {
 func (e *encoder) i32s(v []int32) {
 	for _, x := range v {
 		e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(x))
+	}
+}
+func (e *encoder) f32s(v []float32) {
+	for _, x := range v {
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, math.Float32bits(x))
 	}
 }
 func (e *encoder) i8s(v []int8) {

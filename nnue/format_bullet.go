@@ -3,12 +3,14 @@ package nnue
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // Bullet's quantised network file (the `quantised.bin` of a bullet checkpoint) for the CPW
@@ -31,26 +33,91 @@ import (
 // king stands on files e–h. Output bucket (MaterialCount<B>): (pieces − 2) / ⌈32/B⌉.
 // Evaluation (examples/simple.rs): SCReLU: (Σ clamp(a,0,QA)²·w / QA + bias)·SCALE / (QA·QB);
 // CReLU: (Σ clamp(a,0,QA)·w + bias)·SCALE / (QA·QB), side to move's accumulator first.
+//
+// The multi-layer family (Alexandria, ../shared/nets/bullet/README.md §1) keeps l0w and l0b
+// and follows them with, per hidden layer k, lkw [In][B][Out] (int8 × QB for the first, which
+// reads the N pairwise outputs, float32 after) and lkb f32 [B][Out]. Files may start with a
+// header (BulletFile.Header, skipped) and may be bullet's unquantised float32 raw.bin
+// (BulletFile.Float, QuantiseBullet).
+//
+// The file does not record the architecture: a loader takes it declared as a Spec (the
+// project's architecture string, doc/nnue.md; doc/bullet.md has every shared net's) and the
+// file's layout as a BulletFile. The Spec's parameter arrays are read in bullet's order:
+//
+//	stage                      file arrays (all buckets)
+//	the transformer            l0w i16 [768·K][N], l0b i16 [N]
+//	screlu_affine.i16(…,…,1)   l1w i16 [2N][B] (or [B][2N]: BulletFile.Transposed), l1b i16 [B]
+//	crelu_affine.i16(QA)       the same
+//	affine.i8(O)               lkw i8 [In][B][O] (its int32 bias is zero)
+//	dequant.f32(num,den)       lkb f32 [B][O], the bias of the affine.i8 before it
+//	affine.f32(O), dot.f32(L)  lkw f32 [In][B][O], lkb f32 [B][O]
+//
+// with k counting the weighted layers from 1; the other stages have no parameters.
 
-// BulletArch describes a bullet network of the CPW family, which the file does not record.
+// BulletArch constructs the declaration of a bullet network from bullet's own terms (hidden
+// size, activation, king-bucket map, output buckets, quantisation constants, hidden layers)
+// for Go callers: Declare returns its Spec and BulletFile, which is what the loaders take.
+// It covers the single-layer CPW family above and the multi-layer family (pairwise → int8 L1
+// → float32 layers, each per output bucket; doc/bullet.md). The zero values of QA, QB, Scale
+// and OutputBuckets mean CPW's defaults.
 type BulletArch struct {
-	// Hidden is N, the feature transformer width per perspective (a multiple of 32 here).
+	// Hidden is N, the feature transformer width per perspective (a multiple of 32; of 64
+	// with Pairwise).
 	Hidden int
-	// OutputBuckets is B, the number of material-count output buckets (0 or 1: none).
+	// OutputBuckets is B, the number of output buckets (0 or 1: none).
 	OutputBuckets int
-	// SCReLU selects the squared clipped ReLU; false means CReLU.
+	// SCReLU selects the squared clipped ReLU; false means CReLU (single layer only).
 	SCReLU bool
-	// QA, QB and Scale are the quantisation constants (0: 255, 64, 400, CPW's defaults).
+	// QA, QB and Scale are the quantisation constants (0: 255, 64, 400, CPW's defaults):
+	// QA scales the feature transformer, QB the output weights (single layer) or the int8
+	// L1 weights (multi-layer), Scale turns the network's output into its printed value.
 	QA, QB, Scale int32
 	// KingBuckets maps the perspective's own king square (a1 = 0, seen from the perspective)
-	// to an input bucket: nil for plain 768 inputs, 64 entries (ChessBuckets), or 32 entries
-	// of four files a–d per rank when Mirror is set (ChessBucketsMirrored's layout).
+	// to an input bucket: nil for plain 768 inputs, 64 entries (ChessBuckets; symmetric under
+	// a ↔ h when Mirror is set), or 32 entries of four files a–d per rank when Mirror is set
+	// (ChessBucketsMirrored's layout). Every bucket 0 … max must be used.
 	KingBuckets []int
-	// Mirror selects horizontal mirroring (ChessBucketsMirrored).
+	// Mirror selects horizontal mirroring (ChessBucketsMirrored): every square is mirrored
+	// (sq ^ 7) when the perspective's own king stands on files e–h.
 	Mirror bool
-	// TransposedOutput is set when l1w was saved with .transpose() (bullet's output-bucket
-	// examples do so): [B][2N] instead of [2N][B].
+	// TransposedOutput and Header are BulletFile's Transposed and Header.
 	TransposedOutput bool
+	Header           int
+	// BucketTable maps the piece count (kings included; counts beyond the table take its last
+	// entry) to the output bucket, replacing bullet's (pieces − 2)/⌈32/B⌉; at most 33 entries,
+	// each below B.
+	BucketTable []int
+	// Pairwise selects the feature-transformer activation of the multi-layer family: for each
+	// perspective (side to move first) and i < N/2,
+	// out[i] = clamp(acc[i], 0, Clip)·clamp(acc[i+N/2], 0, Clip) >> Shift, a uint8 ≤ 127.
+	Pairwise    bool
+	Clip, Shift int
+	// Layers are the hidden layers after a pairwise activation, in order (multi-layer family):
+	// the first has int8 weights (× QB) read from the N pairwise outputs, its int32 sums
+	// rescaled to float32 by 2^Shift/(QA²·QB) plus its float32 bias; the rest are float32;
+	// the last has one output and no activation, and its value × Scale truncated is the
+	// network's output.
+	Layers []BulletLayer
+	// FMA selects fused multiply-adds in the float stages (the engine's FMA build).
+	FMA bool
+	// Float and Wrap are BulletFile's Float and Wrap (the float file is quantised with QA
+	// and QB).
+	Float, Wrap bool
+}
+
+// BulletLayer is one hidden layer of a multi-layer bullet network, per output bucket.
+type BulletLayer struct {
+	// Out is the number of outputs.
+	Out int
+	// Float selects float32 weights; false means int8 weights quantised by QB (the first
+	// layer only).
+	Float bool
+	// Act is the activation after the layer (0: none, for the last layer).
+	Act FloatAct
+	// Lanes is the summation order of a float layer (FloatAffine.Lanes: 0 = one running sum
+	// per output starting at the bias; L = L lanes added in halves, then the bias, for a
+	// layer with one output).
+	Lanes int
 }
 
 func (a BulletArch) withDefaults() BulletArch {
@@ -69,112 +136,24 @@ func (a BulletArch) withDefaults() BulletArch {
 	return a
 }
 
-// String returns the description in the form ParseBulletArch reads.
-func (a BulletArch) String() string {
-	a = a.withDefaults()
-	var b strings.Builder
-	act := "crelu"
-	if a.SCReLU {
-		act = "screlu"
-	}
-	fmt.Fprintf(&b, "hidden=%d act=%s out=%d qa=%d qb=%d scale=%d", a.Hidden, act, a.OutputBuckets, a.QA, a.QB, a.Scale)
-	if len(a.KingBuckets) > 0 {
-		s := make([]string, len(a.KingBuckets))
-		for i, x := range a.KingBuckets {
-			s[i] = strconv.Itoa(x)
-		}
-		b.WriteString(" kb=" + strings.Join(s, ","))
-	}
-	if a.Mirror {
-		b.WriteString(" mirror")
-	}
-	if a.TransposedOutput {
-		b.WriteString(" transposed")
-	}
-	return b.String()
-}
-
-// ParseBulletArch reads a BulletArch from space-separated fields: hidden=N, act=screlu|crelu,
-// out=B, qa=, qb=, scale=, kb=comma-separated buckets (32 or 64), and the flags mirror and
-// transposed, e.g. "hidden=256 act=screlu out=8 transposed". Unknown fields are an error.
-func ParseBulletArch(s string) (BulletArch, error) {
-	var a BulletArch
-	a.SCReLU = true
-	for _, f := range strings.Fields(s) {
-		k, v, _ := strings.Cut(f, "=")
-		num := func(lo, hi int) (int, error) {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < lo || n > hi {
-				return 0, fmt.Errorf("nnue: bullet architecture: %s=%q, want an integer in [%d, %d]", k, v, lo, hi)
-			}
-			return n, nil
-		}
-		var err error
-		var n int
-		switch k {
-		case "hidden":
-			n, err = num(1, maxWidth)
-			a.Hidden = n
-		case "out":
-			n, err = num(1, 64)
-			a.OutputBuckets = n
-		case "qa":
-			n, err = num(1, 32767)
-			a.QA = int32(n)
-		case "qb":
-			n, err = num(1, 32767)
-			a.QB = int32(n)
-		case "scale":
-			n, err = num(1, 1<<20)
-			a.Scale = int32(n)
-		case "act":
-			switch v {
-			case "screlu":
-				a.SCReLU = true
-			case "crelu":
-				a.SCReLU = false
-			default:
-				err = fmt.Errorf("nnue: bullet architecture: act=%q, want screlu or crelu", v)
-			}
-		case "kb":
-			for _, x := range strings.Split(v, ",") {
-				n, e := strconv.Atoi(x)
-				if e != nil || n < 0 || n >= 64 {
-					err = fmt.Errorf("nnue: bullet architecture: king bucket %q, want 0…63", x)
-					break
-				}
-				a.KingBuckets = append(a.KingBuckets, n)
-			}
-		case "mirror":
-			a.Mirror = true
-		case "transposed":
-			a.TransposedOutput = true
-		default:
-			err = fmt.Errorf("nnue: bullet architecture: unknown field %q", f)
-		}
-		if err != nil {
-			return BulletArch{}, err
-		}
-	}
-	if a.Hidden == 0 {
-		return BulletArch{}, fmt.Errorf("nnue: bullet architecture %q: hidden=N missing", s)
-	}
-	return a, nil
-}
-
 // kingTable expands the architecture's king buckets to 64 squares (bucket count n).
 func (a BulletArch) kingTable() (t [64]int, n int, err error) {
 	switch {
 	case len(a.KingBuckets) == 0:
 		return t, 1, nil
-	case len(a.KingBuckets) == 64 && !a.Mirror:
+	case len(a.KingBuckets) == 64:
 		copy(t[:], a.KingBuckets)
+		for sq := range t {
+			if a.Mirror && t[sq] != t[sq^7] {
+				return t, 0, fmt.Errorf("nnue: bullet: mirrored king buckets must be symmetric: square %d has bucket %d, its mirror %d", sq, t[sq], t[sq^7])
+			}
+		}
 	case len(a.KingBuckets) == 32 && a.Mirror:
 		for sq := range t {
 			t[sq] = a.KingBuckets[(sq/8)*4+[8]int{0, 1, 2, 3, 3, 2, 1, 0}[sq%8]]
 		}
 	default:
-		return t, 0, fmt.Errorf("nnue: bullet: %d king buckets with mirror=%v, want 64 without mirroring or 32 with it", len(a.KingBuckets), a.Mirror)
+		return t, 0, fmt.Errorf("nnue: bullet: %d king buckets with mirror=%v, want 64, or 32 (files a–d of each rank) with mirroring", len(a.KingBuckets), a.Mirror)
 	}
 	for _, x := range t {
 		n = max(n, x+1)
@@ -182,96 +161,562 @@ func (a BulletArch) kingTable() (t [64]int, n int, err error) {
 	return t, n, nil
 }
 
-// BulletFileSize returns the size of the unpadded parameter data of a network with
-// architecture a (the file is this rounded up to a multiple of 64 bytes).
-func BulletFileSize(a BulletArch) (int, error) {
-	a = a.withDefaults()
-	_, kb, err := a.kingTable()
-	if err != nil {
-		return 0, err
-	}
-	n, b := a.Hidden, a.OutputBuckets
-	return 2 * (768*kb*n + n + 2*n*b + b), nil
-}
-
-// ParseBullet builds a Network from a bullet quantised network file (see the layout above)
-// and its architecture. The feature set is ALL (flip orientation), ALL with the hm (mirrored)
-// orientation, or a product KB × ALL of king buckets and ALL; bullet's feature rows are
-// permuted into nnuekit's ALL index order, and with mirroring nnuekit's convention (own king
-// on files e–h) is bullet's (files a–d) with every square mirrored, a fixed permutation too.
-// The network is built from its declared architecture (Spec), e.g. for a 768→512→1
-// SCReLU net "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1)
-// out=*400/16320 pawn=100" (CReLU: crelu_affine.i16(QA); king buckets: the input
-// kings(…)*all, parseInputSet); Evaluate returns centipawns as bullet's inference does.
-//
-// Errors: an inconsistent architecture (width not a multiple of 32, bad king buckets), a file
-// whose size is neither the data size nor that size padded to 64 bytes, and, for SCReLU,
-// output weights with |w| > 128 (nnuekit's SCReLU kernel is exact only up to that bound,
-// which bullet's default weight clipping ±1.98·QB respects).
-func ParseBullet(data []byte, a BulletArch) (*Network, error) {
-	a = a.withDefaults()
+// validate checks a (with defaults applied) for consistency.
+func (a BulletArch) validate() error {
 	n, nb := a.Hidden, a.OutputBuckets
 	if n <= 0 || n%32 != 0 || n > maxWidth {
-		return nil, fmt.Errorf("nnue: bullet: hidden size %d must be a positive multiple of 32 ≤ %d", n, maxWidth)
+		return fmt.Errorf("nnue: bullet: hidden size %d must be a positive multiple of 32 ≤ %d", n, maxWidth)
 	}
 	if nb < 1 || nb > 32 {
-		return nil, fmt.Errorf("nnue: bullet: %d output buckets, want 1…32", nb)
+		return fmt.Errorf("nnue: bullet: %d output buckets, want 1…32", nb)
 	}
-	if a.QA <= 0 || a.QA > 32767 || a.QB <= 0 || a.Scale <= 0 {
-		return nil, fmt.Errorf("nnue: bullet: QA %d, QB %d, SCALE %d must be positive (QA < 2^15)", a.QA, a.QB, a.Scale)
+	if a.QA <= 0 || a.QA > 32767 || a.QB <= 0 || a.QB > 32767 || a.Scale <= 0 {
+		return fmt.Errorf("nnue: bullet: QA %d, QB %d, SCALE %d must be positive (QA, QB < 2^15)", a.QA, a.QB, a.Scale)
 	}
-	table, kb, err := a.kingTable()
-	if err != nil {
-		return nil, err
+	if len(a.BucketTable) > 33 {
+		return fmt.Errorf("nnue: bullet: output bucket table of %d entries, at most 33 (0…32 pieces)", len(a.BucketTable))
 	}
-	size, _ := BulletFileSize(a)
-	if len(data) != size && len(data) != (size+63)/64*64 {
-		return nil, fmt.Errorf("nnue: bullet: file has %d bytes, want %d (or %d padded) for %v", len(data), size, (size+63)/64*64, a)
-	}
-	i16s := func(off, cnt int) []int16 {
-		v := make([]int16, cnt)
-		for i := range v {
-			v[i] = int16(binary.LittleEndian.Uint16(data[off+2*i:]))
+	for i, b := range a.BucketTable {
+		if b < 0 || b >= nb {
+			return fmt.Errorf("nnue: bullet: output bucket %d for %d pieces, want 0…%d", b, i, nb-1)
 		}
-		return v
 	}
-	off := 0
-	l0w := data[off : off+2*768*kb*n]
-	off += len(l0w)
-	l0b := i16s(off, n)
-	off += 2 * n
-	l1w := i16s(off, 2*n*nb)
-	off += 4 * n * nb
-	l1b := i16s(off, nb)
+	if _, _, err := a.kingTable(); err != nil {
+		return err
+	}
+	if a.Pairwise != (len(a.Layers) > 0) {
+		return fmt.Errorf("nnue: bullet: hidden layers need the pairwise activation and it needs them (pairwise %v, %d layers)", a.Pairwise, len(a.Layers))
+	}
+	if !a.Pairwise {
+		if a.FMA {
+			return fmt.Errorf("nnue: bullet: fma declared for a network without float layers")
+		}
+		return nil
+	}
+	if a.TransposedOutput {
+		return fmt.Errorf("nnue: bullet: transposed applies to single-layer networks only")
+	}
+	if n%64 != 0 {
+		return fmt.Errorf("nnue: bullet: pairwise needs a hidden size that is a multiple of 64, not %d", n)
+	}
+	if a.Clip < 1 || a.Clip > 32767 || a.Shift < 0 || a.Shift > 30 || (a.Clip*a.Clip)>>a.Shift > 127 {
+		return fmt.Errorf("nnue: bullet: pairwise clip %d, shift %d: clip²>>shift must be ≤ 127", a.Clip, a.Shift)
+	}
+	if len(a.Layers) > 8 {
+		return fmt.Errorf("nnue: bullet: %d hidden layers, at most 8", len(a.Layers))
+	}
+	in := n
+	for i, l := range a.Layers {
+		last := i == len(a.Layers)-1
+		switch {
+		case l.Out < 1 || l.Out > maxAffineDim:
+			return fmt.Errorf("nnue: bullet: layer %d has %d outputs", i+1, l.Out)
+		case (i == 0) == l.Float:
+			return fmt.Errorf("nnue: bullet: layer %d: the first layer must be i8 and the others f32", i+1)
+		case last && (l.Out != 1 || l.Act != 0):
+			return fmt.Errorf("nnue: bullet: the last layer must have one output and no activation, not %v", l)
+		case !last && l.Act == 0:
+			return fmt.Errorf("nnue: bullet: layer %d (%v) needs an activation", i+1, l)
+		case l.Act > FloatSCReLU:
+			return fmt.Errorf("nnue: bullet: layer %d: unknown activation %d", i+1, uint8(l.Act))
+		case l.Lanes != 0 && (!l.Float || l.Out != 1 || l.Lanes < 2 || l.Lanes > maxFloatLanes || l.Lanes&(l.Lanes-1) != 0 || in%l.Lanes != 0):
+			return fmt.Errorf("nnue: bullet: layer %d (%v): lanes must be a power of two ≤ %d dividing its %d inputs, on a float layer with one output", i+1, l, maxFloatLanes, in)
+		}
+		in = l.Out
+	}
+	return nil
+}
 
+// BulletFile is the layout of a bullet network file beyond its declared architecture.
+type BulletFile struct {
+	// Header is the number of bytes before the parameters, skipped (Stormphrax's CBNF
+	// header: 64). The parameters after it may be padded to a multiple of 64 bytes.
+	Header int
+	// Transposed is set when l1w of a single-layer net was saved with .transpose() (bullet's
+	// output-bucket examples do so): [B][2N] instead of [2N][B].
+	Transposed bool
+	// Float declares a file of bullet's unquantised float32 parameters (raw.bin), quantised
+	// at load by QuantiseBullet: the transformer ×QA, int16 output weights and int8 L1
+	// weights ×QB, int16 output biases ×QA·QB.
+	Float  bool
+	QA, QB int32
+	// Wrap makes a quantised value outside its integer type wrap around (keep its low bits),
+	// as a C++ static_cast of round(w·Q) does on x86-64, instead of being an error.
+	Wrap bool
+}
+
+// maxBulletHeader bounds BulletFile.Header.
+const maxBulletHeader = 1 << 20
+
+// Declare returns the architecture a declares and the layout of its file. Errors: an
+// inconsistent declaration (hidden size, buckets, king map, layers, constants) or one the
+// Spec refuses.
+func (a BulletArch) Declare() (Spec, BulletFile, error) {
+	a = a.withDefaults()
+	if err := a.validate(); err != nil {
+		return Spec{}, BulletFile{}, err
+	}
+	table, _, _ := a.kingTable()
 	o := featureset.Flip
 	if a.Mirror {
 		o = featureset.FlipMirror
 	}
-	var set *featureset.Set
-	all := featureset.All(o)
+	set := featureset.All(o)
 	if len(a.KingBuckets) > 0 {
-		kbBlock, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
+		kb, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
 		if err != nil {
-			return nil, fmt.Errorf("nnue: bullet: %w", err)
+			return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
 		}
-		prod, err := featureset.Product(kbBlock, all)
+		if set, err = featureset.Product(kb, set); err != nil {
+			return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ft=%s:i16 width=%d stack=stm", featureset.NewSet(set), a.Hidden)
+	switch {
+	case a.Pairwise:
+		fmt.Fprintf(&b, ">pairwise(%d,%d)", a.Clip, a.Shift)
+		for i, l := range a.Layers {
+			switch {
+			case i == 0:
+				fmt.Fprintf(&b, ">affine.i8(%d)>dequant.f32(%d,%d)", l.Out, int64(1)<<a.Shift, int64(a.QA)*int64(a.QA)*int64(a.QB))
+			case l.Lanes != 0:
+				fmt.Fprintf(&b, ">dot.f32(%d)", l.Lanes)
+			default:
+				fmt.Fprintf(&b, ">affine.f32(%d)", l.Out)
+			}
+			if l.Act != 0 {
+				b.WriteString(map[FloatAct]string{FloatReLU: ">relu.f32", FloatCReLU: ">clamp.f32", FloatSCReLU: ">sqrclamp.f32"}[l.Act])
+			}
+		}
+		fmt.Fprintf(&b, ">trunc.f32(%d)", a.Scale)
+	case a.SCReLU:
+		fmt.Fprintf(&b, ">screlu_affine.i16(%d,%d,1)", a.QA, a.QA)
+	default:
+		fmt.Fprintf(&b, ">crelu_affine.i16(%d)", a.QA)
+	}
+	if nb := a.OutputBuckets; nb > 1 && len(a.BucketTable) > 0 {
+		b.WriteString(" buckets=table(")
+		for n := range 33 {
+			if n > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(a.BucketTable[min(n, len(a.BucketTable)-1)]))
+		}
+		b.WriteByte(')')
+	} else if nb > 1 {
+		fmt.Fprintf(&b, " buckets=pieces(%d,2,%d)", nb, (32+nb-1)/nb)
+	}
+	if !a.Pairwise {
+		fmt.Fprintf(&b, " out=*%d/%d", a.Scale, a.QA*a.QB)
+	}
+	if a.FMA {
+		b.WriteString(" fma")
+	}
+	b.WriteString(" pawn=100")
+	spec, err := ParseSpec(b.String())
+	if err != nil {
+		return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
+	}
+	return spec, BulletFile{Header: a.Header, Transposed: a.TransposedOutput, Float: a.Float, QA: a.QA, QB: a.QB, Wrap: a.Wrap}, nil
+}
+
+// bulletElem is the element type of a parameter array in a quantised bullet file.
+type bulletElem uint8
+
+const (
+	bulletI16 bulletElem = iota
+	bulletI8
+	bulletF32
+)
+
+// bulletTensor is one parameter array of a bullet file, in file order.
+type bulletTensor struct {
+	name  string
+	count int
+	elem  bulletElem
+	scale float64 // quantisation scale of its float32 value (1 for float arrays)
+}
+
+func (t bulletTensor) bytes() int {
+	return t.count * [...]int{bulletI16: 2, bulletI8: 1, bulletF32: 4}[t.elem]
+}
+
+// bulletLayout is a checked Spec's bullet file: its input map and its arrays in file order.
+type bulletLayout struct {
+	table   [64]int
+	kb      int
+	mirror  bool
+	n, nb   int
+	in, out []int          // per stage: input and output size
+	tensors []bulletTensor // file order
+	w, b    []int          // per stage: index of its weights and bias in tensors, or −1
+}
+
+// bulletLayoutOf checks that spec and f describe a bullet file (see the table above) and
+// returns its layout. Errors: a Spec Check refuses, inputs other than all or all@hm (with
+// or without kings(…)), PSQT columns, a stage without a bullet file array layout, bad
+// header or quantisation constants, or more than MaxFileSize bytes of parameters.
+func bulletLayoutOf(spec Spec, f BulletFile) (*bulletLayout, error) {
+	sh, err := spec.shape()
+	if err != nil {
+		return nil, err
+	}
+	if f.Header < 0 || f.Header > maxBulletHeader {
+		return nil, fmt.Errorf("nnue: bullet: header of %d bytes, want 0…%d", f.Header, maxBulletHeader)
+	}
+	if f.Float && (f.QA <= 0 || f.QA > 32767 || f.QB <= 0 || f.QB > 32767) {
+		return nil, fmt.Errorf("nnue: bullet: a float file needs QA and QB in 1…32767, has %d and %d", f.QA, f.QB)
+	}
+	if len(spec.Inputs) != 1 || spec.Inputs[0].Rows != RowsInt16 || spec.PSQT != 0 {
+		return nil, fmt.Errorf("nnue: bullet: %v: a bullet file has one int16-row input and no PSQT", spec)
+	}
+	L := &bulletLayout{n: spec.Width, nb: spec.Buckets.Count(), in: sh.in, out: sh.out}
+	if L.table, L.kb, L.mirror, err = bulletInputs(spec.Inputs[0].Set); err != nil {
+		return nil, err
+	}
+	qa, qb := float64(f.QA), float64(f.QB)
+	add := func(name string, count int, elem bulletElem, scale float64) int {
+		L.tensors = append(L.tensors, bulletTensor{name: name, count: count, elem: elem, scale: scale})
+		return len(L.tensors) - 1
+	}
+	add("l0w", 768*L.kb*L.n, bulletI16, qa)
+	add("l0b", L.n, bulletI16, qa)
+	layer := 0
+	for i, st := range spec.Stack {
+		w, b := -1, -1
+		in, out := sh.in[i], sh.out[i]
+		switch st.Op {
+		case "stm":
+			if i != 0 {
+				return nil, fmt.Errorf("nnue: bullet: stm must be the first stage only")
+			}
+		case "pairwise", "relu.f32", "clamp.f32", "sqrclamp.f32", "trunc.f32":
+		case "screlu_affine.i16", "crelu_affine.i16":
+			if out != 1 {
+				return nil, fmt.Errorf("nnue: bullet: %v: the single-layer output has one value per bucket", st)
+			}
+			layer++
+			w = add(fmt.Sprintf("l%dw", layer), in*L.nb, bulletI16, qb)
+			b = add(fmt.Sprintf("l%db", layer), L.nb, bulletI16, qa*qb)
+		case "affine.i8":
+			if i+1 == len(spec.Stack) || spec.Stack[i+1].Op != "dequant.f32" {
+				return nil, fmt.Errorf("nnue: bullet: %v must be followed by dequant.f32 (its float32 bias)", st)
+			}
+			layer++
+			w = add(fmt.Sprintf("l%dw", layer), in*L.nb*out, bulletI8, qb)
+		case "dequant.f32":
+			if i == 0 || spec.Stack[i-1].Op != "affine.i8" {
+				return nil, fmt.Errorf("nnue: bullet: %v must follow affine.i8", st)
+			}
+			b = add(fmt.Sprintf("l%db", layer), L.nb*out, bulletF32, 1)
+		case "affine.f32", "dot.f32":
+			layer++
+			w = add(fmt.Sprintf("l%dw", layer), in*L.nb*out, bulletF32, 1)
+			b = add(fmt.Sprintf("l%db", layer), L.nb*out, bulletF32, 1)
+		default:
+			return nil, fmt.Errorf("nnue: bullet: stage %v has no array layout in a bullet file", st)
+		}
+		L.w, L.b = append(L.w, w), append(L.b, b)
+	}
+	return L, nil
+}
+
+// bulletInputs reads the king-bucket map and mirroring of a bullet input set: all or
+// all@hm, optionally as kings(…)*all with the same orientation.
+func bulletInputs(set string) (table [64]int, kb int, mirror bool, err error) {
+	body := set
+	kings, kmirror := false, false
+	if rest, ok := strings.CutPrefix(set, "kings("); ok {
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			return table, 0, false, fmt.Errorf("nnue: bullet: input %q: missing ')'", set)
+		}
+		fields := strings.Split(rest[:end], ".")
+		if len(fields) != 64 {
+			return table, 0, false, fmt.Errorf("nnue: bullet: input %q: %d king buckets, want 64", set, len(fields))
+		}
+		for i, x := range fields {
+			if table[i], err = strconv.Atoi(x); err != nil {
+				return table, 0, false, fmt.Errorf("nnue: bullet: input %q: %w", set, err)
+			}
+		}
+		kings, body = true, rest[end+1:]
+		switch {
+		case strings.HasPrefix(body, "@hm*"):
+			kmirror, body = true, body[len("@hm*"):]
+		case strings.HasPrefix(body, "*"):
+			body = body[1:]
+		default:
+			return table, 0, false, fmt.Errorf("nnue: bullet: input %q: kings(…) must be flipped or @hm", set)
+		}
+	}
+	switch body {
+	case "all":
+	case "all@hm":
+		mirror = true
+	default:
+		return table, 0, false, fmt.Errorf("nnue: bullet: input %q: a bullet file holds 768 inputs per king bucket, all or all@hm, optionally kings(…)*all", set)
+	}
+	if kings && kmirror != mirror {
+		return table, 0, false, fmt.Errorf("nnue: bullet: input %q: the king buckets and the pieces must be oriented alike", set)
+	}
+	for sq, x := range table {
+		if mirror && x != table[sq^7] {
+			return table, 0, false, fmt.Errorf("nnue: bullet: mirrored king buckets must be symmetric: square %d has bucket %d, its mirror %d", sq, x, table[sq^7])
+		}
+		kb = max(kb, x+1)
+	}
+	return table, kb, mirror, nil
+}
+
+// size returns the bytes of the unpadded parameters, float32 throughout when float.
+func (L *bulletLayout) size(float bool) (int, error) {
+	size := 0
+	for _, t := range L.tensors {
+		if float {
+			size += 4 * t.count
+		} else {
+			size += t.bytes()
+		}
+	}
+	if size > MaxFileSize {
+		return 0, fmt.Errorf("nnue: bullet: %d bytes of parameters, more than MaxFileSize %d", size, MaxFileSize)
+	}
+	return size, nil
+}
+
+// BulletFileSize returns the size of the unpadded parameter data of a bullet file of spec
+// with layout f, header excluded (the file is the header followed by this, possibly rounded
+// up to a multiple of 64 bytes); with f.Float the size of the float32 file. Errors: those of
+// the loaders for spec and f.
+func BulletFileSize(spec Spec, f BulletFile) (int, error) {
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
+		return 0, err
+	}
+	return L.size(f.Float)
+}
+
+// body checks the size of a bullet file and returns its parameter bytes.
+func (L *bulletLayout) body(data []byte, f BulletFile) ([]byte, error) {
+	size, err := L.size(f.Float)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < f.Header {
+		return nil, fmt.Errorf("nnue: bullet: file of %d bytes is shorter than its %d-byte header", len(data), f.Header)
+	}
+	body := data[f.Header:]
+	if len(body) != size && len(body) != (size+63)/64*64 {
+		return nil, fmt.Errorf("nnue: bullet: file has %d bytes after its %d-byte header, want %d (or %d padded)", len(body), f.Header, size, (size+63)/64*64)
+	}
+	return body[:size], nil
+}
+
+// BulletQuantError reports the quantisation of one parameter array of a float32 bullet file:
+// Count values, quantised as round(w·Scale) (w·Scale a float32 product, rounded half away
+// from zero); MaxAbs and MeanAbs are the largest and mean |q/Scale − w| in float units, and
+// Wrapped counts the values outside the integer type that wrapped (BulletArch.Wrap).
+// Float arrays (Scale 1, kept as float32) have no error.
+type BulletQuantError struct {
+	Tensor          string
+	Count           int
+	Scale           float64
+	MaxAbs, MeanAbs float64
+	Wrapped         int
+}
+
+// QuantiseBullet converts a file of bullet's unquantised float32 parameters (raw.bin: the
+// arrays of spec, every one float32, after f.Header bytes) to the quantised file of spec
+// (without header), and reports the quantisation error of every array. Integer arrays are
+// quantised as round(w·Q) with Q the array's scale (f.QA, f.QB or f.QA·f.QB); float arrays
+// are copied. f.Float is implied.
+//
+// Errors: those of BulletFileSize, a file of the wrong size, a NaN or infinite value, a value
+// whose quantised magnitude reaches 2^31, and — unless f.Wrap — a quantised value outside its
+// integer type (int16, int8), each naming the array and index. With f.Wrap such a value keeps
+// its low bits, as an x86-64 C++ static_cast<int16_t>/static_cast<int8_t> of the rounded
+// float does.
+func QuantiseBullet(data []byte, spec Spec, f BulletFile) ([]byte, []BulletQuantError, error) {
+	f.Float = true
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	body, err := L.body(data, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []byte
+	var report []BulletQuantError
+	off := 0
+	for _, t := range L.tensors {
+		r := BulletQuantError{Tensor: t.name, Count: t.count, Scale: t.scale}
+		lo, hi := int64(math.MinInt16), int64(math.MaxInt16)
+		if t.elem == bulletI8 {
+			lo, hi = math.MinInt8, math.MaxInt8
+		}
+		sum := 0.0
+		for i := range t.count {
+			w := math.Float32frombits(binary.LittleEndian.Uint32(body[off+4*i:]))
+			if !finite32(w) {
+				return nil, nil, fmt.Errorf("nnue: bullet: float file: %s[%d] is %v", t.name, i, w)
+			}
+			if t.elem == bulletF32 {
+				out = binary.LittleEndian.AppendUint32(out, math.Float32bits(w))
+				continue
+			}
+			q := math.Round(float64(w * float32(t.scale)))
+			if math.Abs(q) >= 1<<31 {
+				return nil, nil, fmt.Errorf("nnue: bullet: float file: %s[%d] = %g quantises to %g, beyond any integer type", t.name, i, w, q)
+			}
+			v := int64(q)
+			if v < lo || v > hi {
+				if !f.Wrap {
+					return nil, nil, fmt.Errorf("nnue: bullet: float file: %s[%d] = %g quantises to %d, outside [%d, %d] (declare wrap to keep the low bits as a C++ cast does)", t.name, i, w, v, lo, hi)
+				}
+				r.Wrapped++
+			}
+			var back float64
+			if t.elem == bulletI8 {
+				out = append(out, uint8(v))
+				back = float64(int8(v))
+			} else {
+				out = binary.LittleEndian.AppendUint16(out, uint16(v))
+				back = float64(int16(v))
+			}
+			e := math.Abs(back/t.scale - float64(w))
+			r.MaxAbs = max(r.MaxAbs, e)
+			sum += e
+		}
+		if t.elem != bulletF32 && t.count > 0 {
+			r.MeanAbs = sum / float64(t.count)
+		}
+		off += 4 * t.count
+		report = append(report, r)
+	}
+	return out, report, nil
+}
+
+// ParseBullet builds the Network spec declares from a bullet network file with layout f
+// (see the table above). The input is all or all@hm (flip orientation, or hm: mirrored when
+// the perspective's own king stands on files e–h), optionally times kings(…); bullet's
+// feature rows are permuted into nnuekit's ALL index order, and with mirroring nnuekit's
+// convention is bullet's with every square mirrored, a fixed permutation too. The layers are
+// the Spec's (Spec.assemble); Evaluate returns the engine's printed value (centipawns for
+// the CPW family, the truncated float output for trunc.f32).
+//
+// With f.Float the file holds float32 parameters, quantised first by QuantiseBullet; the
+// quantisation error of every integer array is appended to Architecture.Quantization.
+//
+// Errors: those of BulletFileSize and QuantiseBullet, a file whose size after the header is
+// neither the data size nor that size padded to 64 bytes, non-finite float parameters, and,
+// for screlu_affine.i16, output weights with |w| > 128 (nnuekit's SCReLU kernel is exact only
+// up to that bound, which bullet's default weight clipping ±1.98·QB respects).
+func ParseBullet(data []byte, spec Spec, f BulletFile) (*Network, error) {
+	L, err := bulletLayoutOf(spec, f)
+	if err != nil {
+		return nil, err
+	}
+	quant := "bullet file"
+	if f.Float {
+		q, report, err := QuantiseBullet(data, spec, f)
 		if err != nil {
-			return nil, fmt.Errorf("nnue: bullet: %w", err)
+			return nil, err
 		}
-		set = featureset.NewSet(prod)
-	} else {
-		set = featureset.NewSet(all)
+		quant += fmt.Sprintf(", quantised at load from float32 (QA %d, QB %d):", f.QA, f.QB)
+		data, f = q, BulletFile{Transposed: f.Transposed}
+		for _, r := range report {
+			if r.Scale != 1 {
+				quant += fmt.Sprintf(" %s max |err| %.3g mean %.3g", r.Tensor, r.MaxAbs, r.MeanAbs)
+				if r.Wrapped > 0 {
+					quant += fmt.Sprintf(" (%d wrapped)", r.Wrapped)
+				}
+			}
+		}
 	}
-	if set.Size() != 768*kb {
-		return nil, fmt.Errorf("nnue: bullet: feature set %v has %d features, want %d", set, set.Size(), 768*kb)
+	body, err := L.body(data, f)
+	if err != nil {
+		return nil, err
 	}
-	// Permute bullet's rows into ALL's order: ALL index (file·8 + rank)·12 + role·2 + color.
-	w := alignedInt16(768 * kb * n)
-	for b := range kb {
+	arrays := make([][]byte, len(L.tensors))
+	off := 0
+	for i, t := range L.tensors {
+		arrays[i] = body[off : off+t.bytes()]
+		off += t.bytes()
+	}
+	w := L.transformerRows(arrays[0])
+	var params []any
+	nb := L.nb
+	for b := range nb {
+		for i, st := range spec.Stack {
+			in, out := L.in[i], L.out[i]
+			switch st.Op {
+			case "screlu_affine.i16", "crelu_affine.i16":
+				l1w := i16s(arrays[L.w[i]])
+				ws := alignedInt16(in)
+				for k := range ws {
+					if f.Transposed {
+						ws[k] = l1w[b*in+k]
+					} else {
+						ws[k] = l1w[k*nb+b]
+					}
+					if st.Op == "screlu_affine.i16" && (ws[k] > 128 || ws[k] < -128) {
+						return nil, fmt.Errorf("nnue: bullet: output weight %d of bucket %d exceeds ±128, beyond nnuekit's exact SCReLU kernel", ws[k], b)
+					}
+				}
+				params = append(params, ws, []int32{int32(i16s(arrays[L.b[i]])[b])})
+			case "affine.i8":
+				wb := arrays[L.w[i]]
+				p := pad32(in)
+				ws := alignedInt8(out * p)
+				for k := range in {
+					for j := range out {
+						ws[j*p+k] = int8(wb[(k*nb+b)*out+j])
+					}
+				}
+				params = append(params, ws, alignedInt32(out))
+			case "dequant.f32":
+				params = append(params, f32s(arrays[L.b[i]])[b*out:(b+1)*out])
+			case "affine.f32", "dot.f32":
+				all := f32s(arrays[L.w[i]])
+				ws := make([]float32, in*out)
+				for k := range in {
+					copy(ws[k*out:(k+1)*out], all[(k*nb+b)*out:])
+				}
+				params = append(params, ws, f32s(arrays[L.b[i]])[b*out:(b+1)*out])
+			}
+		}
+	}
+	return spec.assemble(nil, w, alignedCopy(i16s(arrays[1])), nil, params, "bullet "+spec.String(), quant)
+}
+
+func i16s(b []byte) []int16 {
+	v := make([]int16, len(b)/2)
+	for i := range v {
+		v[i] = int16(binary.LittleEndian.Uint16(b[2*i:]))
+	}
+	return v
+}
+
+func f32s(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
+
+// transformerRows permutes bullet's l0w [768·K][N] into the rows of nnuekit's
+// kings(…)*ALL order: ALL index (file·8 + rank)·12 + role·2 + color.
+func (L *bulletLayout) transformerRows(l0w []byte) []int16 {
+	n := L.n
+	w := alignedInt16(768 * L.kb * n)
+	for b := range L.kb {
 		for sq := range 64 {
 			bsq := sq
-			if a.Mirror {
+			if L.mirror {
 				bsq ^= 7
 			}
 			for role := range 6 {
@@ -287,44 +732,7 @@ func ParseBullet(data []byte, a BulletArch) (*Network, error) {
 			}
 		}
 	}
-	weightsOf := func(bucket int) []int16 {
-		out := alignedInt16(2 * n)
-		for k := range out {
-			if a.TransposedOutput {
-				out[k] = l1w[bucket*2*n+k]
-			} else {
-				out[k] = l1w[k*nb+bucket]
-			}
-		}
-		return out
-	}
-	stage := fmt.Sprintf("crelu_affine.i16(%d)", a.QA)
-	quant := fmt.Sprintf("bullet CReLU: QA=%d, QB=%d, output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale)
-	if a.SCReLU {
-		stage = fmt.Sprintf("screlu_affine.i16(%d,%d,1)", a.QA, a.QA)
-		quant = fmt.Sprintf("CPW: QA=%d (feature transformer), QB=%d (output weights), output bias ×QA·QB, SCALE=%d", a.QA, a.QB, a.Scale)
-	}
-	buckets := ""
-	if nb > 1 {
-		buckets = fmt.Sprintf(" buckets=pieces(%d,2,%d)", nb, (32+nb-1)/nb)
-	}
-	spec, err := ParseSpec(fmt.Sprintf("ft=%s:i16 width=%d stack=stm>%s%s out=*%d/%d pawn=100", set, n, stage, buckets, a.Scale, a.QA*a.QB))
-	if err != nil {
-		return nil, fmt.Errorf("nnue: bullet: %w", err)
-	}
-	var params []any
-	for b := range nb {
-		ws := weightsOf(b)
-		if a.SCReLU {
-			for _, x := range ws {
-				if x > 128 || x < -128 {
-					return nil, fmt.Errorf("nnue: bullet: output weight %d of bucket %d exceeds ±128, beyond nnuekit's exact SCReLU kernel", x, b)
-				}
-			}
-		}
-		params = append(params, ws, []int32{int32(l1b[b])})
-	}
-	return spec.assemble(nil, w, alignedCopy(l0b), nil, params, "bullet "+a.String(), quant)
+	return w
 }
 
 func alignedCopy(v []int16) []int16 {
@@ -333,18 +741,36 @@ func alignedCopy(v []int16) []int16 {
 	return w
 }
 
-// LoadBulletFile reads a bullet quantised network file (quantised.bin) and calls ParseBullet.
-func LoadBulletFile(path string, a BulletArch) (*Network, error) {
-	data, err := os.ReadFile(path)
+// LoadBulletFile reads a bullet network file and calls ParseBullet. The file's size is checked
+// against the declaration before it is read, so a file of the wrong size (however large) is
+// refused without reading it.
+func LoadBulletFile(path string, spec Spec, f BulletFile) (*Network, error) {
+	size, err := BulletFileSize(spec, f)
 	if err != nil {
 		return nil, err
 	}
-	return ParseBullet(data, a)
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if n := fi.Size() - int64(f.Header); n != int64(size) && n != int64((size+63)/64*64) {
+		return nil, fmt.Errorf("nnue: bullet: %s has %d bytes, want %d-byte header + %d (or %d padded)", path, fi.Size(), f.Header, size, (size+63)/64*64)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(file, data); err != nil {
+		return nil, fmt.Errorf("nnue: bullet: reading %s: %w", path, err)
+	}
+	return ParseBullet(data, spec, f)
 }
 
 // BulletCReLU is the output layer of a CReLU network of the CPW family as bullet trains it:
 // out = Σ clamp(v_i, 0, QA)·W[i] + Bias over the 2N perspective-ordered int16 accumulator
-// values (side to move first), summed in int64 and saturated to int32; the bias is at scale
+// values (side to move first, simd.CReLUDot), summed in int64 and saturated to int32; the bias is at scale
 // QA·QB. Input KindInt16, output KindInt32 (one value); stage crelu_affine.i16(QA).
 type BulletCReLU struct {
 	QA      int16
@@ -376,14 +802,7 @@ func (l *BulletCReLU) OutputSize(n int) (int, error) {
 
 func (l *BulletCReLU) propagate(in, out *tensor, _ *evalState) {
 	m := len(in.acc[0])
-	var s int64
-	for p := range 2 {
-		w := l.Weights[p*m : (p+1)*m]
-		for i, x := range in.acc[p][:m] {
-			v := min(max(int64(x), 0), int64(l.QA))
-			s += v * int64(w[i])
-		}
-	}
+	s := simd.CReLUDot(in.acc[0][:m], l.Weights[:m], l.QA) + simd.CReLUDot(in.acc[1][:m], l.Weights[m:2*m], l.QA)
 	s += int64(l.Bias[0])
 	out.i32[0] = int32(min(max(s, math.MinInt32), math.MaxInt32))
 }

@@ -204,12 +204,13 @@ func TestBulletNetwork(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tb := newTinyBullet(t, tc.a, uint64(i))
-			// The architecture survives its text form.
-			a2, err := ParseBulletArch(tb.a.String())
-			if err != nil || a2.String() != tb.a.String() {
-				t.Fatalf("ParseBulletArch(%q) = %v, %v", tb.a.String(), a2, err)
+			// The declaration survives its text form.
+			spec, f := declareBullet(t, tc.a)
+			back, err := ParseSpec(spec.String())
+			if err != nil || back.String() != spec.String() {
+				t.Fatalf("ParseSpec(%q) = %v, %v", spec.String(), back, err)
 			}
-			net, err := ParseBullet(tb.fileData, tc.a)
+			net, err := ParseBullet(tb.fileData, back, f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +258,8 @@ func TestBulletHandComputed(t *testing.T) {
 		}
 		bias := int16(-255 * 64)
 		buf = binary.LittleEndian.AppendUint16(buf, uint16(bias))
-		net, err := ParseBullet(buf, a)
+		spec, f := declareBullet(t, a)
+		net, err := ParseBullet(buf, spec, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,50 +271,31 @@ func TestBulletHandComputed(t *testing.T) {
 }
 
 func TestBulletErrors(t *testing.T) {
-	a := BulletArch{Hidden: 32, SCReLU: true}
-	size, _ := BulletFileSize(a)
+	spec, f := declareBullet(t, BulletArch{Hidden: 32, SCReLU: true})
+	size, _ := BulletFileSize(spec, f)
 	if size != 2*(768*32+32+64+1) {
 		t.Errorf("size %d", size)
 	}
 	for _, tc := range []struct {
 		name string
 		data []byte
-		a    BulletArch
 	}{
-		{"short", make([]byte, size-2), a},
-		{"long", make([]byte, size+200), a},
-		{"width", make([]byte, size), BulletArch{Hidden: 30}},
-		{"king buckets", make([]byte, size), BulletArch{Hidden: 32, KingBuckets: make([]int, 32)}},
+		{"short", make([]byte, size-2)},
+		{"long", make([]byte, size+200)},
 	} {
-		if _, err := ParseBullet(tc.data, tc.a); err == nil {
+		if _, err := ParseBullet(tc.data, spec, f); err == nil {
 			t.Errorf("%s: no error", tc.name)
+		}
+	}
+	for _, a := range []BulletArch{{Hidden: 30}, {Hidden: 32, KingBuckets: make([]int, 32)}, {Hidden: 32, KingBuckets: []int{1, 99}}} {
+		if _, _, err := a.Declare(); err == nil {
+			t.Errorf("%+v declared", a)
 		}
 	}
 	// Output weights beyond ±128 are refused for SCReLU.
 	data := make([]byte, (size+63)/64*64)
 	binary.LittleEndian.PutUint16(data[2*(768*32+32):], uint16(200))
-	if _, err := ParseBullet(data, a); err == nil {
+	if _, err := ParseBullet(data, spec, f); err == nil {
 		t.Error("weight 200 accepted")
 	}
-	for _, s := range []string{"", "hidden=x", "hidden=32 act=relu", "hidden=32 kb=1,99", "hidden=32 foo"} {
-		if _, err := ParseBulletArch(s); err == nil {
-			t.Errorf("ParseBulletArch(%q) succeeded", s)
-		}
-	}
-}
-
-// FuzzParseBulletArch: descriptions parse or fail, never panic; parsed ones round-trip.
-func FuzzParseBulletArch(f *testing.F) {
-	f.Add("hidden=256 act=screlu out=8 transposed")
-	f.Add("hidden=32 act=crelu kb=0,0,1,1,2,2,3,3,0,0,1,1,2,2,3,3,0,0,1,1,2,2,3,3,0,0,1,1,2,2,3,3 mirror")
-	f.Fuzz(func(t *testing.T, s string) {
-		a, err := ParseBulletArch(s)
-		if err != nil {
-			return
-		}
-		b, err := ParseBulletArch(a.String())
-		if err != nil || b.String() != a.String() {
-			t.Fatalf("%q → %q → %v", s, a.String(), err)
-		}
-	})
 }

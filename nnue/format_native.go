@@ -86,7 +86,7 @@ func WriteNative(w io.Writer, n *Network) error {
 	return err
 }
 
-// param appends one parameter array (*[]int8, *[]int16 or *[]int32).
+// param appends one parameter array (*[]int8, *[]int16, *[]int32 or *[]float32).
 func (e *encoder) param(p any) {
 	switch p := p.(type) {
 	case *[]int8:
@@ -95,6 +95,8 @@ func (e *encoder) param(p any) {
 		e.i16s(*p)
 	case *[]int32:
 		e.i32s(*p)
+	case *[]float32:
+		e.f32s(*p)
 	}
 }
 
@@ -194,6 +196,8 @@ func readNative(d *decoder) (*Network, error) {
 			err = d.i16s(field, *p)
 		case *[]int32:
 			err = d.i32s(field, *p)
+		case *[]float32:
+			err = d.f32s(field, *p)
 		}
 	}
 	fa.params(read)

@@ -18,9 +18,12 @@ const (
 	KindUint8
 	// KindInt32 is a vector of int32 values (the output of Affine, SCReLU, Residual).
 	KindInt32
+	// KindFloat32 is a vector of float32 values (the float hidden layers of bullet's
+	// multi-layer nets: Dequantise, FloatActivation, FloatAffine).
+	KindFloat32
 )
 
-// String returns "accumulator", "int16", "uint8" or "int32".
+// String returns "accumulator", "int16", "uint8", "int32" or "float32".
 func (k Kind) String() string {
 	switch k {
 	case KindAccumulator:
@@ -31,6 +34,8 @@ func (k Kind) String() string {
 		return "uint8"
 	case KindInt32:
 		return "int32"
+	case KindFloat32:
+		return "float32"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -64,6 +69,7 @@ type tensor struct {
 	acc [2][]int16 // KindAccumulator: by perspective color; KindInt16: parts, stm-first order
 	u8  []uint8    // KindUint8: len pad32(n); the tail beyond n stays zero
 	i32 []int32    // KindInt32: len n (or longer)
+	f32 []float32  // KindFloat32: len n (or longer)
 	// idx: scratch for the non-zero chunk list of a sparse-input Affine reading this
 	// tensor (simd.AffineSparseIdx); KindUint8 of at least sparseMinIn bytes only.
 	idx []uint16

@@ -74,7 +74,7 @@ func notNetwork(head []byte) error {
 			known = append(known, f.doc)
 		}
 	}
-	known = append(known, "bullet (raw weights: LoadBulletFile with a declared BulletArch)")
+	known = append(known, "bullet (raw weights: LoadBulletFile with a declared architecture string and BulletFile layout)")
 	return fmt.Errorf("%w: %s; known formats: %s", ErrNotNetwork, describeHead(head), strings.Join(known, ", "))
 }
 

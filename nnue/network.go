@@ -16,9 +16,17 @@ import (
 //
 // Stockfish 15.1: N 8, Sub 1, Div 4 ((pieces − 1)/4). CPW "Output Buckets" with 8 buckets:
 // N 8, Sub 2, Div 4. N ≤ 1 (the zero value) means a single stack, bucket 0.
+//
+// When Table is set it replaces the formula: bucket = Table[min(pieces, len(Table)−1)], for
+// piece-count rules that are no linear formula (Alexandria: min((63−n)(32−n)/225, 7)).
+// Every entry must be below N (NewNetwork checks it).
 type Buckets struct {
 	N, Sub, Div int
+	Table       []uint8
 }
+
+// isZero reports whether b is the zero rule (no N, Sub, Div or Table).
+func (b Buckets) isZero() bool { return b.N == 0 && b.Sub == 0 && b.Div == 0 && b.Table == nil }
 
 // Count returns the number of buckets (at least 1).
 func (b Buckets) Count() int { return max(1, b.N) }
@@ -28,7 +36,13 @@ func (b Buckets) Of(pos *board.Position) int { return b.OfPieces(pos.PieceCount(
 
 // OfPieces returns the bucket for a piece count.
 func (b Buckets) OfPieces(pieces int) int {
-	if b.N <= 1 || b.Div <= 0 {
+	if b.N <= 1 {
+		return 0
+	}
+	if len(b.Table) > 0 {
+		return int(b.Table[min(max(pieces, 0), len(b.Table)-1)])
+	}
+	if b.Div <= 0 {
 		return 0
 	}
 	return min(max((pieces-b.Sub)/b.Div, 0), b.N-1)
@@ -118,8 +132,13 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 		return nil, fmt.Errorf("nnue: nil feature transformer")
 	}
 	nb := arch.Buckets.Count()
-	if arch.Buckets.N > 1 && arch.Buckets.Div <= 0 {
+	if arch.Buckets.N > 1 && arch.Buckets.Div <= 0 && len(arch.Buckets.Table) == 0 {
 		return nil, fmt.Errorf("nnue: bucket divisor %d must be positive", arch.Buckets.Div)
+	}
+	for i, b := range arch.Buckets.Table {
+		if int(b) >= nb {
+			return nil, fmt.Errorf("nnue: bucket table entry %d (pieces %d) is not below the bucket count %d", b, i, nb)
+		}
 	}
 	if nb > 64 {
 		return nil, fmt.Errorf("nnue: %d buckets, at most 64", nb)

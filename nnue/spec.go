@@ -42,6 +42,10 @@ type Spec struct {
 	PawnValue int32
 	// PawnByMaterial is Architecture.PawnByMaterial.
 	PawnByMaterial bool
+	// FMA makes every float stage with multiply-adds (dequant.f32, affine.f32, dot.f32)
+	// fuse them, one rounding each (simd.FMA32), as an engine built with FMA does; without
+	// it each product is rounded before the add. It is part of the operation order.
+	FMA bool
 }
 
 // Input is one feature block of the transformer: a feature-set spec (featureset.Parse) and
@@ -72,9 +76,8 @@ func (t RowType) String() string {
 
 // BucketRule selects the output bucket of a position from its piece count (kings
 // included): by Pieces (Buckets: clamp((pieces − Sub)/Div, 0, N − 1)), or by Table
-// (Table[pieces], 33 entries for 0…32 pieces) when Table is non-nil. Layer stacks
-// run only the Pieces rule; a Table is declarable (Alexandria's bucket rule) and refused
-// by the builders.
+// (Table[pieces], 33 entries for 0…32 pieces, Alexandria's rule) when Table is non-nil;
+// the builders turn it into Buckets.Table.
 type BucketRule struct {
 	Pieces Buckets
 	Table  []uint8
@@ -130,7 +133,7 @@ func (s Stage) write(b *strings.Builder) {
 }
 
 // String returns the canonical form: space-separated fields ft, width, psqt, stack,
-// buckets, psqtdiv, out, perterm, pawn in this order, the optional ones omitted when zero.
+// buckets, psqtdiv, out, perterm, fma, pawn in this order, the optional ones omitted when zero.
 // ParseSpec(s.String()) returns s for every valid s.
 func (s Spec) String() string {
 	var b strings.Builder
@@ -161,7 +164,7 @@ func (s Spec) String() string {
 			b.WriteString(strconv.Itoa(int(x)))
 		}
 		b.WriteByte(')')
-	} else if p := s.Buckets.Pieces; p != (Buckets{}) {
+	} else if p := s.Buckets.Pieces; !p.isZero() {
 		fmt.Fprintf(&b, " buckets=pieces(%d,%d,%d)", p.N, p.Sub, p.Div)
 	}
 	if s.PSQTDiv != 0 {
@@ -181,6 +184,9 @@ func (s Spec) String() string {
 	}
 	if s.PerTerm {
 		b.WriteString(" perterm")
+	}
+	if s.FMA {
+		b.WriteString(" fma")
 	}
 	if s.PawnByMaterial {
 		fmt.Fprintf(&b, " pawn=material:%d", s.PawnValue)
@@ -250,7 +256,7 @@ func (p *specParser) errf(format string, args ...any) error {
 func (p *specParser) parse() (Spec, error) {
 	var sp Spec
 	seen := map[string]bool{}
-	fields := []string{"ft", "width", "psqt", "stack", "buckets", "psqtdiv", "out", "perterm", "pawn"}
+	fields := []string{"ft", "width", "psqt", "stack", "buckets", "psqtdiv", "out", "perterm", "fma", "pawn"}
 	last := -1
 	for {
 		for p.pos < len(p.src) && p.src[p.pos] == ' ' {
@@ -284,11 +290,12 @@ func (p *specParser) parse() (Spec, error) {
 			return Spec{}, p.errf("field %s out of order (order: %s)", key, strings.Join(fields, " "))
 		}
 		seen[key], last = true, idx
-		if key == "perterm" {
+		if key == "perterm" || key == "fma" {
 			if hasVal {
-				return Spec{}, p.errf("perterm takes no value")
+				return Spec{}, p.errf("%s takes no value", key)
 			}
-			sp.PerTerm = true
+			sp.PerTerm = sp.PerTerm || key == "perterm"
+			sp.FMA = sp.FMA || key == "fma"
 			p.pos = end
 			continue
 		}
@@ -621,7 +628,7 @@ func (s Spec) shape() (specShape, error) {
 				return sh, s.errf("bucket table never selects bucket %d", b)
 			}
 		}
-	} else if p := s.Buckets.Pieces; p != (Buckets{}) {
+	} else if p := s.Buckets.Pieces; !p.isZero() {
 		if p.N < 2 || p.N > maxStacks || p.Div <= 0 {
 			return sh, s.errf("buckets=pieces(%d,%d,%d): want 2 ≤ N ≤ %d and Div > 0", p.N, p.Sub, p.Div, maxStacks)
 		}
@@ -653,14 +660,28 @@ func (s Spec) shape() (specShape, error) {
 		kind, size = k, n
 		stackBytes += bytes
 	}
-	if (kind != KindInt32 && kind != kindFloat32) || size != 1 {
-		return sh, s.errf("stack must end with one value, ends with %d×%v", size, kind)
+	if kind != KindInt32 || size != 1 {
+		return sh, s.errf("stack must end with one value, an int32 (a float stack ends with trunc.f32), not %d×%v", size, kind)
+	}
+	if s.FMA && !s.hasFloatMulAdd() {
+		return sh, s.errf("fma declared without a float stage that multiplies (dequant.f32, affine.f32, dot.f32)")
 	}
 	sh.params += stackBytes * int64(nb)
 	if sh.params > maxParams {
 		return sh, s.errf("declares %d bytes of parameters, more than %d", sh.params, int64(maxParams))
 	}
 	return sh, nil
+}
+
+// hasFloatMulAdd reports whether the stack has a stage that FMA applies to.
+func (s Spec) hasFloatMulAdd() bool {
+	for _, st := range s.Stack {
+		switch st.Op {
+		case "dequant.f32", "affine.f32", "dot.f32":
+			return true
+		}
+	}
+	return false
 }
 
 func containsByte(t []uint8, b uint8) bool {
@@ -738,6 +759,9 @@ func (s Spec) Describe() string {
 		fmt.Fprintf(&b, "f(psqt + positional), f(x) = %s\n", scale)
 	default:
 		fmt.Fprintf(&b, "f(positional), f(x) = %s\n", scale)
+	}
+	if s.FMA {
+		b.WriteString("float stages: fused multiply-add (one rounding per multiply-add)\n")
 	}
 	switch {
 	case s.PawnByMaterial:

@@ -8,12 +8,6 @@ import (
 	"github.com/nnuekit/nnuekit/featureset"
 )
 
-// kindFloat32 is a vector of float32 values: the data between the stages of the bullet
-// multi-layer layout (affine.i8f32, sqrclamp.f32, affine.f32). Those stages are declarable
-// (ParseSpec, String, Describe); no Layer computes them yet, so a Spec using them cannot be
-// built into a Network.
-const kindFloat32 Kind = 4
-
 // opInfo describes one stage operation of the architecture grammar.
 type opInfo struct {
 	doc   string // what the stage computes, for Describe and doc/nnue.md
@@ -23,8 +17,7 @@ type opInfo struct {
 	// elements, and the bytes of parameters one such stage holds.
 	check func(s Stage, in Kind, n int) (Kind, int, int64, error)
 	// build returns the Layer computing the stage for an input of n elements, its
-	// parameters zero (alloc) or nil slices to be adopted (adoptParams), or is nil for a
-	// stage that is declarable only.
+	// parameters zero (alloc) or nil slices to be adopted (assemble).
 	build func(s Stage, n int, alloc bool) (Layer, error)
 }
 
@@ -176,39 +169,84 @@ func init() {
 			}},
 		"dense": {doc: "fc0, act0, fc1, act1, fc2 over act0 ++ act1, then (fc2 + x[n−2] − x[n−1])·mul/div (DenseStack, Stockfish 19)", parts: [2]int{5, 5}, args: 2,
 			check: denseCheck, build: denseBuild},
-		"affine.f32": {doc: "float32 weights and bias (declarable only)", args: 1,
+		"dequant.f32": {doc: "float32(x)·(float32(mul)/float32(div)) + bias in float32, the int32 sums of an integer layer rescaled (Dequantise; fused with fma)", args: 2,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
-				if err := wantKind(in, kindFloat32); err != nil {
+				if err := wantKind(in, KindInt32); err != nil {
+					return 0, 0, 0, err
+				}
+				if err := argIn(s, 0, 1, 1<<31-1); err != nil {
+					return 0, 0, 0, err
+				}
+				return KindFloat32, n, 4 * int64(n), argIn(s, 1, 1, 1<<31-1)
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				l := &Dequantise{Num: int32(s.Args[0]), Den: int32(s.Args[1])}
+				if alloc {
+					l.Bias = make([]float32, n)
+				}
+				return l, nil
+			}},
+		"affine.f32": {doc: "float32 weights [in][out] and bias, each output summed from its bias in input order (FloatAffine; fused with fma)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindFloat32); err != nil {
 					return 0, 0, 0, err
 				}
 				if err := dimIn(s, n); err != nil {
 					return 0, 0, 0, err
 				}
 				out := int64(s.Args[0])
-				return kindFloat32, int(out), 4*out*int64(n) + 4*out, nil
+				return KindFloat32, int(out), 4*out*int64(n) + 4*out, nil
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				return newFloatAffine(n, int(s.Args[0]), 0, alloc), nil
 			}},
-		"affine.i8f32": {doc: "int8 weights on uint8 inputs, the int32 sum times mul/div in float32 plus a float32 bias (declarable only)", args: 3,
+		"dot.f32": {doc: "one float32 output: Σ x·w in L lanes (lane l takes inputs l, l+L, …), the lanes added in halves, then the bias (FloatAffine with Lanes; fused with fma)", args: 1,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
-				if err := wantKind(in, KindUint8); err != nil {
+				if err := wantKind(in, KindFloat32); err != nil {
 					return 0, 0, 0, err
 				}
-				if err := dimIn(s, n); err != nil {
-					return 0, 0, 0, err
+				if n <= 0 || n > maxAffineDim {
+					return 0, 0, 0, fmt.Errorf("%d inputs, want 1…%d", n, maxAffineDim)
 				}
-				if err := argIn(s, 1, 1, 1<<31-1); err != nil {
-					return 0, 0, 0, err
+				if l := s.Args[0]; l < 2 || l > maxFloatLanes || l&(l-1) != 0 || int64(n)%l != 0 {
+					return 0, 0, 0, fmt.Errorf("%d lanes, want a power of two in [2, %d] dividing the %d inputs", l, maxFloatLanes, n)
 				}
-				if err := argIn(s, 2, 1, 1<<31-1); err != nil {
-					return 0, 0, 0, err
-				}
-				out := int64(s.Args[0])
-				return kindFloat32, int(out), out*int64(n) + 4*out, nil
+				return KindFloat32, 1, 4*int64(n) + 4, nil
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				return newFloatAffine(n, 1, int(s.Args[0]), alloc), nil
 			}},
-		"sqrclamp.f32": {doc: "clamp(x, 0, 1)² in float32 (declarable only)",
-			check: func(_ Stage, in Kind, n int) (Kind, int, int64, error) {
-				return kindFloat32, n, 0, wantKind(in, kindFloat32)
-			}},
+		"relu.f32": {doc: "max(x, 0) in float32 (FloatActivation)",
+			check: floatActCheck, build: func(Stage, int, bool) (Layer, error) { return FloatActivation{Act: FloatReLU}, nil }},
+		"clamp.f32": {doc: "clamp(x, 0, 1) in float32 (FloatActivation)",
+			check: floatActCheck, build: func(Stage, int, bool) (Layer, error) { return FloatActivation{Act: FloatCReLU}, nil }},
+		"sqrclamp.f32": {doc: "clamp(x, 0, 1)² in float32 (FloatActivation)",
+			check: floatActCheck, build: func(Stage, int, bool) (Layer, error) { return FloatActivation{Act: FloatSCReLU}, nil }},
+		"trunc.f32": {doc: "the network's integer output from its one float32: int32(float32(x·scale)) truncated toward zero (FloatOutput)", args: 1,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindFloat32); err != nil {
+					return 0, 0, 0, err
+				}
+				if n != 1 {
+					return 0, 0, 0, fmt.Errorf("reads one value, receives %d", n)
+				}
+				return KindInt32, 1, 0, argIn(s, 0, 1, 1<<24)
+			},
+			build: func(s Stage, _ int, _ bool) (Layer, error) { return FloatOutput{Scale: float32(s.Args[0])}, nil }},
 	}
+}
+
+func floatActCheck(_ Stage, in Kind, n int) (Kind, int, int64, error) {
+	return KindFloat32, n, 0, wantKind(in, KindFloat32)
+}
+
+// newFloatAffine is a FloatAffine with zero parameters (alloc) or without parameter slices.
+func newFloatAffine(in, out, lanes int, alloc bool) *FloatAffine {
+	l := &FloatAffine{In: in, Out: out, Lanes: lanes}
+	if alloc {
+		l.Weights, l.Bias = make([]float32, in*out), make([]float32, out)
+	}
+	return l
 }
 
 // opNames returns the operation names, sorted and comma-separated.
@@ -221,16 +259,9 @@ func opNames() string {
 	return strings.Join(names, ", ")
 }
 
-func kindName(k Kind) string {
-	if k == kindFloat32 {
-		return "float32"
-	}
-	return k.String()
-}
-
 func wantKind(in, want Kind) error {
 	if in != want {
-		return fmt.Errorf("reads %s but receives %s", kindName(want), kindName(in))
+		return fmt.Errorf("reads %s but receives %s", fmt.Sprint(want), fmt.Sprint(in))
 	}
 	return nil
 }
@@ -269,7 +300,7 @@ func concatCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 			return 0, 0, 0, fmt.Errorf("%v: %w", p, err)
 		}
 		if k != KindUint8 {
-			return 0, 0, 0, fmt.Errorf("%v writes %s, want uint8", p, kindName(k))
+			return 0, 0, 0, fmt.Errorf("%v writes %s, want uint8", p, fmt.Sprint(k))
 		}
 		total += m
 		bytes += b
@@ -302,7 +333,7 @@ func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 		bytes += b
 	}
 	if kind != KindInt32 || size != 1 {
-		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, kindName(kind))
+		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, fmt.Sprint(kind))
 	}
 	return KindInt32, 1, bytes, nil
 }
@@ -403,11 +434,29 @@ func (s Stage) check(in Kind, n int) (Kind, int, int64, error) {
 // build returns the stage's Layer for an input of n elements, with zero parameters
 // (alloc) or nil parameter slices (the stage has been checked).
 func (s Stage) build(n int, alloc bool) (Layer, error) {
-	op := opTable[s.Op]
-	if op.build == nil {
-		return nil, fmt.Errorf("nnue: stage %v is declarable but no layer computes it yet", s)
+	return opTable[s.Op].build(s, n, alloc)
+}
+
+// layerFMA reports whether a float layer with multiply-adds fuses them (ok false for the
+// other layers).
+func layerFMA(l Layer) (fma, ok bool) {
+	switch l := l.(type) {
+	case *Dequantise:
+		return l.FMA, true
+	case *FloatAffine:
+		return l.FMA, true
 	}
-	return op.build(s, n, alloc)
+	return false, false
+}
+
+// setFMA sets the declared fma of a float layer with multiply-adds (Spec.FMA).
+func setFMA(l Layer, fma bool) {
+	switch l := l.(type) {
+	case *Dequantise:
+		l.FMA = fma
+	case *FloatAffine:
+		l.FMA = fma
+	}
 }
 
 // newAffine is NewAffine (alloc) or an Affine layer without parameter slices.
@@ -476,6 +525,22 @@ func stageOf(l Layer) (Stage, error) {
 			s.Parts = append(s.Parts, ps)
 		}
 		return s, nil
+	case *Dequantise:
+		return Stage{Op: "dequant.f32", Args: []int64{int64(l.Num), int64(l.Den)}}, nil
+	case *FloatAffine:
+		if l.Lanes != 0 {
+			return Stage{Op: "dot.f32", Args: []int64{int64(l.Lanes)}}, nil
+		}
+		return Stage{Op: "affine.f32", Args: []int64{int64(l.Out)}}, nil
+	case FloatActivation:
+		op, ok := map[FloatAct]string{FloatReLU: "relu.f32", FloatCReLU: "clamp.f32", FloatSCReLU: "sqrclamp.f32"}[l.Act]
+		if ok {
+			return Stage{Op: op}, nil
+		}
+	case FloatOutput:
+		if v := int64(l.Scale); float32(v) == l.Scale && v >= 1 && v <= 1<<24 {
+			return Stage{Op: "trunc.f32", Args: []int64{v}}, nil
+		}
 	case *DenseStack:
 		s := Stage{Op: "dense", Args: []int64{int64(l.Mul), int64(l.Div)}}
 		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
@@ -491,8 +556,8 @@ func stageOf(l Layer) (Stage, error) {
 }
 
 // layerParams calls f with a pointer to each parameter array of l in the native format's
-// order (the order of the stage's nested stages, weights before bias): *[]int8, *[]int16
-// or *[]int32.
+// order (the order of the stage's nested stages, weights before bias): *[]int8, *[]int16,
+// *[]int32 or *[]float32.
 func layerParams(l Layer, f func(p any)) {
 	switch l := l.(type) {
 	case *Affine:
@@ -502,6 +567,11 @@ func layerParams(l Layer, f func(p any)) {
 		f(&l.Weights)
 		f(&l.Bias)
 	case *BulletCReLU:
+		f(&l.Weights)
+		f(&l.Bias)
+	case *Dequantise:
+		f(&l.Bias)
+	case *FloatAffine:
 		f(&l.Weights)
 		f(&l.Bias)
 	case *Concat:
@@ -526,7 +596,12 @@ func layerParams(l Layer, f func(p any)) {
 func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 	s := Spec{Width: ft.width, PSQT: ft.psqtBuckets, PSQTDiv: a.PSQTDiv, Output: a.Output,
 		PerTerm: a.OutputPerTerm, PawnValue: a.PawnValue, PawnByMaterial: a.PawnByMaterial}
-	if a.Buckets.Count() > 1 {
+	if t := a.Buckets.Table; len(t) > 0 && a.Buckets.Count() > 1 {
+		s.Buckets.Table = make([]uint8, 33)
+		for i := range s.Buckets.Table {
+			s.Buckets.Table[i] = t[min(i, len(t)-1)]
+		}
+	} else if a.Buckets.Count() > 1 {
 		s.Buckets.Pieces = a.Buckets
 	}
 	name := ft.set.String()
@@ -569,6 +644,18 @@ func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 			return Spec{}, fmt.Errorf("nnue: stack %d has %d layers, stack 0 has %d", b, len(st), len(s.Stack))
 		}
 	}
+	fused := map[bool]bool{}
+	for _, st := range a.Stacks {
+		for _, l := range st {
+			if f, ok := layerFMA(l); ok {
+				fused[f] = true
+			}
+		}
+	}
+	if len(fused) > 1 {
+		return Spec{}, fmt.Errorf("nnue: some float layers fuse their multiply-adds and some do not: a declared architecture sets fma for all of them")
+	}
+	s.FMA = fused[true]
 	if err := s.Check(); err != nil {
 		return Spec{}, err
 	}
@@ -690,6 +777,10 @@ func adopt(slot, v any) bool {
 		x, ok := v.([]int32)
 		*p = x
 		return ok
+	case *[]float32:
+		x, ok := v.([]float32)
+		*p = x
+		return ok
 	}
 	return false
 }
@@ -703,15 +794,11 @@ func (a *ftArrays) transformer() *FeatureTransformer {
 
 // build makes the feature transformer arrays and the layers a Spec declares: with alloc,
 // every parameter array allocated and zero; without, every parameter slice nil (assemble
-// sets them). It is the one place layers are made from a declaration. It returns an
-// error for a stage no layer computes, or a bucket table.
+// sets them). It is the one place layers are made from a declaration.
 func (s Spec) build(alloc bool) (*ftArrays, Architecture, error) {
 	sh, err := s.shape()
 	if err != nil {
 		return nil, Architecture{}, err
-	}
-	if s.Buckets.Table != nil {
-		return nil, Architecture{}, fmt.Errorf("nnue: bucket tables are declarable but the layer stacks select buckets by pieces(N,Sub,Div) only")
 	}
 	nf, m := sh.set.Size(), s.Width
 	ft := &ftArrays{set: sh.set, width: m, psqtN: s.PSQT, rows8: sh.rows8}
@@ -734,7 +821,11 @@ func (s Spec) build(alloc bool) (*ftArrays, Architecture, error) {
 		ft.max16 = min(ft.max16, sh.set.MaxActive())
 		ft.max8 = max(sh.set.MaxActive()-ft.max16, 0)
 	}
-	a := Architecture{Buckets: s.Buckets.Pieces, PSQTDiv: s.PSQTDiv, Output: s.Output, OutputPerTerm: s.PerTerm,
+	buckets := s.Buckets.Pieces
+	if t := s.Buckets.Table; t != nil {
+		buckets = Buckets{N: s.Buckets.Count(), Table: t}
+	}
+	a := Architecture{Buckets: buckets, PSQTDiv: s.PSQTDiv, Output: s.Output, OutputPerTerm: s.PerTerm,
 		PawnValue: s.PawnValue, PawnByMaterial: s.PawnByMaterial}
 	for range s.Buckets.Count() {
 		var st []Layer
@@ -743,6 +834,7 @@ func (s Spec) build(alloc bool) (*ftArrays, Architecture, error) {
 			if err != nil {
 				return nil, Architecture{}, err
 			}
+			setFMA(l, s.FMA)
 			st = append(st, l)
 		}
 		a.Stacks = append(a.Stacks, st)

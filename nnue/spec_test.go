@@ -17,19 +17,16 @@ import (
 // shippedSpecs are the architecture strings of the networks nnuekit ships or loads from
 // ../shared (doc/nnue.md repeats this table).
 var shippedSpecs = map[string]string{
-	"default":   "ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361",
-	"thesis hv": "ft=hv:i16 width=512 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=100",
-	sfNetHalfKP: "ft=halfkp:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=/16 pawn=208",
-	sfNetSFNNv5: "ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361",
-	sfNetSF16:   "ft=halfkav2_hm:i16 width=1536 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=328",
-	sfNetSF19:   "ft=threats+pawnpairs:i8,halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(255,9)>dense(affine.i8(32),concat(sqrcrelu(21),crelu.i32(7)),affine.i8(32),concat(sqrcrelu(19),crelu.i32(6)),affine.i8(1),9600,16384) buckets=pieces(8,1,4) psqtdiv=2 out=/16 perterm pawn=material:304",
-	"maelstrom": "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
-}
-
-// declaredOnly are architectures no loader builds yet: the bullet multi-layer layout of
-// Alexandria's net (../shared/nets/bullet/README.md §1).
-var declaredOnly = map[string]string{
-	"alexandria-ml": "ft=all@hm:i16 width=1536 stack=stm>pairwise(362,10)>affine.i8f32(16,1024,4193408)>sqrclamp.f32>affine.f32(32)>sqrclamp.f32>affine.f32(1) buckets=table(7,7,7,7,7,6,6,6,5,5,5,4,4,4,3,3,3,3,2,2,2,2,1,1,1,1,0,0,0,0,0,0,0) out=*400 pawn=100",
+	"default":                      "ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361",
+	"thesis hv":                    "ft=hv:i16 width=512 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=100",
+	sfNetHalfKP:                    "ft=halfkp:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=/16 pawn=208",
+	sfNetSFNNv5:                    "ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361",
+	sfNetSF16:                      "ft=halfkav2_hm:i16 width=1536 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=328",
+	sfNetSF19:                      "ft=threats+pawnpairs:i8,halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(255,9)>dense(affine.i8(32),concat(sqrcrelu(21),crelu.i32(7)),affine.i8(32),concat(sqrcrelu(19),crelu.i32(6)),affine.i8(1),9600,16384) buckets=pieces(8,1,4) psqtdiv=2 out=/16 perterm pawn=material:304",
+	"alexandria-ml-33184b6.net":    bulletNets[0].spec,
+	"alexandria-sl-hm-cba722a.net": bulletNets[1].spec,
+	"maelstrom-512.bin":            "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
+	"stormphrax-net013.nnue":       bulletNets[3].spec,
 }
 
 // shippedNet loads one of shippedSpecs' networks.
@@ -44,13 +41,20 @@ func shippedNet(t testing.TB, name string) *Network {
 		return n
 	case "thesis hv":
 		return thesisNet(t, "hv")
-	case "maelstrom":
-		requireShared(t)
-		n, err := LoadBulletFile(filepath.Join(sharedDir, "nets", "bullet", "maelstrom-512.bin"), BulletArch{Hidden: 512, SCReLU: true})
-		if err != nil {
-			t.Fatal(err)
+	}
+	for _, c := range bulletNets {
+		if c.file == name {
+			requireShared(t)
+			spec, err := ParseSpec(c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := LoadBulletFile(filepath.Join(sharedDir, "nets", "bullet", c.file), spec, c.layout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
 		}
-		return n
 	}
 	return sfTestNetwork(t, name)
 }
@@ -98,35 +102,35 @@ func TestShippedSpecs(t *testing.T) {
 	}
 }
 
-// TestDeclaredOnly: the bullet multi-layer layout parses, prints back and is described, and
-// building it is refused with an error naming the stage no layer computes.
-func TestDeclaredOnly(t *testing.T) {
-	for name, str := range declaredOnly {
-		s, err := ParseSpec(str)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+// TestDescribeBulletMultiLayer: the bullet multi-layer layout is described stage by stage
+// with its sizes, bucket table and fma.
+func TestDescribeBulletMultiLayer(t *testing.T) {
+	s, err := ParseSpec(bulletNets[0].spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := s.Describe()
+	for _, w := range []string{"1536 → 3072", "3072 → 1536", "1536 → 16", "16 → 16", "32 → 1", "table", "fused multiply-add", "trunc.f32"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("Describe lacks %q:\n%s", w, d)
 		}
-		if s.String() != str {
-			t.Fatalf("%s: prints %s", name, s)
-		}
-		d := s.Describe()
-		for _, w := range []string{"1536 → 3072", "3072 → 1536", "1536 → 16", "32 → 1", "table"} {
-			if !strings.Contains(d, w) {
-				t.Errorf("%s: Describe lacks %q:\n%s", name, w, d)
-			}
-		}
-		if _, _, err := s.build(true); err == nil || !strings.Contains(err.Error(), "bucket table") {
-			t.Errorf("%s: build: %v", name, err)
-		}
-		s.Buckets = BucketRule{Pieces: Buckets{N: 8, Sub: 2, Div: 4}}
-		if _, _, err := s.build(true); err == nil || !strings.Contains(err.Error(), "affine.i8f32(16,1024,4193408) is declarable but no layer computes it") {
-			t.Errorf("%s: build: %v", name, err)
+	}
+	// fma without a float stage, and a float stack without trunc.f32, are refused.
+	for _, bad := range []string{
+		"ft=all:i16 width=64 stack=stm>crelu_affine.i16(255) fma",
+		"ft=all:i16 width=64 stack=stm>pairwise(362,10)>affine.i8(8)>dequant.f32(1,2)>dot.f32(8)",
+		"ft=all:i16 width=64 stack=stm>pairwise(362,10)>affine.i8(8)>dequant.f32(1,2)>dot.f32(3)>trunc.f32(400)",
+		"ft=all:i16 width=64 stack=stm>pairwise(362,10)>affine.i8(8)>dequant.f32(0,2)>dot.f32(8)>trunc.f32(400)",
+		"ft=all:i16 width=64 stack=stm>pairwise(362,10)>affine.i8(8)>relu.f32>dot.f32(8)>trunc.f32(400)",
+	} {
+		if _, err := ParseSpec(bad); err == nil {
+			t.Errorf("%q accepted", bad)
 		}
 	}
 }
 
 // drawSpec draws a valid architecture of one of the families: thesis/HalfKP, SFNNv5,
-// SF19-like dense, CPW SCReLU, bullet CReLU, bullet multi-layer (declarable only).
+// SF19-like dense, CPW SCReLU, bullet CReLU, bullet multi-layer (float stages).
 func drawSpec(t *rapid.T) Spec {
 	sets := []string{"all", "hv", "h+v", "ksq*all", "halfkp", "halfkav2_hm", "all@hm", "d1+d2",
 		"kings(" + strings.TrimSuffix(strings.Repeat("0.1.", 32), ".") + ")@hm*all@hm"}
@@ -167,8 +171,17 @@ func drawSpec(t *rapid.T) Spec {
 	case 4:
 		s.Stack = []Stage{persp, {Op: "crelu_affine.i16", Args: []int64{int64(rapid.IntRange(1, 32767).Draw(t, "qa"))}}}
 	default:
-		s.Stack = []Stage{persp, pairwise, {Op: "affine.i8f32", Args: []int64{16, 1024, 4193408}}, {Op: "sqrclamp.f32"},
-			{Op: "affine.f32", Args: []int64{32}}, {Op: "sqrclamp.f32"}, {Op: "affine.f32", Args: []int64{1}}}
+		act := func(name string) Stage {
+			return Stage{Op: rapid.SampledFrom([]string{"relu.f32", "clamp.f32", "sqrclamp.f32"}).Draw(t, name)}
+		}
+		last := Stage{Op: "affine.f32", Args: []int64{1}}
+		if rapid.Bool().Draw(t, "lanes") {
+			last = Stage{Op: "dot.f32", Args: []int64{int64(rapid.SampledFrom([]int{2, 4, 8, 16}).Draw(t, "lanes"))}}
+		}
+		s.Stack = []Stage{persp, pairwise, aff("l1", 16, 16), {Op: "dequant.f32", Args: []int64{1024, int64(rapid.IntRange(1, 1<<30).Draw(t, "den"))}}, act("a1"),
+			{Op: "affine.f32", Args: []int64{int64(16 * rapid.IntRange(1, 2).Draw(t, "l2"))}}, act("a2"), last,
+			{Op: "trunc.f32", Args: []int64{int64(rapid.IntRange(1, 1<<24).Draw(t, "scale"))}}}
+		s.FMA = rapid.Bool().Draw(t, "fma")
 	}
 	switch rapid.IntRange(0, 2).Draw(t, "buckets") {
 	case 1:
@@ -283,9 +296,6 @@ func asSpecError(err error, se **SpecError) bool {
 // to the same value and prints identically.
 func FuzzParseSpec(f *testing.F) {
 	for _, s := range shippedSpecs {
-		f.Add(s)
-	}
-	for _, s := range declaredOnly {
 		f.Add(s)
 	}
 	f.Add("ft=all:i16 width=0 stack=stm")
@@ -459,7 +469,8 @@ func TestBulletSpecs(t *testing.T) {
 		{BulletArch{Hidden: 32, OutputBuckets: 4, KingBuckets: plain}, "ft=" + kings + "*all:i16 width=32 stack=stm>crelu_affine.i16(255) buckets=pieces(4,2,8) out=*400/16320 pawn=100"},
 	} {
 		tb := newTinyBullet(t, c.a, 7)
-		n, err := ParseBullet(tb.fileData, c.a)
+		spec, f := declareBullet(t, c.a)
+		n, err := ParseBullet(tb.fileData, spec, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -506,6 +517,10 @@ func randomNetwork(t interface{ Fatal(...any) }, s Spec, rng *rand.Rand, bound i
 			for i := range *p {
 				(*p)[i] = int32(rng.IntN(128*bound+1) - 64*bound)
 			}
+		case *[]float32:
+			for i := range *p {
+				(*p)[i] = float32(rng.Float64()*2 - 1)
+			}
 		}
 	}
 	fa.params(fill)
@@ -530,9 +545,6 @@ func TestNativeRoundTripDeclared(t *testing.T) {
 	ps := testPositions(t)[:10]
 	rapid.Check(t, func(rt *rapid.T) {
 		s := drawSpec(rt)
-		if len(s.Stack) > 2 && s.Stack[2].Op == "affine.i8f32" {
-			return // the float stages have no layers yet (TestDeclaredOnly)
-		}
 		small := []string{"h", "v", "all", "all@hm", "kings(" + strings.TrimSuffix(strings.Repeat("0.1.", 32), ".") + ")@hm*all@hm"}
 		for i := range s.Inputs {
 			if s.Inputs[i].Rows == RowsInt16 {
@@ -542,12 +554,6 @@ func TestNativeRoundTripDeclared(t *testing.T) {
 			}
 		}
 		s.Width = 64
-		if s.Buckets.Table != nil {
-			s.Buckets = BucketRule{Pieces: Buckets{N: 4, Sub: 2, Div: 8}}
-			if s.PSQT != 0 {
-				s.PSQT = 4
-			}
-		}
 		if s.Output.Div == 0 && s.Output.Shift == 0 {
 			s.Output.Div = 16
 		}

@@ -15,8 +15,8 @@ import (
 //
 // Max 255 and Shift 9 (÷512) giving values in 0…127. PairwiseMul is the Max 127,
 // Shift 7 case of Stockfish 15.1 and 16. Input: KindInt16 (after Perspective), output:
-// KindUint8 of M values. Computed by simd.PairwiseClip (assembly at AVX2 and above for
-// Max ≤ 255, the Go twin otherwise); stage pairwise(Max,Shift).
+// KindUint8 of M values. Computed by simd.PairwiseClip (assembly at AVX2 and above, the Go
+// twin otherwise); stage pairwise(Max,Shift).
 type PairwiseClip struct {
 	Max   int16
 	Shift uint8
@@ -48,8 +48,7 @@ func (l PairwiseClip) propagate(in, out *tensor, _ *evalState) {
 	m := len(in.acc[0])
 	h := m / 2
 	for k := 0; k < 2; k++ {
-		a := in.acc[k]
-		simd.PairwiseClip(out.u8[k*h:(k+1)*h], a[:h], a[h:m], l.Max, uint(l.Shift))
+		simd.PairwiseClip(out.u8[k*h:(k+1)*h], in.acc[k][:h], in.acc[k][h:m], l.Max, l.Shift)
 	}
 }
 

@@ -45,7 +45,6 @@ func install(l ISA) {
 	SqrCReLUPair16 = sqrCReLUPair16Asm
 	ClippedReLUDot32 = clippedReLUDot32Asm
 	PairwiseMul = pairwiseMulAsm
-	PairwiseClip = pairwiseClipAsm
 	UpdateMixed = updateMixedAsm
 	Affine = affineAsm
 	SCReLUDot = screluDotAsm

@@ -21,7 +21,6 @@ func installGeneric() {
 	SqrCReLUPair16 = sqrCReLUPair16Generic
 	ClippedReLUDot32 = clippedReLUDot32Generic
 	PairwiseMul = pairwiseMulGeneric
-	PairwiseClip = pairwiseClipGeneric
 	UpdateMixed = updateMixedGeneric
 	Affine = affineGeneric
 	SCReLUDot = screluDotGeneric

@@ -8555,105 +8555,6 @@ refreshListedAVX512_bad:
 	MOVQ AX, ret+72(FP)
 	RET
 
-// func pairwiseClipAVX2(dst *uint8, a *int16, b *int16, n int, max int, shift int)
-// Requires: AVX, AVX2
-TEXT ·pairwiseClipAVX2(SB), NOSPLIT, $0-48
-	MOVQ         dst+0(FP), AX
-	MOVQ         a+8(FP), CX
-	MOVQ         b+16(FP), DX
-	MOVQ         n+24(FP), BX
-	MOVQ         max+32(FP), SI
-	MOVQ         shift+40(FP), DI
-	VPXOR        Y0, Y0, Y0
-	VMOVD        SI, X1
-	VPBROADCASTW X1, Y1
-	VMOVQ        DI, X2
-	SUBQ         $0x00000040, BX
-	JB           pairwiseClipAVX2_loop2_end
-	PCALIGN      $0x20
-
-pairwiseClipAVX2_loop2:
-	VMOVDQU   (CX), Y3
-	VMOVDQU   (DX), Y4
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMULLW   Y4, Y3, Y3
-	VPSRLW    X2, Y3, Y3
-	VMOVDQU   32(CX), Y4
-	VMOVDQU   32(DX), Y5
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMAXSW   Y0, Y5, Y5
-	VPMINSW   Y1, Y5, Y5
-	VPMULLW   Y5, Y4, Y4
-	VPSRLW    X2, Y4, Y4
-	VPACKUSWB Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVDQU   Y3, (AX)
-	VMOVDQU   64(CX), Y3
-	VMOVDQU   64(DX), Y4
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMULLW   Y4, Y3, Y3
-	VPSRLW    X2, Y3, Y3
-	VMOVDQU   96(CX), Y4
-	VMOVDQU   96(DX), Y5
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMAXSW   Y0, Y5, Y5
-	VPMINSW   Y1, Y5, Y5
-	VPMULLW   Y5, Y4, Y4
-	VPSRLW    X2, Y4, Y4
-	VPACKUSWB Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVDQU   Y3, 32(AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	SUBQ      $0x00000040, BX
-	JAE       pairwiseClipAVX2_loop2
-
-pairwiseClipAVX2_loop2_end:
-	ADDQ    $0x00000040, BX
-	SUBQ    $0x00000020, BX
-	JB      pairwiseClipAVX2_loop1_end
-	PCALIGN $0x20
-
-pairwiseClipAVX2_loop1:
-	VMOVDQU   (CX), Y3
-	VMOVDQU   (DX), Y4
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMULLW   Y4, Y3, Y3
-	VPSRLW    X2, Y3, Y3
-	VMOVDQU   32(CX), Y4
-	VMOVDQU   32(DX), Y5
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMAXSW   Y0, Y5, Y5
-	VPMINSW   Y1, Y5, Y5
-	VPMULLW   Y5, Y4, Y4
-	VPSRLW    X2, Y4, Y4
-	VPACKUSWB Y4, Y3, Y3
-	VPERMQ    $0xd8, Y3, Y3
-	VMOVDQU   Y3, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000020, BX
-	JAE       pairwiseClipAVX2_loop1
-
-pairwiseClipAVX2_loop1_end:
-	ADDQ $0x00000020, BX
-	VZEROUPPER
-	RET
-
 // func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-104
@@ -9075,129 +8976,6 @@ updateMixedAVX2_tile1x32_sub8_done:
 	SUBQ    $0x00000020, SI
 
 updateMixedAVX2_next1x32:
-	VZEROUPPER
-	RET
-
-// func pairwiseClipAVX512(dst *uint8, a *int16, b *int16, n int, max int, shift int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
-TEXT ·pairwiseClipAVX512(SB), NOSPLIT, $0-48
-	MOVQ         dst+0(FP), AX
-	MOVQ         a+8(FP), CX
-	MOVQ         b+16(FP), DX
-	MOVQ         n+24(FP), BX
-	MOVQ         max+32(FP), SI
-	MOVQ         shift+40(FP), DI
-	VMOVDQU64    permQ512<>+0(SB), Z0
-	VPXORD       Z1, Z1, Z1
-	VMOVD        SI, X2
-	VPBROADCASTW X2, Z2
-	VMOVQ        DI, X3
-	SUBQ         $0x00000080, BX
-	JB           pairwiseClipAVX512_loop2_end
-	PCALIGN      $0x20
-
-pairwiseClipAVX512_loop2:
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (DX), Z5
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMULLW   Z5, Z4, Z4
-	VPSRLW    X3, Z4, Z4
-	VMOVDQU64 64(CX), Z5
-	VMOVDQU64 64(DX), Z6
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMAXSW   Z1, Z6, Z6
-	VPMINSW   Z2, Z6, Z6
-	VPMULLW   Z6, Z5, Z5
-	VPSRLW    X3, Z5, Z5
-	VPACKUSWB Z5, Z4, Z4
-	VPERMQ    Z4, Z0, Z4
-	VMOVDQU64 Z4, (AX)
-	VMOVDQU64 128(CX), Z4
-	VMOVDQU64 128(DX), Z5
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMULLW   Z5, Z4, Z4
-	VPSRLW    X3, Z4, Z4
-	VMOVDQU64 192(CX), Z5
-	VMOVDQU64 192(DX), Z6
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMAXSW   Z1, Z6, Z6
-	VPMINSW   Z2, Z6, Z6
-	VPMULLW   Z6, Z5, Z5
-	VPSRLW    X3, Z5, Z5
-	VPACKUSWB Z5, Z4, Z4
-	VPERMQ    Z4, Z0, Z4
-	VMOVDQU64 Z4, 64(AX)
-	ADDQ      $0x00000080, AX
-	ADDQ      $0x00000100, CX
-	ADDQ      $0x00000100, DX
-	SUBQ      $0x00000080, BX
-	JAE       pairwiseClipAVX512_loop2
-
-pairwiseClipAVX512_loop2_end:
-	ADDQ    $0x00000080, BX
-	SUBQ    $0x00000040, BX
-	JB      pairwiseClipAVX512_loop1_end
-	PCALIGN $0x20
-
-pairwiseClipAVX512_loop1:
-	VMOVDQU64 (CX), Z4
-	VMOVDQU64 (DX), Z5
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMULLW   Z5, Z4, Z4
-	VPSRLW    X3, Z4, Z4
-	VMOVDQU64 64(CX), Z5
-	VMOVDQU64 64(DX), Z6
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMAXSW   Z1, Z6, Z6
-	VPMINSW   Z2, Z6, Z6
-	VPMULLW   Z6, Z5, Z5
-	VPSRLW    X3, Z5, Z5
-	VPACKUSWB Z5, Z4, Z4
-	VPERMQ    Z4, Z0, Z4
-	VMOVDQU64 Z4, (AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	SUBQ      $0x00000040, BX
-	JAE       pairwiseClipAVX512_loop1
-
-pairwiseClipAVX512_loop1_end:
-	ADDQ      $0x00000040, BX
-	TESTQ     BX, BX
-	JZ        pairwiseClipAVX512_done
-	VMOVDQU64 (CX), Y0
-	VMOVDQU64 (DX), Y4
-	VPMAXSW   Y1, Y0, Y0
-	VPMINSW   Y2, Y0, Y0
-	VPMAXSW   Y1, Y4, Y4
-	VPMINSW   Y2, Y4, Y4
-	VPMULLW   Y4, Y0, Y0
-	VPSRLW    X3, Y0, Y0
-	VMOVDQU64 32(CX), Y4
-	VMOVDQU64 32(DX), Y5
-	VPMAXSW   Y1, Y4, Y4
-	VPMINSW   Y2, Y4, Y4
-	VPMAXSW   Y1, Y5, Y5
-	VPMINSW   Y2, Y5, Y5
-	VPMULLW   Y5, Y4, Y4
-	VPSRLW    X3, Y4, Y4
-	VPACKUSWB Y4, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU64 Y0, (AX)
-
-pairwiseClipAVX512_done:
 	VZEROUPPER
 	RET
 
@@ -12842,5 +12620,598 @@ addSubPSQTAVX512_loop1_end:
 	VMOVDQU64 Y0, (CX)(AX*1)
 
 addSubPSQTAVX512_done:
+	VZEROUPPER
+	RET
+
+// func pairwiseClipLoAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·pairwiseClipLoAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	VPXOR        Y0, Y0, Y0
+	MOVQ         clip+32(FP), SI
+	MOVQ         SI, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         pre+40(FP), SI
+	MOVQ         SI, X2
+	MOVQ         post+48(FP), SI
+	MOVQ         SI, X3
+	SUBQ         $0x00000020, BX
+	JB           pairwiseClipLoAVX2_loop1_end
+	PCALIGN      $0x20
+
+pairwiseClipLoAVX2_loop1:
+	VMOVDQU   (CX), Y4
+	VMOVDQU   (DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPSLLW    X2, Y4, Y4
+	VPMULLW   Y5, Y4, Y4
+	VPSRLW    X3, Y4, Y4
+	VMOVDQU   32(CX), Y5
+	VMOVDQU   32(DX), Y6
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMAXSW   Y0, Y6, Y6
+	VPMINSW   Y1, Y6, Y6
+	VPSLLW    X2, Y5, Y5
+	VPMULLW   Y6, Y5, Y5
+	VPSRLW    X3, Y5, Y5
+	VPACKUSWB Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000020, BX
+	JAE       pairwiseClipLoAVX2_loop1
+
+pairwiseClipLoAVX2_loop1_end:
+	ADDQ $0x00000020, BX
+	VZEROUPPER
+	RET
+
+// func pairwiseClipHiAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·pairwiseClipHiAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	VPXOR        Y0, Y0, Y0
+	MOVQ         clip+32(FP), SI
+	MOVQ         SI, X1
+	VPBROADCASTW X1, Y1
+	MOVQ         pre+40(FP), SI
+	MOVQ         SI, X2
+	MOVQ         post+48(FP), SI
+	MOVQ         SI, X3
+	SUBQ         $0x00000020, BX
+	JB           pairwiseClipHiAVX2_loop1_end
+	PCALIGN      $0x20
+
+pairwiseClipHiAVX2_loop1:
+	VMOVDQU   (CX), Y4
+	VMOVDQU   (DX), Y5
+	VPMAXSW   Y0, Y4, Y4
+	VPMINSW   Y1, Y4, Y4
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPSLLW    X2, Y4, Y4
+	VPMULHUW  Y5, Y4, Y4
+	VPSRLW    X3, Y4, Y4
+	VMOVDQU   32(CX), Y5
+	VMOVDQU   32(DX), Y6
+	VPMAXSW   Y0, Y5, Y5
+	VPMINSW   Y1, Y5, Y5
+	VPMAXSW   Y0, Y6, Y6
+	VPMINSW   Y1, Y6, Y6
+	VPSLLW    X2, Y5, Y5
+	VPMULHUW  Y6, Y5, Y5
+	VPSRLW    X3, Y5, Y5
+	VPACKUSWB Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y4, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000040, DX
+	SUBQ      $0x00000020, BX
+	JAE       pairwiseClipHiAVX2_loop1
+
+pairwiseClipHiAVX2_loop1_end:
+	ADDQ $0x00000020, BX
+	VZEROUPPER
+	RET
+
+// func pairwiseClipLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+TEXT ·pairwiseClipLoAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	MOVQ         clip+32(FP), SI
+	MOVQ         SI, X2
+	VPBROADCASTW X2, Z2
+	MOVQ         pre+40(FP), SI
+	MOVQ         SI, X3
+	MOVQ         post+48(FP), SI
+	MOVQ         SI, X4
+	SUBQ         $0x00000040, BX
+	JB           pairwiseClipLoAVX512_loop1_end
+	PCALIGN      $0x20
+
+pairwiseClipLoAVX512_loop1:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 (DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPSLLW    X3, Z5, Z5
+	VPMULLW   Z6, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 64(DX), Z7
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMAXSW   Z1, Z7, Z7
+	VPMINSW   Z2, Z7, Z7
+	VPSLLW    X3, Z6, Z6
+	VPMULLW   Z7, Z6, Z6
+	VPSRLW    X4, Z6, Z6
+	VPACKUSWB Z6, Z5, Z5
+	VPERMQ    Z5, Z0, Z5
+	VMOVDQU64 Z5, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000040, BX
+	JAE       pairwiseClipLoAVX512_loop1
+
+pairwiseClipLoAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
+	TESTQ     BX, BX
+	JZ        pairwiseClipLoAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 (DX), Y5
+	VPMAXSW   Y1, Y0, Y0
+	VPMINSW   Y2, Y0, Y0
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPSLLW    X3, Y0, Y0
+	VPMULLW   Y5, Y0, Y0
+	VPSRLW    X4, Y0, Y0
+	VMOVDQU64 32(CX), Y5
+	VMOVDQU64 32(DX), Y6
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMAXSW   Y1, Y6, Y6
+	VPMINSW   Y2, Y6, Y6
+	VPSLLW    X3, Y5, Y5
+	VPMULLW   Y6, Y5, Y5
+	VPSRLW    X4, Y5, Y5
+	VPACKUSWB Y5, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+
+pairwiseClipLoAVX512_done:
+	VZEROUPPER
+	RET
+
+// func pairwiseClipHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+TEXT ·pairwiseClipHiAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         n+24(FP), BX
+	VMOVDQU64    permQ512<>+0(SB), Z0
+	VPXORD       Z1, Z1, Z1
+	MOVQ         clip+32(FP), SI
+	MOVQ         SI, X2
+	VPBROADCASTW X2, Z2
+	MOVQ         pre+40(FP), SI
+	MOVQ         SI, X3
+	MOVQ         post+48(FP), SI
+	MOVQ         SI, X4
+	SUBQ         $0x00000040, BX
+	JB           pairwiseClipHiAVX512_loop1_end
+	PCALIGN      $0x20
+
+pairwiseClipHiAVX512_loop1:
+	VMOVDQU64 (CX), Z5
+	VMOVDQU64 (DX), Z6
+	VPMAXSW   Z1, Z5, Z5
+	VPMINSW   Z2, Z5, Z5
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPSLLW    X3, Z5, Z5
+	VPMULHUW  Z6, Z5, Z5
+	VPSRLW    X4, Z5, Z5
+	VMOVDQU64 64(CX), Z6
+	VMOVDQU64 64(DX), Z7
+	VPMAXSW   Z1, Z6, Z6
+	VPMINSW   Z2, Z6, Z6
+	VPMAXSW   Z1, Z7, Z7
+	VPMINSW   Z2, Z7, Z7
+	VPSLLW    X3, Z6, Z6
+	VPMULHUW  Z7, Z6, Z6
+	VPSRLW    X4, Z6, Z6
+	VPACKUSWB Z6, Z5, Z5
+	VPERMQ    Z5, Z0, Z5
+	VMOVDQU64 Z5, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000080, DX
+	SUBQ      $0x00000040, BX
+	JAE       pairwiseClipHiAVX512_loop1
+
+pairwiseClipHiAVX512_loop1_end:
+	ADDQ      $0x00000040, BX
+	TESTQ     BX, BX
+	JZ        pairwiseClipHiAVX512_done
+	VMOVDQU64 (CX), Y0
+	VMOVDQU64 (DX), Y5
+	VPMAXSW   Y1, Y0, Y0
+	VPMINSW   Y2, Y0, Y0
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPSLLW    X3, Y0, Y0
+	VPMULHUW  Y5, Y0, Y0
+	VPSRLW    X4, Y0, Y0
+	VMOVDQU64 32(CX), Y5
+	VMOVDQU64 32(DX), Y6
+	VPMAXSW   Y1, Y5, Y5
+	VPMINSW   Y2, Y5, Y5
+	VPMAXSW   Y1, Y6, Y6
+	VPMINSW   Y2, Y6, Y6
+	VPSLLW    X3, Y5, Y5
+	VPMULHUW  Y6, Y5, Y5
+	VPSRLW    X4, Y5, Y5
+	VPACKUSWB Y5, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU64 Y0, (AX)
+
+pairwiseClipHiAVX512_done:
+	VZEROUPPER
+	RET
+
+// func creluDotAVX2(acc *int16, w *int16, n int, qa uint64) int64
+// Requires: AVX, AVX2, SSE2
+TEXT ·creluDotAVX2(SB), NOSPLIT, $0-40
+	MOVQ         acc+0(FP), AX
+	MOVQ         w+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VPXOR        Y0, Y0, Y0
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	MOVQ         qa+24(FP), BX
+	MOVQ         BX, X1
+	VPBROADCASTW X1, Y1
+	SUBQ         $0x00000010, DX
+	JB           creluDotAVX2_loop1_end
+	PCALIGN      $0x20
+
+creluDotAVX2_loop1:
+	VMOVDQU      (AX), Y4
+	VPMAXSW      Y0, Y4, Y4
+	VPMINSW      Y1, Y4, Y4
+	VPMADDWD     (CX), Y4, Y4
+	VPMOVSXDQ    X4, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVSXDQ    X4, Y4
+	VPADDQ       Y5, Y2, Y2
+	VPADDQ       Y4, Y3, Y3
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000010, DX
+	JAE          creluDotAVX2_loop1
+
+creluDotAVX2_loop1_end:
+	ADDQ         $0x00000010, DX
+	VPADDQ       Y3, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X0
+	VPADDQ       X0, X2, X0
+	VPUNPCKHQDQ  X0, X0, X1
+	VPADDQ       X1, X0, X0
+	MOVQ         X0, AX
+	MOVQ         AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func dequantiseF32Mul(dst *float32, src *int32, bias *float32, mul float32, n int)
+// Requires: AVX, AVX2, SSE
+TEXT ·dequantiseF32Mul(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         bias+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVSS        mul+24(FP), X0
+	VBROADCASTSS X0, Y0
+	SUBQ         $0x00000008, BX
+	JB           dequantiseF32Mul_loop1_end
+	PCALIGN      $0x20
+
+dequantiseF32Mul_loop1:
+	VCVTDQ2PS (CX), Y1
+	VMULPS    Y0, Y1, Y1
+	VADDPS    (DX), Y1, Y1
+	VMOVUPS   Y1, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000008, BX
+	JAE       dequantiseF32Mul_loop1
+
+dequantiseF32Mul_loop1_end:
+	ADDQ $0x00000008, BX
+	VZEROUPPER
+	RET
+
+// func affineF32Mul(out *float32, x *float32, wt *float32, bias *float32, in int, nout int)
+// Requires: AVX
+TEXT ·affineF32Mul(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ wt+16(FP), DX
+	MOVQ bias+24(FP), BX
+	MOVQ in+32(FP), SI
+	MOVQ nout+40(FP), DI
+	MOVQ DI, R8
+	SHLQ $0x02, R8
+	XORQ R9, R9
+
+affineF32Mul_block:
+	CMPQ    R9, DI
+	JAE     affineF32Mul_done
+	VMOVUPS (BX)(R9*4), Y0
+	LEAQ    (DX)(R9*4), R10
+	XORQ    R11, R11
+
+affineF32Mul_in:
+	CMPQ         R11, SI
+	JAE          affineF32Mul_store
+	VBROADCASTSS (CX)(R11*4), Y1
+	VMULPS       (R10), Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	ADDQ         R8, R10
+	INCQ         R11
+	JMP          affineF32Mul_in
+
+affineF32Mul_store:
+	VMOVUPS Y0, (AX)(R9*4)
+	ADDQ    $0x08, R9
+	JMP     affineF32Mul_block
+
+affineF32Mul_done:
+	VZEROUPPER
+	RET
+
+// func dot16F32Mul(x *float32, w *float32, n int) float32
+// Requires: AVX, SSE
+TEXT ·dot16F32Mul(SB), NOSPLIT, $0-28
+	MOVQ    x+0(FP), AX
+	MOVQ    w+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	SUBQ    $0x00000010, DX
+	JB      dot16F32Mul_loop1_end
+	PCALIGN $0x20
+
+dot16F32Mul_loop1:
+	VMOVUPS (AX), Y2
+	VMOVUPS 32(AX), Y3
+	VMULPS  (CX), Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VMULPS  32(CX), Y3, Y2
+	VADDPS  Y2, Y1, Y1
+	ADDQ    $0x00000040, AX
+	ADDQ    $0x00000040, CX
+	SUBQ    $0x00000010, DX
+	JAE     dot16F32Mul_loop1
+
+dot16F32Mul_loop1_end:
+	ADDQ         $0x00000010, DX
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	MOVSS        X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func dequantiseF32FMA(dst *float32, src *int32, bias *float32, mul float32, n int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·dequantiseF32FMA(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         bias+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVSS        mul+24(FP), X0
+	VBROADCASTSS X0, Y0
+	SUBQ         $0x00000008, BX
+	JB           dequantiseF32FMA_loop1_end
+	PCALIGN      $0x20
+
+dequantiseF32FMA_loop1:
+	VCVTDQ2PS   (CX), Y1
+	VFMADD213PS (DX), Y0, Y1
+	VMOVUPS     Y1, (AX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000020, DX
+	SUBQ        $0x00000008, BX
+	JAE         dequantiseF32FMA_loop1
+
+dequantiseF32FMA_loop1_end:
+	ADDQ $0x00000008, BX
+	VZEROUPPER
+	RET
+
+// func affineF32FMA(out *float32, x *float32, wt *float32, bias *float32, in int, nout int)
+// Requires: AVX, FMA3
+TEXT ·affineF32FMA(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ wt+16(FP), DX
+	MOVQ bias+24(FP), BX
+	MOVQ in+32(FP), SI
+	MOVQ nout+40(FP), DI
+	MOVQ DI, R8
+	SHLQ $0x02, R8
+	XORQ R9, R9
+
+affineF32FMA_block:
+	CMPQ    R9, DI
+	JAE     affineF32FMA_done
+	VMOVUPS (BX)(R9*4), Y0
+	LEAQ    (DX)(R9*4), R10
+	XORQ    R11, R11
+
+affineF32FMA_in:
+	CMPQ         R11, SI
+	JAE          affineF32FMA_store
+	VBROADCASTSS (CX)(R11*4), Y1
+	VFMADD231PS  (R10), Y1, Y0
+	ADDQ         R8, R10
+	INCQ         R11
+	JMP          affineF32FMA_in
+
+affineF32FMA_store:
+	VMOVUPS Y0, (AX)(R9*4)
+	ADDQ    $0x08, R9
+	JMP     affineF32FMA_block
+
+affineF32FMA_done:
+	VZEROUPPER
+	RET
+
+// func dot16F32FMA(x *float32, w *float32, n int) float32
+// Requires: AVX, FMA3, SSE
+TEXT ·dot16F32FMA(SB), NOSPLIT, $0-28
+	MOVQ    x+0(FP), AX
+	MOVQ    w+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	SUBQ    $0x00000010, DX
+	JB      dot16F32FMA_loop1_end
+	PCALIGN $0x20
+
+dot16F32FMA_loop1:
+	VMOVUPS     (AX), Y2
+	VMOVUPS     32(AX), Y3
+	VFMADD231PS (CX), Y2, Y0
+	VFMADD231PS 32(CX), Y3, Y1
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000040, CX
+	SUBQ        $0x00000010, DX
+	JAE         dot16F32FMA_loop1
+
+dot16F32FMA_loop1_end:
+	ADDQ         $0x00000010, DX
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	MOVSS        X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func activationF32ReLU(dst *float32, src *float32, n int)
+// Requires: AVX
+TEXT ·activationF32ReLU(SB), NOSPLIT, $0-24
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	VXORPS  Y0, Y0, Y0
+	SUBQ    $0x00000008, DX
+	JB      activationF32ReLU_loop1_end
+	PCALIGN $0x20
+
+activationF32ReLU_loop1:
+	VMOVUPS (CX), Y1
+	VMAXPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     activationF32ReLU_loop1
+
+activationF32ReLU_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func activationF32CReLU(dst *float32, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·activationF32CReLU(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	MOVL         $0x3f800000, BX
+	MOVD         BX, X1
+	VBROADCASTSS X1, Y1
+	SUBQ         $0x00000008, DX
+	JB           activationF32CReLU_loop1_end
+	PCALIGN      $0x20
+
+activationF32CReLU_loop1:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     activationF32CReLU_loop1
+
+activationF32CReLU_loop1_end:
+	ADDQ $0x00000008, DX
+	VZEROUPPER
+	RET
+
+// func activationF32SCReLU(dst *float32, src *float32, n int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·activationF32SCReLU(SB), NOSPLIT, $0-24
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         n+16(FP), DX
+	VXORPS       Y0, Y0, Y0
+	MOVL         $0x3f800000, BX
+	MOVD         BX, X1
+	VBROADCASTSS X1, Y1
+	SUBQ         $0x00000008, DX
+	JB           activationF32SCReLU_loop1_end
+	PCALIGN      $0x20
+
+activationF32SCReLU_loop1:
+	VMOVUPS (CX), Y2
+	VMAXPS  Y0, Y2, Y2
+	VMINPS  Y1, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VMOVUPS Y2, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000008, DX
+	JAE     activationF32SCReLU_loop1
+
+activationF32SCReLU_loop1_end:
+	ADDQ $0x00000008, DX
 	VZEROUPPER
 	RET

@@ -373,24 +373,12 @@ func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, bas
 //go:noescape
 func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 
-// pairwiseClipAVX2 sets dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a
-// multiple of 32, 0 ≤ max ≤ 255, every result ≤ 255.
-//
-//go:noescape
-func pairwiseClipAVX2(dst *uint8, a *int16, b *int16, n int, max int, shift int)
-
 // updateMixedAVX2 sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +
 // Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,
 // wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).
 //
 //go:noescape
 func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
-
-// pairwiseClipAVX512 sets dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a
-// multiple of 32, 0 ≤ max ≤ 255, every result ≤ 255.
-//
-//go:noescape
-func pairwiseClipAVX512(dst *uint8, a *int16, b *int16, n int, max int, shift int)
 
 // updateMixedAVX512 sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +
 // Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,
@@ -544,3 +532,87 @@ func updatePairAVX512(dst *[2][]int16, src *[2][]int16, w *int16, pdst *[2][]int
 //
 //go:noescape
 func addSubPSQTAVX512(dst *int16, src *int16, add *int16, sub *int16, pdst *int32, psrc *int32, padd *int32, psub *int32, n int)
+
+// pairwiseClipLoAVX2 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's low 16 bits.
+//
+//go:noescape
+func pairwiseClipLoAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipHiAVX2 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's high unsigned 16 bits.
+//
+//go:noescape
+func pairwiseClipHiAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipLoAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's low 16 bits.
+//
+//go:noescape
+func pairwiseClipLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipHiAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's high unsigned 16 bits.
+//
+//go:noescape
+func pairwiseClipHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// creluDotAVX2 returns Σ clamp(acc[i], 0, qa)·w[i] for i < n, n a multiple of 16, exactly (pair sums
+// in int32, totals in int64).
+//
+//go:noescape
+func creluDotAVX2(acc *int16, w *int16, n int, qa uint64) int64
+
+// dequantiseF32Mul sets dst[i] = float32(src[i])·mul + bias[i] for i < n, n a multiple of 8
+// (product rounded, then the add).
+//
+//go:noescape
+func dequantiseF32Mul(dst *float32, src *int32, bias *float32, mul float32, n int)
+
+// affineF32Mul sets out[k] = bias[k] + Σ_i x[i]·wt[i·nout + k], summed from the bias in input order
+// for k < nout, nout a multiple of 8 (each product rounded).
+//
+//go:noescape
+func affineF32Mul(out *float32, x *float32, wt *float32, bias *float32, in int, nout int)
+
+// dot16F32Mul returns Σ x[i]·w[i] for i < n, n a multiple of 16, in 16 lanes added in halves
+// (each product rounded).
+//
+//go:noescape
+func dot16F32Mul(x *float32, w *float32, n int) float32
+
+// dequantiseF32FMA sets dst[i] = float32(src[i])·mul + bias[i] for i < n, n a multiple of 8
+// (one fused multiply-add).
+//
+//go:noescape
+func dequantiseF32FMA(dst *float32, src *int32, bias *float32, mul float32, n int)
+
+// affineF32FMA sets out[k] = bias[k] + Σ_i x[i]·wt[i·nout + k], summed from the bias in input order
+// for k < nout, nout a multiple of 8 (fused multiply-adds).
+//
+//go:noescape
+func affineF32FMA(out *float32, x *float32, wt *float32, bias *float32, in int, nout int)
+
+// dot16F32FMA returns Σ x[i]·w[i] for i < n, n a multiple of 16, in 16 lanes added in halves
+// (fused multiply-adds).
+//
+//go:noescape
+func dot16F32FMA(x *float32, w *float32, n int) float32
+
+// activationF32ReLU applies the float ReLU to src[i] into dst[i] for i < n, n a multiple of 8
+// (x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).
+//
+//go:noescape
+func activationF32ReLU(dst *float32, src *float32, n int)
+
+// activationF32CReLU applies the float CReLU to src[i] into dst[i] for i < n, n a multiple of 8
+// (x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).
+//
+//go:noescape
+func activationF32CReLU(dst *float32, src *float32, n int)
+
+// activationF32SCReLU applies the float SCReLU to src[i] into dst[i] for i < n, n a multiple of 8
+// (x > 0 ? x : +0, then for CReLU/SCReLU r < 1 ? r : 1, squared for SCReLU).
+//
+//go:noescape
+func activationF32SCReLU(dst *float32, src *float32, n int)

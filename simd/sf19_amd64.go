@@ -4,23 +4,6 @@ package simd
 
 import "unsafe"
 
-func pairwiseClipAsm(dst []uint8, a, b []int16, mx int16, shift uint) {
-	n := len(dst)
-	a, b = a[:n], b[:n]
-	if m := n &^ 31; m > 0 && mx >= 0 && mx <= 255 && shift <= 63 {
-		if wide {
-			pairwiseClipAVX512(&dst[0], &a[0], &b[0], m, int(mx), int(shift))
-		} else {
-			pairwiseClipAVX2(&dst[0], &a[0], &b[0], m, int(mx), int(shift))
-		}
-		if m == n {
-			return
-		}
-		dst, a, b = dst[m:], a[m:], b[m:]
-	}
-	pairwiseClipGeneric(dst, a, b, mx, shift)
-}
-
 func updateMixedAsm(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
 	n := len(dst)
 	src = src[:n]

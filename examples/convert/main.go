@@ -4,6 +4,8 @@
 //	.plain    Stockfish's plain text: fen, move, score, ply, result, e (read and write)
 //	.txt      the thesis's text formats, written as compact lines with results (read and write)
 //	.bullet   bullet's ChessBoard records, 32 bytes each (write only)
+//	.vf       viriformat games, bullet's recommended format (read and write; scores are read in
+//	          the file's units and written × -bullet-scale)
 //
 // and converts networks to nnuekit's native format (-net): any file nnue.Load reads (thesis .nn,
 // Stockfish .nnue, bullet, native) is loaded and written with nnue.WriteNative, then read back.
@@ -85,13 +87,13 @@ Flags:
 
 func main() {
 	var o options
-	flag.StringVar(&o.in, "in", "", "input data file (.binpack, .plain or .txt)")
-	flag.StringVar(&o.out, "out", "", "output file (.binpack, .plain, .txt or .bullet; with -net any name); never the input")
+	flag.StringVar(&o.in, "in", "", "input data file (.binpack, .plain, .txt or .vf)")
+	flag.StringVar(&o.out, "out", "", "output file (.binpack, .plain, .txt, .bullet or .vf; with -net any name); never the input")
 	flag.StringVar(&o.net, "net", "", "convert this network (any format nnue.Load reads) to nnuekit's native format instead of data")
 	flag.BoolVar(&o.force, "force", false, "replace an existing output file")
 	flag.BoolVar(&o.checksum, "checksum", false, "for .binpack output: end every chunk with nnuekit's checksum trailer (Stockfish's readers skip it; doc/datagen.md)")
 	flag.BoolVar(&o.partial, "partial", false, "on an input error or interrupt keep the records converted before it (default: write nothing)")
-	flag.Float64Var(&o.bulletScale, "bullet-scale", 100.0/361, "for .bullet: score multiplier from internal units to the trainer's units (default: Stockfish 15.1 internal units → UCI centipawns)")
+	flag.Float64Var(&o.bulletScale, "bullet-scale", 100.0/361, "for .bullet and .vf: score multiplier from internal units to the trainer's units (default: Stockfish 15.1 internal units → UCI centipawns)")
 	flag.BoolVar(&o.quietOnly, "quiet-only", false, "keep only samples that pass the thesis filter (not in check, best move not a capture, |score| ≤ 5000)")
 	flag.BoolVar(&o.json, "json", false, "print the summary as one JSON object on stdout")
 	flag.DurationVar(&o.progress, "progress", time.Second, "progress update interval")
@@ -202,7 +204,7 @@ func (o *options) validate() error {
 	if o.checksum && format(o.out) != ".binpack" {
 		return fmt.Errorf("-checksum applies to .binpack output, not %s", format(o.out))
 	}
-	if format(o.out) == ".bullet" && (o.bulletScale <= 0 || o.bulletScale != o.bulletScale) {
+	if (format(o.out) == ".bullet" || format(o.out) == ".vf") && (o.bulletScale <= 0 || o.bulletScale != o.bulletScale) {
 		return fmt.Errorf("-bullet-scale %v: must be > 0", o.bulletScale)
 	}
 	if _, err := os.Stat(o.in); err != nil {
@@ -244,6 +246,10 @@ func looksLike(ext string) (string, func(head []byte, size int64) bool) {
 			_, err := board.ParseFEN(string(fen))
 			return err == nil
 		}
+	case ".vf":
+		return "viriformat games", func(h []byte, _ int64) bool {
+			return dataset.NewViriformatReader(bytes.NewReader(h)).Next()
+		}
 	}
 	return "bullet records (32 bytes each)", func(_ []byte, size int64) bool { return size%32 == 0 }
 }
@@ -277,10 +283,12 @@ func newReader(path string, r io.Reader) (dataset.SampleReader, error) {
 		return dataset.NewStockfishPlainReader(r), nil
 	case ".txt":
 		return dataset.NewReader(r), nil
+	case ".vf":
+		return dataset.NewViriformatReader(r), nil
 	case ".bullet":
 		return nil, fmt.Errorf("%s: .bullet is write-only (bullet's records drop the moves nnuekit needs)", path)
 	}
-	return nil, fmt.Errorf("%s: unknown input format %q (want .binpack, .plain or .txt)", path, format(path))
+	return nil, fmt.Errorf("%s: unknown input format %q (want .binpack, .plain, .txt or .vf)", path, format(path))
 }
 
 func newWriter(path string, w io.Writer, o options) (dataset.SampleWriter, error) {
@@ -295,8 +303,10 @@ func newWriter(path string, w io.Writer, o options) (dataset.SampleWriter, error
 		return dataset.NewTextWriter(w), nil
 	case ".bullet":
 		return dataset.NewBulletWriter(w, o.bulletScale), nil
+	case ".vf":
+		return dataset.NewViriformatWriter(w, o.bulletScale), nil
 	}
-	return nil, fmt.Errorf("%s: unknown output format %q (want .binpack, .plain, .txt or .bullet)", path, format(path))
+	return nil, fmt.Errorf("%s: unknown output format %q (want .binpack, .plain, .txt, .bullet or .vf)", path, format(path))
 }
 
 // convertNet loads o.net, writes it to o.out in the native format, and loads the written file

@@ -6,6 +6,7 @@
 //	go run ./examples/evaluate [-net FILE] (-fen FEN | -epd FILE) [-json] [-trace] [-info]
 //	go run ./examples/evaluate -net FILE -incremental (-moves "e2e4 e7e5 …" | -pgn FILE) [-fen FEN] [-json] [-verify]
 //	go run ./examples/evaluate [-net FILE] -describe [-v] [-json]
+//	go run ./examples/evaluate -net FILE -arch 'STRING' [-header N] [-transposed] [-float QA,QB [-wrap]] …
 //	go run ./examples/evaluate -help
 //
 // Each position is evaluated by a full accumulator refresh. With -incremental the program
@@ -22,6 +23,18 @@
 // with -json it is the object {"architecture": "<string>"}. For the embedded default:
 //
 //	ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361
+//
+// -arch declares the architecture of a file that records none — bullet's network files
+// (doc/bullet.md lists the string of every shared net) — in the grammar -describe prints; the
+// file's layout beyond the architecture is given by -header (bytes skipped before the
+// parameters), -transposed (single-layer output weights saved [B][2N]) and -float QA,QB
+// (a float32 file quantised at load; -wrap lets out-of-range values wrap as a C++ cast does).
+// For Stormphrax's net013:
+//
+//	go run ./examples/evaluate -net stormphrax-net013.nnue -header 64 -json -fen "…" \
+//	    -arch 'ft=kings(0.0.0.0.1.1.1.1.…)*all:i16 width=512 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100'
+//
+// "eval" is then the value the engine prints: its raw evaluation for the side to move.
 //
 // -info prints the network's layers, quantization scheme and worst-case int16 accumulator
 // range (nnue.AccumulatorBound: whether the accumulator can wrap around) to stderr.
@@ -82,6 +95,11 @@ type options struct {
 	info        bool
 	describe    bool
 	verbose     bool
+	arch        string // -arch: the declared architecture of a bullet file
+	header      int
+	transposed  bool
+	float       string // -float QA,QB
+	wrap        bool
 	verified    int // positions -verify compared (for its report)
 }
 
@@ -98,6 +116,11 @@ func main() {
 	flag.BoolVar(&o.info, "info", false, "print the network's architecture and int16 accumulator bound to stderr")
 	flag.BoolVar(&o.describe, "describe", false, "print the network's architecture string (one line) and exit; with -json as {\"architecture\": …}")
 	flag.BoolVar(&o.verbose, "v", false, "with -describe: also print the multi-line description of the architecture")
+	flag.StringVar(&o.arch, "arch", "", "with -net: the file is bullet's weights (no header of its own) for this declared architecture string (doc/bullet.md)")
+	flag.IntVar(&o.header, "header", 0, "with -arch: bytes before the parameters, skipped (Stormphrax's net013: 64)")
+	flag.BoolVar(&o.transposed, "transposed", false, "with -arch: single-layer output weights saved [B][2N] (bullet's .transpose())")
+	flag.StringVar(&o.float, "float", "", "with -arch: QA,QB — the file holds float32 parameters, quantised at load with these constants")
+	flag.BoolVar(&o.wrap, "wrap", false, "with -float: quantised values outside their integer type wrap (keep their low bits) instead of being an error")
 	flag.Usage = usage
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -124,24 +147,68 @@ Usage:
   evaluate [-net FILE] (-fen FEN | -epd FILE) [-json] [-trace] [-info]
   evaluate [-net FILE] -incremental (-moves "e2e4 e7e5 …" | -pgn FILE) [-fen FEN] [-json] [-verify]
   evaluate [-net FILE] -describe [-v] [-json]
+  evaluate -net FILE -arch 'STRING' [-header N] [-transposed] [-float QA,QB [-wrap]] (any of the above)
 
 Example:
   go run ./examples/evaluate -fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 Without -net the embedded default network (nnue.Default) is used. The file format
-(nnuekit native, thesis .nn, Stockfish .nnue) is detected from its first bytes.
+(nnuekit native, thesis .nn, Stockfish .nnue) is detected from its first bytes; bullet's
+weight files record no architecture and are read with -arch (doc/bullet.md).
 
 Flags:
 `)
 	flag.PrintDefaults()
 }
 
-// loadNetwork loads the network named by -net.
-func loadNetwork(path string) (*nnue.Network, error) {
-	if path == "" {
+// loadNetwork loads the network named by -net: a bullet file declared by -arch and its
+// layout flags, or any format nnue.LoadFile detects.
+func loadNetwork(o options) (*nnue.Network, error) {
+	layout, err := bulletLayout(o)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.arch != "":
+		spec, err := nnue.ParseSpec(o.arch)
+		if err != nil {
+			return nil, fmt.Errorf("-arch: %w", err)
+		}
+		return nnue.LoadBulletFile(o.net, spec, layout)
+	case o.net == "":
 		return nnue.Default() // the embedded default network (doc/default-network.md)
 	}
-	return nnue.LoadFile(path)
+	return nnue.LoadFile(o.net)
+}
+
+// bulletLayout checks the flags of a -arch file and returns its layout.
+func bulletLayout(o options) (nnue.BulletFile, error) {
+	f := nnue.BulletFile{Header: o.header, Transposed: o.transposed, Wrap: o.wrap}
+	if o.arch == "" {
+		if o.header != 0 || o.transposed || o.float != "" || o.wrap {
+			return f, fmt.Errorf("-header, -transposed, -float and -wrap describe a file read with -arch")
+		}
+		return f, nil
+	}
+	if o.net == "" {
+		return f, fmt.Errorf("-arch declares the architecture of the -net file: -net is required")
+	}
+	if o.header < 0 {
+		return f, fmt.Errorf("-header %d: must be ≥ 0", o.header)
+	}
+	if o.wrap && o.float == "" {
+		return f, fmt.Errorf("-wrap applies to a -float file")
+	}
+	if o.float != "" {
+		qa, qb, ok := strings.Cut(o.float, ",")
+		a, err1 := strconv.ParseInt(qa, 10, 16)
+		b, err2 := strconv.ParseInt(qb, 10, 16)
+		if !ok || err1 != nil || err2 != nil || a <= 0 || b <= 0 {
+			return f, fmt.Errorf("-float %q: want QA,QB, two integers in 1…32767", o.float)
+		}
+		f.Float, f.QA, f.QB = true, int32(a), int32(b)
+	}
+	return f, nil
 }
 
 // jsonExtra, when set (by a format-specific file's init, e.g. for Stockfish nets), returns
@@ -240,7 +307,7 @@ func (p *printer) print(pos *board.Position, out nnue.Output) error {
 
 // run loads the network named by o.net and evaluates what o asks for, writing to w.
 func run(o options, w io.Writer) error {
-	net, err := loadNetwork(o.net)
+	net, err := loadNetwork(o)
 	if err != nil {
 		return err
 	}

@@ -76,7 +76,7 @@ func TestJSONMatchesGolden(t *testing.T) {
 func TestIncrementalEqualsRefresh(t *testing.T) {
 	requireShared(t)
 	net := filepath.Join(shared, "thesis-models", "all+mb.nn")
-	nw, err := loadNetwork(net)
+	nw, err := loadNetwork(options{net: net})
 	if err != nil {
 		t.Fatal(err)
 	}

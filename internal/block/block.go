@@ -50,3 +50,6 @@ func (b *Block) Uint16s(n int) []uint16 { return unsafe.Slice((*uint16)(b.Take(2
 
 // Int32s returns the next n int32 (Take(4n)).
 func (b *Block) Int32s(n int) []int32 { return unsafe.Slice((*int32)(b.Take(4*n)), n) }
+
+// Float32s returns the next n float32 (Take(4n)).
+func (b *Block) Float32s(n int) []float32 { return unsafe.Slice((*float32)(b.Take(4*n)), n) }

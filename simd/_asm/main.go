@@ -106,6 +106,8 @@ func main() {
 		addSubPSQT(s)
 	}
 
+	bulletKernels()
+
 	Generate()
 }
 

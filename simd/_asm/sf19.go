@@ -8,78 +8,14 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// Kernels of Stockfish 19's evaluation: its feature transform (nnue PairwiseClip),
-// clamp(a, 0, max)·clamp(b, 0, max) >> shift of each perspective's accumulator halves,
-// max ≤ 255 (Stockfish 19: 255 and 9), and the update of an accumulator from int16 and
-// int8 rows in one pass (its HalfKAv2_hm rows and its threat and pawn-pair rows).
+// Kernels of Stockfish 19's evaluation: the update of an accumulator from int16 and int8
+// rows in one pass (its HalfKAv2_hm rows and its threat and pawn-pair rows). Its feature
+// transform runs bullet.go's pairwiseClip kernels.
 
 func sf19Kernels() {
 	for _, s := range []isa{avx2, avx512} {
-		pairwiseClip(s)
 		updateMixed(s)
 	}
-}
-
-// pairwiseClip generates pairwiseClip+ISA(dst *uint8, a, b *int16, n int, max int, shift
-// int): dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a
-// multiple of 32, 0 ≤ max ≤ 255 and the results ≤ 255. The product is at most 255² =
-// 65,025 < 2^16, so VPMULLW's low 16 bits are the product as an unsigned word and
-// VPSRLW (by an XMM count: counts ≥ 16 give 0, as Go's >> of a value below 2^16) shifts
-// it exactly; results ≤ 255 are non-negative words, which VPACKUSWB keeps.
-func pairwiseClip(s isa) {
-	fn := "pairwiseClip" + s.name
-	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, max int, shift int)")
-	Pragma("noescape")
-	Doc(fn+" sets dst[i] = (clamp(a[i], 0, max)·clamp(b[i], 0, max)) >> shift for i < n, n a",
-		"multiple of 32, 0 ≤ max ≤ 255, every result ≤ 255.")
-	dst := ld("dst")
-	pa := ld("a")
-	pb := ld("b")
-	n := ld("n")
-	mx := ld("max")
-	sh := ld("shift")
-	idx := permQ(s)
-	zero, cmax := s.vec(), s.vec()
-	s.zero(zero)
-	t := XMM()
-	VMOVD(mx.As32(), t)
-	VPBROADCASTW(t, cmax)
-	cnt := XMM()
-	VMOVQ(sh, cnt)
-	block := func(w int, wide bool, dOff, sOff int) {
-		vec := YMM
-		if wide {
-			vec = ZMM
-		}
-		z, c := width(zero, w), width(cmax, w)
-		var r [2]reg.VecVirtual
-		for k := range r {
-			x, y := vec(), vec()
-			s.mov(Mem{Base: pa, Disp: sOff + k*w}, x)
-			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
-			VPMAXSW(z, x, x)
-			VPMINSW(c, x, x)
-			VPMAXSW(z, y, y)
-			VPMINSW(c, y, y)
-			VPMULLW(y, x, x)
-			VPSRLW(cnt, x, x)
-			r[k] = x
-		}
-		VPACKUSWB(r[1], r[0], r[0])
-		packFixQ(r[0], idx, wide)
-		s.mov(r[0], Mem{Base: dst, Disp: dOff})
-	}
-	w := s.bytes
-	loops(fn, n, w, 2, func(u int) { block(w, s.wide, u*w, 2*u*w) },
-		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), pa); ADDQ(U32(2*k*w), pb) })
-	if s.wide {
-		TESTQ(n, n)
-		JZ(LabelRef(fn + "_done"))
-		block(32, false, 0, 0)
-	}
-	Label(fn + "_done")
-	VZEROUPPER()
-	RET()
 }
 
 // updateMixed generates updateMixed+ISA: the update of one perspective of a feature
