@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/cmdtest"
 	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/quant/dataset"
 )
@@ -26,7 +27,7 @@ const stockfish = "/usr/games/stockfish"
 const fakeEngineEnv = "NNUEKIT_DATAGEN_FAKE_ENGINE"
 
 func TestMain(m *testing.M) {
-	runMainIfAsked()
+	cmdtest.RunMainIfAsked("datagen", main)
 	if os.Getenv(fakeEngineEnv) == "1" {
 		fakeEngine(os.Stdin, os.Stdout)
 		os.Exit(0)
