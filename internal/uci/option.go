@@ -73,7 +73,7 @@ func ParseOptionSpec(line string) (OptionSpec, bool) {
 	if key != "" && !flush() {
 		return OptionSpec{}, false
 	}
-	if o.Name == "" || !hasType {
+	if o.Name == "" || !hasType || o.Type == "" {
 		return OptionSpec{}, false
 	}
 	return o, true

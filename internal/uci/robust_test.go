@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -249,7 +250,7 @@ func TestOptions(t *testing.T) {
 }
 
 // FuzzParseOptionSpec: any line parses or is refused without a panic; a parsed option has a
-// name and a type, and a spin's bounds come from the line.
+// name and a non-empty type, both words of the line.
 func FuzzParseOptionSpec(f *testing.F) {
 	for _, s := range []string{"option name Hash type spin default 16 min 1 max 33554432", "option name Skill Level type spin default 20 min 0 max 20",
 		"option name Style type combo default Normal var Solid var Normal var Risky", "option name Clear Hash type button",
@@ -258,7 +259,7 @@ func FuzzParseOptionSpec(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		o, ok := ParseOptionSpec(line)
-		if ok && (o.Name == "" || !strings.Contains(line, " type")) {
+		if ok && (o.Name == "" || o.Type == "" || !slices.Contains(strings.Fields(line), "type")) {
 			t.Errorf("%q: %+v", line, o)
 		}
 	})
