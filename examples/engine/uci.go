@@ -43,9 +43,13 @@ type engine struct {
 	overhead time.Duration
 	debug    bool
 	evalFile string
-	net      *nnue.Network // nil: material evaluation
-	tt       *tt
-	threads  []*thread
+	// evalArch and evalLayout declare a bullet weights file (EvalArch, EvalLayout): when
+	// evalArch is set, EvalFile is read as bullet's parameters of that architecture.
+	evalArch   *nnue.Spec
+	evalLayout nnue.BulletFile
+	net        *nnue.Network // nil: material evaluation
+	tt         *tt
+	threads    []*thread
 
 	root    board.Position
 	history []uint64 // keys of the game positions before root
@@ -217,6 +221,8 @@ func (e *engine) command(line string) bool {
 		e.printf("id name nnuekit-engine\nid author the nnuekit authors")
 		e.printf("option name Hash type spin default %d min %d max %d", defaultHash, minHash, maxHash)
 		e.printf("option name Threads type spin default 1 min 1 max %d", maxThreads)
+		e.printf("option name EvalArch type string default <empty>")
+		e.printf("option name EvalLayout type string default <empty>")
 		e.printf("option name EvalFile type string default %s", evalDefault)
 		e.printf("option name Move Overhead type spin default %d min 0 max 5000", defaultOverhead.Milliseconds())
 		e.printf("option name DebugEval type check default false")
@@ -366,6 +372,25 @@ func (e *engine) setOption(args []string) error {
 		// The GUI says whether it will ponder; go ponder and ponderhit work either way.
 		_, err := check("Ponder")
 		return err
+	case "evalarch":
+		if v == "" || v == "<empty>" {
+			e.evalArch = nil
+			return nil
+		}
+		spec, err := nnue.ParseSpec(v)
+		if err != nil {
+			return fmt.Errorf("EvalArch: %v", err)
+		}
+		e.evalArch = &spec
+	case "evallayout":
+		if v == "<empty>" {
+			v = ""
+		}
+		f, err := nnue.ParseBulletFile(v)
+		if err != nil {
+			return fmt.Errorf("EvalLayout: %v", err)
+		}
+		e.evalLayout = f
 	case "evalfile":
 		return e.setEvalFile(v)
 	default:
@@ -374,8 +399,9 @@ func (e *engine) setOption(args []string) error {
 	return nil
 }
 
-// setEvalFile loads a network of any format nnue.Load detects (the previous network stays
-// on error).
+// setEvalFile loads a network of any format nnue.Load detects, or, when EvalArch is set, a
+// bullet weights file of that declared architecture and EvalLayout's file layout (the previous
+// network stays on error).
 func (e *engine) setEvalFile(path string) error {
 	var net *nnue.Network
 	var err error
@@ -390,7 +416,9 @@ func (e *engine) setEvalFile(path string) error {
 		if fi, err = os.Stat(path); err == nil && !fi.Mode().IsRegular() {
 			return fmt.Errorf("EvalFile %s: not a regular file (%s)", quoteShort(path), fileKind(fi.Mode()))
 		}
-		if err == nil {
+		if err == nil && e.evalArch != nil {
+			net, err = nnue.LoadBulletFile(path, *e.evalArch, e.evalLayout)
+		} else if err == nil {
 			net, err = nnue.LoadFile(path)
 		}
 	}

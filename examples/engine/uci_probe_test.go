@@ -425,3 +425,33 @@ func TestUCIBenchEndOfInput(t *testing.T) {
 		t.Errorf("go infinite then end of input: no bestmove")
 	}
 }
+
+// TestUCIEvalArch: EvalArch and EvalLayout declare a bullet weights file, which EvalFile then
+// loads (Maelstrom's 512 SCReLU net; its first row of ../shared/data/bullet is -360 for the
+// side to move); a bad declaration is an error that keeps the network; an empty EvalArch
+// makes EvalFile detect formats again.
+func TestUCIEvalArch(t *testing.T) {
+	net := shared(t, "nets", "bullet", "maelstrom-512.bin")
+	s := readySession(t)
+	s.send("setoption name EvalArch value ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100")
+	s.send("setoption name EvalLayout value <empty>")
+	s.send("setoption name EvalFile value " + net)
+	s.send("position fen rnb1kb2/2q2p1Q/p2pp1r1/1p6/3NP3/P1N1P1P1/1PP1B2P/R3K2R b KQq - 0 15")
+	s.send("eval")
+	if _, _, ok := s.expect(regexp.MustCompile(`^info string NNUE evaluation -360 \(network units\)`), time.Minute); !ok {
+		t.Fatalf("no evaluation -360; output:\n%s", s.out.String())
+	}
+	s.send("setoption name EvalArch value ft=nonsense")
+	if _, _, ok := s.expect(regexp.MustCompile(`^info string error: EvalArch: `), 5*time.Second); !ok {
+		t.Errorf("bad EvalArch: no error; output:\n%s", s.out.String())
+	}
+	s.send("setoption name EvalLayout value header=-1")
+	if _, _, ok := s.expect(regexp.MustCompile(`^info string error: EvalLayout: `), 5*time.Second); !ok {
+		t.Errorf("bad EvalLayout: no error; output:\n%s", s.out.String())
+	}
+	s.send("setoption name EvalArch value <empty>")
+	s.send("setoption name EvalFile value " + net)
+	if _, _, ok := s.expect(regexp.MustCompile(`^info string error: EvalFile: `), 5*time.Second); !ok {
+		t.Errorf("a bullet file without EvalArch loaded; output:\n%s", s.out.String())
+	}
+}
