@@ -32,9 +32,11 @@
 // (ALL, KING-ALL, KP, HalfKP, HalfKAv2_hm): Network.PieceSquare gives feature indices per
 // perspective and the difference of a move from its dirty pieces, Accumulator.Refresh and
 // UpdateFrom apply them, Evaluator.ForwardPieces evaluates
-// (ExampleNetwork_PieceSquare_ownBoard; ExampleAccumulatorStack_Push for the sets that need
-// the whole board). go doc prints no examples: pkg.go.dev and go doc -http show them under
-// the type or method they are named after, and go test -run '^Example' -v ./nnue runs them.
+// (ExampleNetwork_PieceSquare_ownBoard; for the sets that need the whole board,
+// ExampleAccumulatorStack_Push_ownBoardWholeBoardSet). go doc prints no examples: pkg.go.dev
+// and go doc -http show them under the type or method they are named after, labelled
+// "Example (Search)", "Example (OwnBoard)" and so on, and go test -run '^Example' -v ./nnue
+// runs them.
 // Memory per search thread: Reserve(maxPly) takes (maxPly+1)·Network.MemoryPerPly bytes
 // (doc/engine.md lists the shipped networks).
 //

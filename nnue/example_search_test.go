@@ -130,11 +130,11 @@ func ExampleNetwork_PieceSquare_ownBoard() {
 	// own board equals a refresh: true
 }
 
-// ExampleAccumulatorStack_Push: for feature sets that need the whole board (here
-// ALL+PH+PV: pairs of pieces on a file or rank), PieceSquare is nil, so an engine with its
-// own board keeps a board.Position beside it — Play is a cheap copy-make that also
-// returns the dirty pieces — and pushes both to the AccumulatorStack.
-func ExampleAccumulatorStack_Push() {
+// ExampleAccumulatorStack_Push_ownBoardWholeBoardSet: for feature sets that need the whole
+// board (here ALL+PH+PV: pairs of pieces on a file or rank), PieceSquare is nil, so an
+// engine with its own board keeps a board.Position beside it — Play is a cheap copy-make
+// that also returns the dirty pieces — and pushes both to the AccumulatorStack.
+func ExampleAccumulatorStack_Push_ownBoardWholeBoardSet() {
 	set := featureset.MustParse("all+ph+pv")
 	const width = 32
 	w := make([]int16, set.Size()*width)
