@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -86,6 +87,36 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// reportOnce makes the missing-data line appear once per test binary, whether Run or
+// SkipNoShared prints it.
+var reportOnce sync.Once
+
+// report prints the missing-data line for dir: to standard error, and to the controlling
+// terminal when toTerminal holds and a terminal exists.
+func report(dir string, toTerminal bool) {
+	reportOnce.Do(func() {
+		line := skipLine(packageLabel(), dir)
+		io.WriteString(os.Stderr, line)
+		if toTerminal {
+			if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+				io.WriteString(tty, line)
+				tty.Close()
+			}
+		}
+	})
+}
+
+// SkipNoShared skips t with the message why, first printing the missing-data line once per
+// test binary as Run does (to the terminal too unless -v is given or standard error is a
+// terminal already). It is for packages whose TestMain does something else; packages that
+// can call Run from their TestMain need not use it.
+func SkipNoShared(t testing.TB, why string) {
+	t.Helper()
+	dir, _ := SharedDir()
+	report(dir, !testing.Verbose() && !isTerminal(os.Stderr))
+	t.Skip(why)
+}
+
 // Run runs the package's tests and returns their exit code, for TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
@@ -102,13 +133,6 @@ func Run(m *testing.M) int {
 	if ok {
 		return code
 	}
-	line := skipLine(packageLabel(), dir)
-	io.WriteString(os.Stderr, line)
-	if code == 0 && !testing.Verbose() && !isTerminal(os.Stderr) {
-		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-			io.WriteString(tty, line)
-			tty.Close()
-		}
-	}
+	report(dir, code == 0 && !testing.Verbose() && !isTerminal(os.Stderr))
 	return code
 }
