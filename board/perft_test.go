@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	chess "github.com/corentings/chess/v2"
+
+	"github.com/nnuekit/nnuekit/internal/testenv"
 )
 
 // perftSlow counts the leaf nodes of depth d without bulk counting, through
@@ -47,11 +49,12 @@ var perftCases = []struct {
 }
 
 // TestPerft checks the CPW counts: every depth up to 4 with -short (3 under -race), the
-// deepest listed depth otherwise (5 or 6: 0.8 G nodes in all); NNUEKIT_PERFT_DEEP=1 runs
-// every listed depth, up to pos3's 7 and pos4's 6. The counts up to depth 3 are also
-// checked without bulk counting.
+// deepest listed depth with NNUEKIT_FULL (5 or 6: 0.8 G nodes in all), one less otherwise;
+// NNUEKIT_PERFT_DEEP=1 runs every listed depth, up to pos3's 7 and pos4's 6. The counts up
+// to depth 3 are also checked without bulk counting.
 func TestPerft(t *testing.T) {
 	deep := os.Getenv("NNUEKIT_PERFT_DEEP") == "1"
+	full := testenv.Full()
 	for _, tc := range perftCases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := mustFEN(t, tc.fen)
@@ -63,6 +66,8 @@ func TestPerft(t *testing.T) {
 				depth = 3
 			case testing.Short():
 				depth = 4
+			case !full:
+				depth--
 			}
 			for d := 1; d <= depth; d++ {
 				if d < depth && d > 4 {

@@ -12,7 +12,8 @@
 //
 // An engine keeps one AccumulatorStack per search thread (Reserve its maximum ply once, so
 // that the search never allocates) and uses it as its position stack — make, null move,
-// evaluate, unmake (Example (Search); examples/engine is a complete UCI engine):
+// evaluate, unmake (ExampleAccumulatorStack_search in example_search_test.go runs it;
+// examples/engine is a complete UCI engine):
 //
 //	st := net.NewAccumulatorStack()
 //	st.Reserve(maxPly)
@@ -30,7 +31,12 @@
 // An engine with its own board skips board.Position entirely for the piece-square sets
 // (ALL, KING-ALL, KP, HalfKP, HalfKAv2_hm): Network.PieceSquare gives feature indices per
 // perspective and the difference of a move from its dirty pieces, Accumulator.Refresh and
-// UpdateFrom apply them, Evaluator.ForwardPieces evaluates (Example (OwnBoard)).
+// UpdateFrom apply them, Evaluator.ForwardPieces evaluates
+// (ExampleNetwork_PieceSquare_ownBoard; for the sets that need the whole board,
+// ExampleAccumulatorStack_Push_ownBoardWholeBoardSet). go doc prints no examples: pkg.go.dev
+// and go doc -http show them under the type or method they are named after, labelled
+// "Example (Search)", "Example (OwnBoard)" and so on, and go test -run '^Example' -v ./nnue
+// runs them.
 // Memory per search thread: Reserve(maxPly) takes (maxPly+1)·Network.MemoryPerPly bytes
 // (doc/engine.md lists the shipped networks).
 //

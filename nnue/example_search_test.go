@@ -8,12 +8,12 @@ import (
 	"github.com/nnuekit/nnuekit/nnue"
 )
 
-// Example_search is the make/unmake loop of an alpha-beta search on an AccumulatorStack:
+// ExampleAccumulatorStack_search is the make/unmake loop of an alpha-beta search on an AccumulatorStack:
 // one stack per search thread, Reserve(maxPly) once so that the search never allocates,
 // PushMove/Pop around every move, PushNull/Pop for null-move pruning (CPW "Null Move
 // Pruning"), Evaluate at the leaves (lazy: only the entries on the path to an evaluated
 // leaf are updated). examples/engine is the full engine.
-func Example_search() {
+func ExampleAccumulatorStack_search() {
 	net, err := nnue.Default()
 	if err != nil {
 		panic(err)
@@ -70,11 +70,11 @@ func Example_search() {
 	// stack back at the root: true
 }
 
-// Example_ownBoard keeps the accumulators of an engine that has its own board (here a
+// ExampleNetwork_PieceSquare_ownBoard keeps the accumulators of an engine that has its own board (here a
 // mailbox) exact from each move's dirty pieces and the king squares alone, through the
 // network's PieceSquare path — no board.Position on the hot path. The board.Position is
 // used only to check the result against a full refresh.
-func Example_ownBoard() {
+func ExampleNetwork_PieceSquare_ownBoard() {
 	net, err := nnue.Default() // ALL features: a piece-square set
 	if err != nil {
 		panic(err)
@@ -130,11 +130,11 @@ func Example_ownBoard() {
 	// own board equals a refresh: true
 }
 
-// Example_ownBoardWholeBoardSet: for feature sets that need the whole board (here
-// ALL+PH+PV: pairs of pieces on a file or rank), PieceSquare is nil, so an engine with its
-// own board keeps a board.Position beside it — Play is a cheap copy-make that also
-// returns the dirty pieces — and pushes both to the AccumulatorStack.
-func Example_ownBoardWholeBoardSet() {
+// ExampleAccumulatorStack_Push_ownBoardWholeBoardSet: for feature sets that need the whole
+// board (here ALL+PH+PV: pairs of pieces on a file or rank), PieceSquare is nil, so an
+// engine with its own board keeps a board.Position beside it — Play is a cheap copy-make
+// that also returns the dirty pieces — and pushes both to the AccumulatorStack.
+func ExampleAccumulatorStack_Push_ownBoardWholeBoardSet() {
 	set := featureset.MustParse("all+ph+pv")
 	const width = 32
 	w := make([]int16, set.Size()*width)

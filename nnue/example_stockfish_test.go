@@ -10,7 +10,7 @@ import (
 
 // Evaluating a position with Stockfish 15.1's network as Stockfish's eval command does
 // (compiled, not run: it needs the 47 MB net).
-func Example_stockfish() {
+func ExampleLoadFile_stockfish15() {
 	net, err := nnue.LoadFile("nn-ad9b42354671.nnue") // format detected from the version word
 	if err != nil {
 		fmt.Println(err)
@@ -37,7 +37,7 @@ func Example_stockfish() {
 // Evaluating a position with Stockfish 19's network (threat and pawn-pair inputs) and
 // converting to pawns the way Stockfish 19 prints them (compiled, not run: it needs the
 // 98 MB net).
-func Example_stockfish19() {
+func ExampleLoadFile_stockfish19() {
 	net, err := nnue.LoadFile("nn-1a298aa575a0.nnue")
 	if err != nil {
 		fmt.Println(err)

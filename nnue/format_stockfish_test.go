@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/testenv"
 )
 
 // ---- shared test data (loaded once per test binary) ----
@@ -259,8 +260,9 @@ func sfRefEval(f *StockfishFile, pos *board.Position) (bucket int, psqt, positio
 	return (pos.Occupied().Count() - 1) / 4, psqt, positional
 }
 
-// sfGoldenStep is 1 (every golden row) normally, 10 with -short and 50 with -race, which
-// keep the package's test time low.
+// sfGoldenStep is the golden row step at the current SIMD level: levelStep (every row at
+// the starting level, every 10th at the others unless NNUEKIT_FULL), 10 with -short and 50
+// with -race, which keep the package's test time low.
 func sfGoldenStep() int {
 	switch {
 	case raceEnabled:
@@ -268,16 +270,20 @@ func sfGoldenStep() int {
 	case testing.Short():
 		return 10
 	}
-	return 1
+	return levelStep()
 }
 
-// sfRefStep is sfGoldenStep for the pure-Go reference evaluation, whose loops the race
-// detector instruments: every 50th row with -race.
+// sfRefStep is the row step of the pure-Go reference evaluation, whose loops the race
+// detector instruments: every 50th row with -race, every row with NNUEKIT_FULL, every
+// 10th otherwise.
 func sfRefStep() int {
-	if raceEnabled {
+	switch {
+	case raceEnabled:
 		return 50
+	case testenv.Full():
+		return 1
 	}
-	return sfGoldenStep()
+	return 10
 }
 
 func sfPawns(v int32, div int) string { return fmt.Sprintf("%.2f", float64(v)/float64(div)) }

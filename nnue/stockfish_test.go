@@ -89,7 +89,8 @@ func sfGoldenColumns(tr StockfishTrace) string {
 
 // TestStockfishGolden evaluates every golden position by full refresh through the
 // library (LoadFile → Network → Evaluator.Trace) at every SIMD level and compares every
-// printed number as a string (every 10th position with -short, 50th with -race).
+// printed number as a string (sfGoldenStep: every position at the starting level, every
+// 10th at the others unless NNUEKIT_FULL; every 10th with -short, 50th with -race).
 func TestStockfishGolden(t *testing.T) {
 	for _, tc := range []struct{ net, csv string }{
 		{sfNetHalfKP, "sf13-halfkp-eval.csv"},

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/testenv"
 	"pgregory.net/rapid"
 )
 
@@ -98,10 +99,10 @@ func TestStockfish19Golden(t *testing.T) {
 
 // TestStockfish19File checks the header and hashes of the Stockfish 19 net, that WriteTo
 // rebuilds it byte for byte, and that truncated or altered copies fail with an error
-// naming the field.
+// naming the field (NNUEKIT_FULL only).
 func TestStockfish19File(t *testing.T) {
-	if testing.Short() {
-		t.Skip("re-encodes the 98 MB file")
+	if testing.Short() || !testenv.Full() {
+		t.Skip("re-encodes the 98 MB file; set NNUEKIT_FULL=1")
 	}
 	f := sfTestFile(t, sfNetSF19)
 	if f.Arch != StockfishThreats || f.HalfDims != 1024 || f.Hash != 0xA85B2205 || f.FTHash^f.NetHash != 0xA85B2205 ||

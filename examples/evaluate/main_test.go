@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnuekit/nnuekit/internal/testenv"
 )
 
 const shared = "../../../shared"
@@ -72,10 +74,16 @@ func TestJSONMatchesGolden(t *testing.T) {
 }
 
 // TestIncrementalEqualsRefresh plays a move list and a PGN game with -incremental -verify
-// and compares the printed numbers with refresh evaluations of the same FENs.
+// and compares the printed numbers with refresh evaluations of the same FENs: with the
+// pairwise all+ph+pv net, and with NNUEKIT_FULL the mobility net all+mb (whose loads take
+// seconds each).
 func TestIncrementalEqualsRefresh(t *testing.T) {
 	requireShared(t)
-	net := filepath.Join(shared, "thesis-models", "all+mb.nn")
+	netName := "all+ph+pv"
+	if testenv.Full() {
+		netName = "all+mb"
+	}
+	net := filepath.Join(shared, "thesis-models", netName+".nn")
 	nw, err := loadNetwork(options{net: net})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnuekit/nnuekit/internal/testenv"
 )
 
 const shared = "../../../shared"
@@ -52,7 +54,7 @@ func TestHumanOutput(t *testing.T) {
 func TestEPD(t *testing.T) {
 	epd := filepath.Join(shared, "data", "positions.epd")
 	if _, err := os.Stat(epd); err != nil {
-		t.Skip("features: ../shared absent")
+		testenv.SkipNoShared(t, "features: ../shared absent")
 	}
 	data, _ := os.ReadFile(epd)
 	lines := strings.SplitAfterN(string(data), "\n", 51)[:50]

@@ -15,13 +15,14 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/testenv"
 	"github.com/nnuekit/nnuekit/internal/uci"
 	"github.com/nnuekit/nnuekit/internal/uci/ucitest"
 )
 
 func TestMain(m *testing.M) {
 	ucitest.MaybeRun() // the test binary doubles as the fake engine
-	os.Exit(m.Run())
+	os.Exit(testenv.Run(m))
 }
 
 const stockfish = "/usr/games/stockfish"

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnuekit/nnuekit/internal/testenv"
 )
 
 const shared = "../../../shared"
@@ -87,7 +89,7 @@ func TestEPDFile(t *testing.T) {
 func TestSharedEPD(t *testing.T) {
 	epd := filepath.Join(shared, "data", "positions.epd")
 	if _, err := os.Stat(epd); err != nil {
-		t.Skip("perft: ../shared absent")
+		testenv.SkipNoShared(t, "perft: ../shared absent")
 	}
 	data, _ := os.ReadFile(epd)
 	lines := strings.SplitAfterN(string(data), "\n", 11)[:10]

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nnuekit/nnuekit/internal/testenv"
 )
 
 const startLine = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -63,7 +65,7 @@ func TestThesisToolMixUp(t *testing.T) {
 func TestHumanTable(t *testing.T) {
 	epd := filepath.Join("..", "..", "..", "shared", "data", "positions.epd")
 	if _, err := os.Stat(epd); err != nil {
-		t.Skip("stats: ../shared absent")
+		testenv.SkipNoShared(t, "stats: ../shared absent")
 	}
 	data, _ := os.ReadFile(epd)
 	f := filepath.Join(t.TempDir(), "p.epd")
