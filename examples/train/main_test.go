@@ -450,3 +450,53 @@ func TestPairwiseTwoHidden(t *testing.T) {
 		t.Errorf("-pairwise -l1 32: error %v, log %q", err, log.String())
 	}
 }
+
+// TestBulletExport: -bullet writes OUT.bin in bullet's layout and prints the architecture
+// string; the file loaded with it evaluates as the native file does. A thesis architecture
+// with -bullet is refused before any data is read.
+func TestBulletExport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "b")
+	o := options{data: "testdata/tiny.txt", set: "all@hm", arch: "cpw", loss: "score", out: out, val: "0.1",
+		l1: 32, buckets: 4, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100, bullet: true}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	_, decl, ok := strings.Cut(log.String(), "load it with -arch '")
+	decl, _, _ = strings.Cut(decl, "'")
+	if !ok || !strings.HasPrefix(decl, "ft=all@hm:i16 width=32 ") {
+		t.Fatalf("no architecture string in\n%s", log.String())
+	}
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := nnue.LoadBulletFile(out+".bin", spec, nnue.BulletFile{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, count := dataset.NewReader(f), 0
+	for ; r.Next(); count++ {
+		s := r.Sample()
+		if vb, vn := b.Evaluate(&s.Pos), n.Evaluate(&s.Pos); vb != vn {
+			t.Fatalf("%s: bullet file %d, native %d", s.Pos.FEN(), vb, vn)
+		}
+	}
+	if r.Err() != nil || count < 600 {
+		t.Fatalf("%d positions compared: %v", count, r.Err())
+	}
+	o.arch, o.l2, o.out = "thesis", 8, out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-bullet") || log.Len() > 0 {
+		t.Errorf("-arch thesis -bullet: error %v, log %q", err, log.String())
+	}
+}

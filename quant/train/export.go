@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -316,5 +317,42 @@ func (ex *Exported) SetPawnValue(pv int32, description string) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	ex.Network = n
+	return nil
+}
+
+// WriteBullet writes ex.Network as bullet saves a quantised network (quantised.bin:
+// nnue.WriteBullet with the default layout — no header, output weights [2N][B]) and returns
+// the architecture string that loads the file back (nnue.ParseSpec of it with
+// nnue.LoadBulletFile, or examples/evaluate -net FILE -arch 'STRING'): bullet files record no
+// architecture. The network must be a bullet one: an ArchCPW model on all or all@hm (the
+// string then reads ft=all:i16 width=N stack=stm>screlu_affine.i16(QA,QA,1)
+// [buckets=pieces(B,2,⌈32/B⌉)] out=*SCALE/QA·QB). Errors: those of nnue.WriteBullet (an
+// architecture with no bullet layout, named) and write errors.
+func (ex *Exported) WriteBullet(w io.Writer) (string, error) {
+	spec, err := nnue.WriteBullet(w, ex.Network, nnue.BulletFile{})
+	if err != nil {
+		return "", fmt.Errorf("train: %w", err)
+	}
+	return spec.String(), nil
+}
+
+// CheckBullet reports, before training, whether a model of featureSet with configuration c
+// exports to bullet's layout (Exported.WriteBullet): the architecture must be ArchCPW and the
+// network's declaration must have a bullet file layout (nnue.BulletFileSize; inputs all or
+// all@hm, 768 per perspective). The error names what is not a bullet architecture.
+func (c Config) CheckBullet(featureSet string) error {
+	c = c.Defaults()
+	if c.Arch != ArchCPW {
+		return fmt.Errorf("train: the %v architecture has no bullet layout (bullet's single-layer family is -arch cpw: SCReLU, output buckets)", c.Arch)
+	}
+	q := c.CPW
+	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>screlu_affine.i16(%d,%d,1) out=*%d/%d", featureSet, c.L1, q.QA, q.QA, q.Scale, q.QA*q.QB)
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		return fmt.Errorf("train: no bullet layout: %w", err)
+	}
+	if _, err := nnue.BulletFileSize(spec, nnue.BulletFile{}); err != nil {
+		return fmt.Errorf("train: no bullet layout: %w", err)
+	}
 	return nil
 }
