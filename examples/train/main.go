@@ -11,7 +11,7 @@
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
 //	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
 //	    [-lambda 1] [-filter thesis|nocheck|none] [-pqr-p 0] [-pqr-plots 4000] [-finetune CKPT]
-//	    [-bullet] [-force]
+//	    [-bullet] [-stockfish] [-force]
 //
 // With -superbatch N the data is not loaded but streamed, pass after pass, through a shuffle
 // buffer of -shuffle samples, in superbatches of N samples (-superbatches of them); the first
@@ -106,7 +106,7 @@ type options struct {
 	schedule                        string
 	lrGamma, lrFinal, wd            float64
 	factoriser, pairwise            bool
-	bullet                          bool
+	bullet, stockfish               bool
 	l3                              int
 }
 
@@ -191,6 +191,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.PairwiseMul; -l1 a multiple of 64)")
 	fs.IntVar(&o.l3, "l3", 0, "thesis architecture: width of a second hidden layer after L2 (0: none)")
 	fs.BoolVar(&o.bullet, "bullet", false, "also write OUT.bin in bullet's quantised layout and print the architecture string that loads it (-arch cpw on all or all@hm; doc/trainer.md)")
+	fs.BoolVar(&o.stockfish, "stockfish", false, "also write OUT-stockfish.nnue, a Stockfish 13 .nnue file (-arch thesis -set halfkp -l1 256 -l2 32 -l3 32 only; doc/trainer.md)")
 	fs.BoolVar(&o.factoriser, "factoriser", false, "train a factoriser for a product set A*B such as ka or kb32*all: one virtual row per B feature shared by every A value, merged into each row on export")
 	fs.Float64Var(&o.wd, "wd", 0, "AdamW weight decay λ in [0, 1) (0: Adam)")
 	fs.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
@@ -596,6 +597,9 @@ func outputs(o options, c train.Config, loss train.Loss) []string {
 	if o.bullet {
 		out = append(out, o.out+".bin")
 	}
+	if o.stockfish {
+		out = append(out, o.out+"-stockfish.nnue")
+	}
 	if o.pqrPlots > 0 && loss == train.LossPQR {
 		out = append(out, o.out+"-pqr-scatter.png", o.out+"-pqr-hist.png")
 		if o.finetune != "" {
@@ -711,6 +715,11 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	if o.bullet {
 		if err := c.CheckBullet(o.set); err != nil {
 			return fmt.Errorf("-bullet: %w", err)
+		}
+	}
+	if o.stockfish {
+		if err := c.CheckStockfish(o.set); err != nil {
+			return fmt.Errorf("-stockfish: %w", err)
 		}
 	}
 	if o.mirror && loss == train.LossPQR {
@@ -880,6 +889,13 @@ func run(ctx context.Context, o options, log io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(log, "wrote %s.bin (bullet's quantised layout); load it with -arch '%s'\n", o.out, decl)
+	}
+	if o.stockfish {
+		desc := fmt.Sprintf("nnuekit examples/train: %s %v L1=%d L2=%d L3=%d loss=%v, %s", o.set, c.Arch, c.L1, c.L2, c.L3, c.Loss, o.data)
+		if err := create(o, o.out+"-stockfish.nnue", func(w io.Writer) error { return ex.WriteStockfish(w, desc) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "wrote %s-stockfish.nnue (Stockfish 13 HalfKP layout; nnue.Load reads it)\n", o.out)
 	}
 	fmt.Fprintf(log, "wrote %s.nnue %s\nclipped values: %d\n", o.out, thesisPath, ex.Clip.TotalClipped())
 	if ex.Clip.TotalClipped() > 0 {

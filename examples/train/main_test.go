@@ -500,3 +500,44 @@ func TestBulletExport(t *testing.T) {
 		t.Errorf("-arch thesis -bullet: error %v, log %q", err, log.String())
 	}
 }
+
+// TestStockfishExport: -stockfish writes OUT-stockfish.nnue, which nnue.LoadFile reads as a
+// Stockfish HalfKP network evaluating as the native file does; an architecture that is not
+// Stockfish 13's is refused before any data is read.
+func TestStockfishExport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s")
+	o := options{data: "testdata/tiny.txt", set: "halfkp", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 256, l2: 32, l3: 32, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100, stockfish: true}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	s, err := nnue.LoadFile(out + "-stockfish.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.Description(), "Stockfish HalfKP net") {
+		t.Errorf("loaded as %q", s.Description())
+	}
+	f, err := os.Open("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := dataset.NewReader(f)
+	for r.Next() {
+		p := &r.Sample().Pos
+		if vs, vn := s.Evaluate(p), n.Evaluate(p); vs != vn {
+			t.Fatalf("%s: stockfish file %d, native %d", p.FEN(), vs, vn)
+		}
+	}
+	o.l3, o.out = 0, out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-stockfish") || log.Len() > 0 {
+		t.Errorf("-l3 0 -stockfish: error %v, log %q", err, log.String())
+	}
+}

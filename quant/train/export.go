@@ -140,7 +140,9 @@ func (t *Trainer) evalPosition(_ *featureset.Set, p *board.Position) (float64, e
 // feature transformer ×FTScale (int16; factoriser rows merged), every hidden layer's weights
 // ×L2WeightScale (int8) and biases ×L2BiasScale (int32), each followed by ClippedReLU >>
 // HiddenShift, output weights ×S·OutWeightScale (int8) and bias ×S·OutBiasScale (int32), output
-// >> OutputShift. Per bucket the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
+// divided by OutputScale truncating toward zero (Stockfish's division by FV_SCALE, so that a
+// Stockfish-shaped stack evaluates alike in both formats; Exported.WriteStockfish). Per bucket
+// the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
 // → ClippedReLU)… → Affine, the buckets chosen by nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉}.
 func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport, error) {
 	s := t.cfg.Thesis
@@ -182,9 +184,9 @@ func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport,
 	if err != nil {
 		return nil, nil, err
 	}
-	arch := nnue.Architecture{Output: nnue.OutputScale{Shift: uint8(s.OutputShift())}, PawnValue: 100,
-		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, >>%d",
-			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputShift())}
+	arch := nnue.Architecture{Output: nnue.OutputScale{Div: int32(s.OutputScale)}, PawnValue: 100,
+		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, /%d",
+			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputScale)}
 	if m.nb > 1 {
 		arch.Buckets = nnue.Buckets{N: m.nb, Sub: 2, Div: (32 + m.nb - 1) / m.nb}
 	}
@@ -353,6 +355,51 @@ func (c Config) CheckBullet(featureSet string) error {
 	}
 	if _, err := nnue.BulletFileSize(spec, nnue.BulletFile{}); err != nil {
 		return fmt.Errorf("train: no bullet layout: %w", err)
+	}
+	return nil
+}
+
+// WriteStockfish writes ex.Network as a Stockfish .nnue file (nnue.NewStockfishFile, then
+// StockfishFile.WriteTo) with description in its header; nnue.Load reads it back as a
+// Stockfish network that evaluates every position as ex.Network does. The network must be a
+// Stockfish architecture: Stockfish 13's HalfKP 256×2-32-32-1, which is an ArchThesis model
+// on the halfkp set with L1 256, L2 32, L3 32, no pairwise product, one stack and the
+// default thesis scheme (Config.CheckStockfish). Errors: those of nnue.NewStockfishFile
+// (naming the architecture that is needed) and write errors.
+func (ex *Exported) WriteStockfish(w io.Writer, description string) error {
+	f, err := nnue.NewStockfishFile(ex.Network, description)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if _, err := f.WriteTo(w); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// CheckStockfish reports, before training, whether a model of featureSet with configuration
+// c exports to a Stockfish .nnue file (Exported.WriteStockfish): it builds the declaration
+// Export will give the network and asks nnue.StockfishArchOf. The error names what differs.
+func (c Config) CheckStockfish(featureSet string) error {
+	c = c.Defaults()
+	switch {
+	case c.Arch != ArchThesis:
+		return fmt.Errorf("train: the %v architecture is not a Stockfish one (Stockfish 13 HalfKP 256×2-32-32-1 is -arch thesis -set halfkp -l1 256 -l2 32 -l3 32)", c.Arch)
+	case c.Pairwise || c.ThesisBuckets > 1 || c.L3 == 0:
+		return fmt.Errorf("train: pairwise %v, %d stacks, L3 %d is not a Stockfish architecture (Stockfish 13 HalfKP: ClippedReLU, one stack, two hidden layers: -l1 256 -l2 32 -l3 32)", c.Pairwise, c.ThesisBuckets, c.L3)
+	}
+	s := c.Thesis
+	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>crelu.i16", featureSet, c.L1)
+	for _, h := range c.hiddenWidths() {
+		decl += fmt.Sprintf(">affine.i8(%d)>crelu.i32(%d)", h, s.HiddenShift())
+	}
+	decl += fmt.Sprintf(">affine.i8(1) out=/%d", s.OutputScale)
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		return fmt.Errorf("train: not a Stockfish architecture: %w", err)
+	}
+	if _, err := nnue.StockfishArchOf(spec); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	return nil
 }

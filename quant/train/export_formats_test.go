@@ -100,3 +100,69 @@ func TestCheckBullet(t *testing.T) {
 		}
 	}
 }
+
+// TestExportStockfish: a trained HalfKP 256×2-32-32-1 model (Stockfish 13's fixed widths)
+// written as a Stockfish .nnue file loads with nnue.Load as a Stockfish HalfKP network and
+// evaluates every position exactly as the native export does; the native file of the same
+// network loads too and agrees.
+func TestExportStockfish(t *testing.T) {
+	if raceEnabled {
+		t.Skip("HalfKP's 41024×256 feature transformer trains slowly under -race; covered without it")
+	}
+	cfg := Config{Arch: ArchThesis, L1: 256, L2: 32, L3: 32, Epochs: 2, BatchSize: 64, LR: 3e-3, Workers: 2}
+	if err := cfg.CheckStockfish("halfkp"); err != nil {
+		t.Fatal(err)
+	}
+	ex, ps := trainTiny(t, "halfkp", cfg)
+	var buf bytes.Buffer
+	if err := ex.WriteStockfish(&buf, "nnuekit test"); err != nil {
+		t.Fatal(err)
+	}
+	n, err := nnue.Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(n.Description(), "Stockfish HalfKP net") {
+		t.Errorf("loaded as %q", n.Description())
+	}
+	var native bytes.Buffer
+	if err := nnue.WriteNative(&native, ex.Network); err != nil {
+		t.Fatal(err)
+	}
+	m, err := nnue.Load(bytes.NewReader(native.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, en := n.NewEvaluator(), m.NewEvaluator()
+	distinct := map[int32]bool{}
+	for i := range ps {
+		vs, vn := es.Evaluate(&ps[i]), en.Evaluate(&ps[i])
+		if vs != vn {
+			t.Fatalf("%s: stockfish file %d, native %d", ps[i].FEN(), vs, vn)
+		}
+		distinct[vs] = true
+	}
+	if len(distinct) < 20 {
+		t.Errorf("only %d distinct evaluations over %d positions", len(distinct), len(ps))
+	}
+}
+
+// TestCheckStockfish: architectures that are not Stockfish 13's are refused before training.
+func TestCheckStockfish(t *testing.T) {
+	for _, tc := range []struct {
+		set  string
+		cfg  Config
+		want string
+	}{
+		{"halfkp", Config{Arch: ArchCPW, L1: 256}, "cpw architecture is not a Stockfish one"},
+		{"halfkp", Config{Arch: ArchThesis, L1: 256, L2: 32}, "L3 0 is not a Stockfish architecture"},
+		{"halfkp", Config{Arch: ArchThesis, L1: 256, L2: 32, L3: 32, Pairwise: true}, "pairwise true"},
+		{"halfkp", Config{Arch: ArchThesis, L1: 128, L2: 32, L3: 32}, "Stockfish 13 HalfKP"},
+		{"all", Config{Arch: ArchThesis, L1: 256, L2: 32, L3: 32}, "Stockfish 13 HalfKP"},
+		{"halfkp", Config{Arch: ArchThesis, L1: 256, L2: 16, L3: 32}, "Stockfish 13 HalfKP"},
+	} {
+		if err := tc.cfg.CheckStockfish(tc.set); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %+v: %v, want %q", tc.set, tc.cfg, err, tc.want)
+		}
+	}
+}
