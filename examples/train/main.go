@@ -1,11 +1,13 @@
 // Command train trains an NNUE network on samples of any format quant/dataset reads
 // (Stockfish's .binpack and .plain, the thesis's text formats) and exports it quantized, in
-// nnuekit's native format and (the plain thesis architecture) the thesis .nn format.
+// nnuekit's native format, (the plain thesis architecture) the thesis .nn format, with -bullet
+// (a CPW network on all or all@hm) bullet's quantised layout, and with -stockfish (HalfKP
+// 256×2-32-32-1) a Stockfish 13 .nnue file. -psqt adds a PSQT part to the thesis architecture.
 //
 // Usage:
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-l3 0]
-//	    [-pairwise] [-buckets 0] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
+//	    [-pairwise] [-psqt] [-buckets 0] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
 //	    [-lr 5e-4] [-decay 0.99] [-lr-schedule exp|step|cosine] [-lr-step 1] [-lr-gamma 0.1]
 //	    [-lr-final 0] [-wd 0] [-superbatch N] [-superbatches 10] [-shuffle 1048576] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
@@ -106,7 +108,7 @@ type options struct {
 	schedule                        string
 	lrGamma, lrFinal, wd            float64
 	factoriser, pairwise            bool
-	bullet, stockfish               bool
+	bullet, stockfish, psqt         bool
 	l3                              int
 }
 
@@ -190,6 +192,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&o.lrFinal, "lr-final", 0, "-lr-schedule cosine: learning rate of the last unit (0: lr/100)")
 	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.PairwiseMul; -l1 a multiple of 64)")
 	fs.IntVar(&o.l3, "l3", 0, "thesis architecture: width of a second hidden layer after L2 (0: none)")
+	fs.BoolVar(&o.psqt, "psqt", false, "thesis architecture: a Stockfish-style PSQT part beside the feature transformer, one column per output bucket (native format only)")
 	fs.BoolVar(&o.bullet, "bullet", false, "also write OUT.bin in bullet's quantised layout and print the architecture string that loads it (-arch cpw on all or all@hm; doc/trainer.md)")
 	fs.BoolVar(&o.stockfish, "stockfish", false, "also write OUT-stockfish.nnue, a Stockfish 13 .nnue file (-arch thesis -set halfkp -l1 256 -l2 32 -l3 32 only; doc/trainer.md)")
 	fs.BoolVar(&o.factoriser, "factoriser", false, "train a factoriser for a product set A*B such as ka or kb32*all: one virtual row per B feature shared by every A value, merged into each row on export")
@@ -585,7 +588,7 @@ func checkFlags(o options) error {
 // thesisFormat reports whether the network has the thesis composition, the only one the thesis
 // .nn format holds: one stack, ClippedReLU, one hidden layer.
 func thesisFormat(c train.Config) bool {
-	return c.Arch == train.ArchThesis && c.ThesisBuckets == 1 && c.L3 == 0 && !c.Pairwise
+	return c.Arch == train.ArchThesis && c.ThesisBuckets == 1 && c.L3 == 0 && !c.Pairwise && !c.PSQT
 }
 
 // outputs lists the files the run writes besides the checkpoint.
@@ -682,7 +685,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
 				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
 				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser,
-				L3: o.l3, Pairwise: o.pairwise}
+				L3: o.l3, Pairwise: o.pairwise, PSQT: o.psqt}
 			if arch == train.ArchThesis {
 				cfg.ThesisBuckets = o.buckets
 			} else {

@@ -541,3 +541,29 @@ func TestStockfishExport(t *testing.T) {
 		t.Errorf("-l3 0 -stockfish: error %v, log %q", err, log.String())
 	}
 }
+
+// TestPSQTFlag: -psqt trains and exports a thesis net with a PSQT part (native format only).
+func TestPSQTFlag(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "q")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 32, l2: 8, buckets: 2, psqt: true, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.FeatureTransformer().PSQTBuckets(); got != 2 {
+		t.Errorf("%d PSQT buckets, want 2", got)
+	}
+	if _, err := os.Stat(out + ".nn"); err == nil {
+		t.Error("a thesis .nn written")
+	}
+	o.arch, o.out = "cpw", out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PSQT") || log.Len() > 0 {
+		t.Errorf("-arch cpw -psqt: error %v, log %q", err, log.String())
+	}
+}

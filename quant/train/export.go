@@ -37,8 +37,8 @@ func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 	if !ok {
 		return nil, fmt.Errorf("train: FloatThesis of a %v model", t.cfg.Arch)
 	}
-	if m.pairwise || len(m.hidden) != 1 {
-		return nil, errors.New("train: FloatThesis of a model with the pairwise product or two hidden layers (quant.FloatThesis has neither)")
+	if m.pairwise || len(m.hidden) != 1 || m.psqt != nil {
+		return nil, errors.New("train: FloatThesis of a model with the pairwise product, two hidden layers or PSQT (quant.FloatThesis has none of them)")
 	}
 	d := m.hidden[0]
 	in, l2 := d.in, d.out
@@ -111,8 +111,9 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 	return f, nil
 }
 
-// mergeRows copies the feature transformer's rows into dst (one per feature of the set), each
-// with its factoriser row added (Config.Factoriser: row f + virtual row f mod |B|).
+// mergeRows copies the rows of a sparse tensor (the feature transformer's, or the PSQT
+// weights) into dst (one per feature of the set), each with its factoriser row added
+// (Config.Factoriser: row f + virtual row f mod |B|).
 func (t *Trainer) mergeRows(dst [][]float32, w []float32, n int) {
 	for i := range dst {
 		copy(dst[i], w[i*n:(i+1)*n])
@@ -135,8 +136,9 @@ func (t *Trainer) evalPosition(_ *featureset.Set, p *board.Position) (float64, e
 	return t.Eval(enc.Data(), 0), nil
 }
 
-// quantizeStack quantizes an ArchThesis model with the pairwise product or two hidden layers,
-// which quant.FloatThesis cannot hold, with Config.Thesis's scales (quant.QuantizeValues):
+// quantizeStack quantizes an ArchThesis model with the pairwise product, two hidden layers or
+// PSQT, which quant.FloatThesis cannot hold (PSQT weights ×S·OutBiasScale, int32, factoriser
+// rows merged, one column per bucket, the perspectives' difference divided by 2: PSQTDiv), with Config.Thesis's scales (quant.QuantizeValues):
 // feature transformer ×FTScale (int16; factoriser rows merged), every hidden layer's weights
 // ×L2WeightScale (int8) and biases ×L2BiasScale (int32), each followed by ClippedReLU >>
 // HiddenShift, output weights ×S·OutWeightScale (int8) and bias ×S·OutBiasScale (int32), output
@@ -180,11 +182,33 @@ func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport,
 		}
 		return a
 	}
-	ft, err := nnue.NewFeatureTransformer(set, m.l1, int16s("ft.weight", flat, s.FTScale()), int16s("ft.bias", m.b1.data, s.FTScale()), 0, nil)
+	var (
+		psqt   []int32
+		psqtN  int
+		psqtDv int32
+	)
+	if m.psqt != nil {
+		// raw output units: ×S·OutputScale, like the output bias; nnue divides the
+		// perspectives' difference by 2
+		prow := make([][]float32, m.f)
+		pflat := make([]float32, m.f*m.nb)
+		for i := range prow {
+			prow[i] = pflat[i*m.nb : (i+1)*m.nb]
+		}
+		t.mergeRows(prow, m.psqt.data, m.nb)
+		q, lc := quant.QuantizeValues("psqt.weight", pflat, float64(m.s)*s.OutBiasScale(), quant.MaxInt32)
+		rep.Layers = append(rep.Layers, lc)
+		psqt = make([]int32, len(q))
+		for i, v := range q {
+			psqt[i] = int32(v)
+		}
+		psqtN, psqtDv = m.nb, 2
+	}
+	ft, err := nnue.NewFeatureTransformer(set, m.l1, int16s("ft.weight", flat, s.FTScale()), int16s("ft.bias", m.b1.data, s.FTScale()), psqtN, psqt)
 	if err != nil {
 		return nil, nil, err
 	}
-	arch := nnue.Architecture{Output: nnue.OutputScale{Div: int32(s.OutputScale)}, PawnValue: 100,
+	arch := nnue.Architecture{Output: nnue.OutputScale{Div: int32(s.OutputScale)}, PawnValue: 100, PSQTDiv: psqtDv,
 		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, /%d",
 			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputScale)}
 	if m.nb > 1 {
@@ -238,7 +262,7 @@ func (t *Trainer) Export(positions []board.Position) (*Exported, error) {
 		float func(set *featureset.Set, p *board.Position) (float64, error)
 	)
 	m, stack := t.net.(*thesisNet)
-	stack = stack && (m.pairwise || len(m.hidden) > 1)
+	stack = stack && (m.pairwise || len(m.hidden) > 1 || m.psqt != nil)
 	switch {
 	case stack:
 		ex.Network, ex.Clip, err = t.quantizeStack(m)
@@ -385,8 +409,8 @@ func (c Config) CheckStockfish(featureSet string) error {
 	switch {
 	case c.Arch != ArchThesis:
 		return fmt.Errorf("train: the %v architecture is not a Stockfish one (Stockfish 13 HalfKP 256×2-32-32-1 is -arch thesis -set halfkp -l1 256 -l2 32 -l3 32)", c.Arch)
-	case c.Pairwise || c.ThesisBuckets > 1 || c.L3 == 0:
-		return fmt.Errorf("train: pairwise %v, %d stacks, L3 %d is not a Stockfish architecture (Stockfish 13 HalfKP: ClippedReLU, one stack, two hidden layers: -l1 256 -l2 32 -l3 32)", c.Pairwise, c.ThesisBuckets, c.L3)
+	case c.Pairwise || c.PSQT || c.ThesisBuckets > 1 || c.L3 == 0:
+		return fmt.Errorf("train: pairwise %v, PSQT %v, %d stacks, L3 %d is not a Stockfish architecture (Stockfish 13 HalfKP: ClippedReLU, no PSQT, one stack, two hidden layers: -l1 256 -l2 32 -l3 32)", c.Pairwise, c.PSQT, c.ThesisBuckets, c.L3)
 	}
 	s := c.Thesis
 	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>crelu.i16", featureSet, c.L1)

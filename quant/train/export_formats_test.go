@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/nnue"
+	"github.com/nnuekit/nnuekit/quant"
 )
 
 // trainTiny trains a small model of set with cfg on 400 random positions and exports it,
@@ -164,5 +166,78 @@ func TestCheckStockfish(t *testing.T) {
 		if err := tc.cfg.CheckStockfish(tc.set); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %+v: %v, want %q", tc.set, tc.cfg, err, tc.want)
 		}
+	}
+}
+
+// TestPSQT: with PSQT the thesis model learns the material target faster (a linear function
+// of the inputs, which the PSQT shortcut represents exactly), and the export carries the
+// PSQT part: psqt=B psqtdiv=2 in its declaration, nonzero PSQT terms, and evaluations within
+// a few centipawns of the trainer's float model.
+func TestPSQT(t *testing.T) {
+	ps := randomPositions(t, 600, 11)[200:600]
+	var losses [2]float64
+	for i, psqt := range []bool{false, true} {
+		cfg := Config{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 2, PSQT: psqt, Epochs: 4, BatchSize: 32, LR: 3e-3, Workers: 2}
+		tr, err := New("all", 768, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := encodeFor(t, tr, ps)
+		if err := tr.Train(context.Background(), d, nil); err != nil {
+			t.Fatal(err)
+		}
+		if losses[i], err = tr.Loss(d); err != nil {
+			t.Fatal(err)
+		}
+		if !psqt {
+			continue
+		}
+		ex, err := tr.Export(ps[:100])
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := ex.Network.Spec()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := spec.String(); !strings.Contains(s, "psqt=2") || !strings.Contains(s, "psqtdiv=2") {
+			t.Errorf("declaration %s lacks psqt=2 psqtdiv=2", s)
+		}
+		if ex.Error.Within < 0.99 {
+			t.Errorf("only %.1f%% of quantization errors within 0.03 in WDL space", 100*ex.Error.Within)
+		}
+		// the PSQT term alone: nnue's (psqt_stm − psqt_other)/2 in raw units (×16) against the
+		// trainer's S·(P_stm − P_other)/2 in centipawns
+		m := tr.net.(*thesisNet)
+		ev := ex.Network.NewEvaluator()
+		nonzero := 0
+		for i := range 100 {
+			ev.Refresh(&ps[i])
+			o := ev.Forward(ev.Accumulator(), &ps[i])
+			k := quant.OutputBucket(ps[i].PieceCount(), 2)
+			var sum float64
+			for _, f := range d.features(i, 0, 0) {
+				sum += float64(m.psqt.data[int(f)*2+k])
+			}
+			for _, f := range d.features(i, 0, 1) {
+				sum -= float64(m.psqt.data[int(f)*2+k])
+			}
+			want := float64(m.s) * sum / 2
+			// rounding: ½ raw unit per weight, halved, and the truncating division by 2
+			bound := (0.25*float64(len(d.features(i, 0, 0))+len(d.features(i, 0, 1))) + 1) / 16
+			if got := float64(o.PSQT) / 16; math.Abs(got-want) > bound {
+				t.Errorf("position %d: PSQT term %v cp, trainer %v", i, got, want)
+			}
+			if o.PSQT != 0 {
+				nonzero++
+			}
+		}
+		if nonzero < 90 {
+			t.Errorf("PSQT term nonzero in only %d of 100 positions", nonzero)
+		}
+	}
+	t.Logf("training loss after 4 epochs: without PSQT %.5f, with %.5f", losses[0], losses[1])
+	if !(losses[1] < losses[0]) {
+		t.Errorf("PSQT did not lower the loss on a material target: %v vs %v", losses[1], losses[0])
 	}
 }
