@@ -89,8 +89,7 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 	switch f.Arch {
 	case StockfishHalfKP:
 		st := &f.Stacks[0]
-		decl = fmt.Sprintf("ft=halfkp:i16 width=%d stack=stm>crelu.i16>affine.i8(%d)>crelu.i32(%d)>affine.i8(%d)>crelu.i32(%d)>affine.i8(1) out=/%d pawn=%d",
-			f.HalfDims, st.FC0.Out, wsb, st.FC1.Out, wsb, StockfishOutputScale, StockfishPawnValueSF13)
+		decl = stockfishHalfKPDecl(f.HalfDims, st.FC0.Out, st.FC1.Out)
 		affine(&st.FC0)
 		affine(&st.FC1)
 		affine(&st.FC2)

@@ -1,17 +1,19 @@
 // Command train trains an NNUE network on samples of any format quant/dataset reads
 // (Stockfish's .binpack and .plain, the thesis's text formats) and exports it quantized, in
-// nnuekit's native format and (the plain thesis architecture) the thesis .nn format.
+// nnuekit's native format, (the plain thesis architecture) the thesis .nn format, with -bullet
+// (a CPW network on all or all@hm) bullet's quantised layout, and with -stockfish (HalfKP
+// 256×2-32-32-1) a Stockfish 13 .nnue file. -psqt adds a PSQT part to the thesis architecture.
 //
 // Usage:
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-l3 0]
-//	    [-pairwise] [-buckets 0] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
+//	    [-pairwise] [-psqt] [-buckets 0] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
 //	    [-lr 5e-4] [-decay 0.99] [-lr-schedule exp|step|cosine] [-lr-step 1] [-lr-gamma 0.1]
 //	    [-lr-final 0] [-wd 0] [-superbatch N] [-superbatches 10] [-shuffle 1048576] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
 //	    [-pawn-value 361] [-wdl-a 1.28] [-wdl-b 297.21] [-unscale none|sf15.1] [-mirror]
 //	    [-lambda 1] [-filter thesis|nocheck|none] [-pqr-p 0] [-pqr-plots 4000] [-finetune CKPT]
-//	    [-force]
+//	    [-bullet] [-stockfish] [-force]
 //
 // With -superbatch N the data is not loaded but streamed, pass after pass, through a shuffle
 // buffer of -shuffle samples, in superbatches of N samples (-superbatches of them); the first
@@ -106,6 +108,7 @@ type options struct {
 	schedule                        string
 	lrGamma, lrFinal, wd            float64
 	factoriser, pairwise            bool
+	bullet, stockfish, psqt         bool
 	l3                              int
 }
 
@@ -189,6 +192,9 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&o.lrFinal, "lr-final", 0, "-lr-schedule cosine: learning rate of the last unit (0: lr/100)")
 	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.PairwiseMul; -l1 a multiple of 64)")
 	fs.IntVar(&o.l3, "l3", 0, "thesis architecture: width of a second hidden layer after L2 (0: none)")
+	fs.BoolVar(&o.psqt, "psqt", false, "thesis architecture: a Stockfish-style PSQT part beside the feature transformer, one column per output bucket (native format only)")
+	fs.BoolVar(&o.bullet, "bullet", false, "also write OUT.bin in bullet's quantised layout and print the architecture string that loads it (-arch cpw on all or all@hm; doc/trainer.md)")
+	fs.BoolVar(&o.stockfish, "stockfish", false, "also write OUT-stockfish.nnue, a Stockfish 13 .nnue file (-arch thesis -set halfkp -l1 256 -l2 32 -l3 32 only; doc/trainer.md)")
 	fs.BoolVar(&o.factoriser, "factoriser", false, "train a factoriser for a product set A*B such as ka or kb32*all: one virtual row per B feature shared by every A value, merged into each row on export")
 	fs.Float64Var(&o.wd, "wd", 0, "AdamW weight decay λ in [0, 1) (0: Adam)")
 	fs.StringVar(&o.finetune, "finetune", "", "start from this checkpoint's parameters and train with -loss, -lr, -epochs as a new run")
@@ -582,7 +588,7 @@ func checkFlags(o options) error {
 // thesisFormat reports whether the network has the thesis composition, the only one the thesis
 // .nn format holds: one stack, ClippedReLU, one hidden layer.
 func thesisFormat(c train.Config) bool {
-	return c.Arch == train.ArchThesis && c.ThesisBuckets == 1 && c.L3 == 0 && !c.Pairwise
+	return c.Arch == train.ArchThesis && c.ThesisBuckets == 1 && c.L3 == 0 && !c.Pairwise && !c.PSQT
 }
 
 // outputs lists the files the run writes besides the checkpoint.
@@ -590,6 +596,12 @@ func outputs(o options, c train.Config, loss train.Loss) []string {
 	out := []string{o.out + ".nnue", o.out + "-loss.png", o.out + "-history.csv"}
 	if thesisFormat(c) {
 		out = append(out, o.out+".nn")
+	}
+	if o.bullet {
+		out = append(out, o.out+".bin")
+	}
+	if o.stockfish {
+		out = append(out, o.out+"-stockfish.nnue")
 	}
 	if o.pqrPlots > 0 && loss == train.LossPQR {
 		out = append(out, o.out+"-pqr-scatter.png", o.out+"-pqr-hist.png")
@@ -673,7 +685,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
 				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
 				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser,
-				L3: o.l3, Pairwise: o.pairwise}
+				L3: o.l3, Pairwise: o.pairwise, PSQT: o.psqt}
 			if arch == train.ArchThesis {
 				cfg.ThesisBuckets = o.buckets
 			} else {
@@ -702,6 +714,16 @@ func run(ctx context.Context, o options, log io.Writer) error {
 	c := tr.Config()
 	if err := c.CheckExport(); err != nil {
 		return err
+	}
+	if o.bullet {
+		if err := c.CheckBullet(o.set); err != nil {
+			return fmt.Errorf("-bullet: %w", err)
+		}
+	}
+	if o.stockfish {
+		if err := c.CheckStockfish(o.set); err != nil {
+			return fmt.Errorf("-stockfish: %w", err)
+		}
 	}
 	if o.mirror && loss == train.LossPQR {
 		return errors.New("-mirror needs -loss score or wdl")
@@ -863,6 +885,20 @@ func run(ctx context.Context, o options, log io.Writer) error {
 		if err := create(o, thesisPath, func(w io.Writer) error { return nnue.WriteThesis(w, ex.Network) }); err != nil {
 			return err
 		}
+	}
+	if o.bullet {
+		var decl string
+		if err := create(o, o.out+".bin", func(w io.Writer) (err error) { decl, err = ex.WriteBullet(w); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "wrote %s.bin (bullet's quantised layout); load it with -arch '%s'\n", o.out, decl)
+	}
+	if o.stockfish {
+		desc := fmt.Sprintf("nnuekit examples/train: %s %v L1=%d L2=%d L3=%d loss=%v, %s", o.set, c.Arch, c.L1, c.L2, c.L3, c.Loss, o.data)
+		if err := create(o, o.out+"-stockfish.nnue", func(w io.Writer) error { return ex.WriteStockfish(w, desc) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "wrote %s-stockfish.nnue (Stockfish 13 HalfKP layout; nnue.Load reads it)\n", o.out)
 	}
 	fmt.Fprintf(log, "wrote %s.nnue %s\nclipped values: %d\n", o.out, thesisPath, ex.Clip.TotalClipped())
 	if ex.Clip.TotalClipped() > 0 {

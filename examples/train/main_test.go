@@ -450,3 +450,120 @@ func TestPairwiseTwoHidden(t *testing.T) {
 		t.Errorf("-pairwise -l1 32: error %v, log %q", err, log.String())
 	}
 }
+
+// TestBulletExport: -bullet writes OUT.bin in bullet's layout and prints the architecture
+// string; the file loaded with it evaluates as the native file does. A thesis architecture
+// with -bullet is refused before any data is read.
+func TestBulletExport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "b")
+	o := options{data: "testdata/tiny.txt", set: "all@hm", arch: "cpw", loss: "score", out: out, val: "0.1",
+		l1: 32, buckets: 4, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100, bullet: true}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	_, decl, ok := strings.Cut(log.String(), "load it with -arch '")
+	decl, _, _ = strings.Cut(decl, "'")
+	if !ok || !strings.HasPrefix(decl, "ft=all@hm:i16 width=32 ") {
+		t.Fatalf("no architecture string in\n%s", log.String())
+	}
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := nnue.LoadBulletFile(out+".bin", spec, nnue.BulletFile{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, count := dataset.NewReader(f), 0
+	for ; r.Next(); count++ {
+		s := r.Sample()
+		if vb, vn := b.Evaluate(&s.Pos), n.Evaluate(&s.Pos); vb != vn {
+			t.Fatalf("%s: bullet file %d, native %d", s.Pos.FEN(), vb, vn)
+		}
+	}
+	if r.Err() != nil || count < 600 {
+		t.Fatalf("%d positions compared: %v", count, r.Err())
+	}
+	o.arch, o.l2, o.out = "thesis", 8, out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-bullet") || log.Len() > 0 {
+		t.Errorf("-arch thesis -bullet: error %v, log %q", err, log.String())
+	}
+}
+
+// TestStockfishExport: -stockfish writes OUT-stockfish.nnue, which nnue.LoadFile reads as a
+// Stockfish HalfKP network evaluating as the native file does; an architecture that is not
+// Stockfish 13's is refused before any data is read.
+func TestStockfishExport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s")
+	o := options{data: "testdata/tiny.txt", set: "halfkp", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 256, l2: 32, l3: 32, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100, stockfish: true}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	s, err := nnue.LoadFile(out + "-stockfish.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.Description(), "Stockfish HalfKP net") {
+		t.Errorf("loaded as %q", s.Description())
+	}
+	f, err := os.Open("testdata/tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := dataset.NewReader(f)
+	for r.Next() {
+		p := &r.Sample().Pos
+		if vs, vn := s.Evaluate(p), n.Evaluate(p); vs != vn {
+			t.Fatalf("%s: stockfish file %d, native %d", p.FEN(), vs, vn)
+		}
+	}
+	o.l3, o.out = 0, out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-stockfish") || log.Len() > 0 {
+		t.Errorf("-l3 0 -stockfish: error %v, log %q", err, log.String())
+	}
+}
+
+// TestPSQTFlag: -psqt trains and exports a thesis net with a PSQT part (native format only).
+func TestPSQTFlag(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "q")
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
+		l1: 32, l2: 8, buckets: 2, psqt: true, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	n, err := nnue.LoadFile(out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.FeatureTransformer().PSQTBuckets(); got != 2 {
+		t.Errorf("%d PSQT buckets, want 2", got)
+	}
+	if _, err := os.Stat(out + ".nn"); err == nil {
+		t.Error("a thesis .nn written")
+	}
+	o.arch, o.out = "cpw", out+"2"
+	log.Reset()
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PSQT") || log.Len() > 0 {
+		t.Errorf("-arch cpw -psqt: error %v, log %q", err, log.String())
+	}
+}

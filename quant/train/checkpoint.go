@@ -176,5 +176,9 @@ func tensorSizes(cfg Config, features int) []int {
 		sizes = append(sizes, mul(nb*out, in), nb*out)
 		in = out
 	}
-	return append(sizes, nb*in, nb)
+	sizes = append(sizes, nb*in, nb)
+	if cfg.PSQT {
+		sizes = append(sizes, mul(features, nb))
+	}
+	return sizes
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -36,8 +37,8 @@ func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 	if !ok {
 		return nil, fmt.Errorf("train: FloatThesis of a %v model", t.cfg.Arch)
 	}
-	if m.pairwise || len(m.hidden) != 1 {
-		return nil, errors.New("train: FloatThesis of a model with the pairwise product or two hidden layers (quant.FloatThesis has neither)")
+	if m.pairwise || len(m.hidden) != 1 || m.psqt != nil {
+		return nil, errors.New("train: FloatThesis of a model with the pairwise product, two hidden layers or PSQT (quant.FloatThesis has none of them)")
 	}
 	d := m.hidden[0]
 	in, l2 := d.in, d.out
@@ -110,8 +111,9 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 	return f, nil
 }
 
-// mergeRows copies the feature transformer's rows into dst (one per feature of the set), each
-// with its factoriser row added (Config.Factoriser: row f + virtual row f mod |B|).
+// mergeRows copies the rows of a sparse tensor (the feature transformer's, or the PSQT
+// weights) into dst (one per feature of the set), each with its factoriser row added
+// (Config.Factoriser: row f + virtual row f mod |B|).
 func (t *Trainer) mergeRows(dst [][]float32, w []float32, n int) {
 	for i := range dst {
 		copy(dst[i], w[i*n:(i+1)*n])
@@ -134,12 +136,15 @@ func (t *Trainer) evalPosition(_ *featureset.Set, p *board.Position) (float64, e
 	return t.Eval(enc.Data(), 0), nil
 }
 
-// quantizeStack quantizes an ArchThesis model with the pairwise product or two hidden layers,
-// which quant.FloatThesis cannot hold, with Config.Thesis's scales (quant.QuantizeValues):
+// quantizeStack quantizes an ArchThesis model with the pairwise product, two hidden layers or
+// PSQT, which quant.FloatThesis cannot hold (PSQT weights ×S·OutBiasScale, int32, factoriser
+// rows merged, one column per bucket, the perspectives' difference divided by 2: PSQTDiv), with Config.Thesis's scales (quant.QuantizeValues):
 // feature transformer ×FTScale (int16; factoriser rows merged), every hidden layer's weights
 // ×L2WeightScale (int8) and biases ×L2BiasScale (int32), each followed by ClippedReLU >>
 // HiddenShift, output weights ×S·OutWeightScale (int8) and bias ×S·OutBiasScale (int32), output
-// >> OutputShift. Per bucket the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
+// divided by OutputScale truncating toward zero (Stockfish's division by FV_SCALE, so that a
+// Stockfish-shaped stack evaluates alike in both formats; Exported.WriteStockfish). Per bucket
+// the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
 // → ClippedReLU)… → Affine, the buckets chosen by nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉}.
 func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport, error) {
 	s := t.cfg.Thesis
@@ -177,13 +182,35 @@ func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport,
 		}
 		return a
 	}
-	ft, err := nnue.NewFeatureTransformer(set, m.l1, int16s("ft.weight", flat, s.FTScale()), int16s("ft.bias", m.b1.data, s.FTScale()), 0, nil)
+	var (
+		psqt   []int32
+		psqtN  int
+		psqtDv int32
+	)
+	if m.psqt != nil {
+		// raw output units: ×S·OutputScale, like the output bias; nnue divides the
+		// perspectives' difference by 2
+		prow := make([][]float32, m.f)
+		pflat := make([]float32, m.f*m.nb)
+		for i := range prow {
+			prow[i] = pflat[i*m.nb : (i+1)*m.nb]
+		}
+		t.mergeRows(prow, m.psqt.data, m.nb)
+		q, lc := quant.QuantizeValues("psqt.weight", pflat, float64(m.s)*s.OutBiasScale(), quant.MaxInt32)
+		rep.Layers = append(rep.Layers, lc)
+		psqt = make([]int32, len(q))
+		for i, v := range q {
+			psqt[i] = int32(v)
+		}
+		psqtN, psqtDv = m.nb, 2
+	}
+	ft, err := nnue.NewFeatureTransformer(set, m.l1, int16s("ft.weight", flat, s.FTScale()), int16s("ft.bias", m.b1.data, s.FTScale()), psqtN, psqt)
 	if err != nil {
 		return nil, nil, err
 	}
-	arch := nnue.Architecture{Output: nnue.OutputScale{Shift: uint8(s.OutputShift())}, PawnValue: 100,
-		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, >>%d",
-			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputShift())}
+	arch := nnue.Architecture{Output: nnue.OutputScale{Div: int32(s.OutputScale)}, PawnValue: 100, PSQTDiv: psqtDv,
+		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, /%d",
+			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputScale)}
 	if m.nb > 1 {
 		arch.Buckets = nnue.Buckets{N: m.nb, Sub: 2, Div: (32 + m.nb - 1) / m.nb}
 	}
@@ -235,7 +262,7 @@ func (t *Trainer) Export(positions []board.Position) (*Exported, error) {
 		float func(set *featureset.Set, p *board.Position) (float64, error)
 	)
 	m, stack := t.net.(*thesisNet)
-	stack = stack && (m.pairwise || len(m.hidden) > 1)
+	stack = stack && (m.pairwise || len(m.hidden) > 1 || m.psqt != nil)
 	switch {
 	case stack:
 		ex.Network, ex.Clip, err = t.quantizeStack(m)
@@ -316,5 +343,87 @@ func (ex *Exported) SetPawnValue(pv int32, description string) error {
 		return fmt.Errorf("train: %w", err)
 	}
 	ex.Network = n
+	return nil
+}
+
+// WriteBullet writes ex.Network as bullet saves a quantised network (quantised.bin:
+// nnue.WriteBullet with the default layout — no header, output weights [2N][B]) and returns
+// the architecture string that loads the file back (nnue.ParseSpec of it with
+// nnue.LoadBulletFile, or examples/evaluate -net FILE -arch 'STRING'): bullet files record no
+// architecture. The network must be a bullet one: an ArchCPW model on all or all@hm (the
+// string then reads ft=all:i16 width=N stack=stm>screlu_affine.i16(QA,QA,1)
+// [buckets=pieces(B,2,⌈32/B⌉)] out=*SCALE/QA·QB). Errors: those of nnue.WriteBullet (an
+// architecture with no bullet layout, named) and write errors.
+func (ex *Exported) WriteBullet(w io.Writer) (string, error) {
+	spec, err := nnue.WriteBullet(w, ex.Network, nnue.BulletFile{})
+	if err != nil {
+		return "", fmt.Errorf("train: %w", err)
+	}
+	return spec.String(), nil
+}
+
+// CheckBullet reports, before training, whether a model of featureSet with configuration c
+// exports to bullet's layout (Exported.WriteBullet): the architecture must be ArchCPW and the
+// network's declaration must have a bullet file layout (nnue.BulletFileSize; inputs all or
+// all@hm, 768 per perspective). The error names what is not a bullet architecture.
+func (c Config) CheckBullet(featureSet string) error {
+	c = c.Defaults()
+	if c.Arch != ArchCPW {
+		return fmt.Errorf("train: the %v architecture has no bullet layout (bullet's single-layer family is -arch cpw: SCReLU, output buckets)", c.Arch)
+	}
+	q := c.CPW
+	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>screlu_affine.i16(%d,%d,1) out=*%d/%d", featureSet, c.L1, q.QA, q.QA, q.Scale, q.QA*q.QB)
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		return fmt.Errorf("train: no bullet layout: %w", err)
+	}
+	if _, err := nnue.BulletFileSize(spec, nnue.BulletFile{}); err != nil {
+		return fmt.Errorf("train: no bullet layout: %w", err)
+	}
+	return nil
+}
+
+// WriteStockfish writes ex.Network as a Stockfish .nnue file (nnue.NewStockfishFile, then
+// StockfishFile.WriteTo) with description in its header; nnue.Load reads it back as a
+// Stockfish network that evaluates every position as ex.Network does. The network must be a
+// Stockfish architecture: Stockfish 13's HalfKP 256×2-32-32-1, which is an ArchThesis model
+// on the halfkp set with L1 256, L2 32, L3 32, no pairwise product, one stack and the
+// default thesis scheme (Config.CheckStockfish). Errors: those of nnue.NewStockfishFile
+// (naming the architecture that is needed) and write errors.
+func (ex *Exported) WriteStockfish(w io.Writer, description string) error {
+	f, err := nnue.NewStockfishFile(ex.Network, description)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if _, err := f.WriteTo(w); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	return nil
+}
+
+// CheckStockfish reports, before training, whether a model of featureSet with configuration
+// c exports to a Stockfish .nnue file (Exported.WriteStockfish): it builds the declaration
+// Export will give the network and asks nnue.StockfishArchOf. The error names what differs.
+func (c Config) CheckStockfish(featureSet string) error {
+	c = c.Defaults()
+	switch {
+	case c.Arch != ArchThesis:
+		return fmt.Errorf("train: the %v architecture is not a Stockfish one (Stockfish 13 HalfKP 256×2-32-32-1 is -arch thesis -set halfkp -l1 256 -l2 32 -l3 32)", c.Arch)
+	case c.Pairwise || c.PSQT || c.ThesisBuckets > 1 || c.L3 == 0:
+		return fmt.Errorf("train: pairwise %v, PSQT %v, %d stacks, L3 %d is not a Stockfish architecture (Stockfish 13 HalfKP: ClippedReLU, no PSQT, one stack, two hidden layers: -l1 256 -l2 32 -l3 32)", c.Pairwise, c.PSQT, c.ThesisBuckets, c.L3)
+	}
+	s := c.Thesis
+	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>crelu.i16", featureSet, c.L1)
+	for _, h := range c.hiddenWidths() {
+		decl += fmt.Sprintf(">affine.i8(%d)>crelu.i32(%d)", h, s.HiddenShift())
+	}
+	decl += fmt.Sprintf(">affine.i8(1) out=/%d", s.OutputScale)
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		return fmt.Errorf("train: not a Stockfish architecture: %w", err)
+	}
+	if _, err := nnue.StockfishArchOf(spec); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
 	return nil
 }

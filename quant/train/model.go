@@ -138,7 +138,9 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 // while the model's output is in centipawns; Export multiplies W3 and B3 by S, so the exported
 // model computes exactly the same function. The pairwise product of a perspective's halves is
 // y_j = (127/128)·c(a_j)·c(a_{j+L1/2}), c = clamp to [0, 1]: nnue.PairwiseMul's (A·B) >> 7 on
-// values scaled by 127, in the units (1/127) of a ClippedReLU output.
+// values scaled by 127, in the units (1/127) of a ClippedReLU output. With PSQT (Config.PSQT)
+// P [F][k] (sparse, the rows of W1's features) adds (Σ_stm P[f][k] − Σ_other P[f][k])/2 inside
+// the S factor: output = S·(B3[k] + W3[k]·h + (P_stm − P_other)/2).
 type thesisNet struct {
 	f, l1, nb int
 	pairwise  bool
@@ -146,6 +148,7 @@ type thesisNet struct {
 	w1, b1    *tensor
 	hidden    []*dense
 	w3, b3    *tensor
+	psqt      *tensor // nil without PSQT
 }
 
 // dense is a hidden layer: per bucket W [out·in] (out × in), B [out], and Wᵀ [in·out] for the
@@ -172,7 +175,8 @@ type thesisScratch struct {
 }
 
 // newThesisNet builds the model: hidden holds the hidden layers' widths (the thesis: [L2]).
-func newThesisNet(features, virtual, l1 int, hidden []int, pairwise bool, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
+// With psqt the PSQT weights start at zero.
+func newThesisNet(features, virtual, l1 int, hidden []int, pairwise, psqt bool, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
 	m := &thesisNet{f: features, l1: l1, nb: buckets, pairwise: pairwise, s: float32(outScale)}
 	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
@@ -200,6 +204,11 @@ func newThesisNet(features, virtual, l1 int, hidden []int, pairwise bool, bucket
 	}
 	uniform(r, m.w3.data, 1/math.Sqrt(float64(in)))
 	uniform(r, m.b3.data, 1/math.Sqrt(float64(in)))
+	if psqt {
+		// int32 after ×S·OutputScale (quantizeStack)
+		m.psqt = &tensor{name: "psqt.weight", data: make([]float32, (features+virtual)*buckets), cols: buckets, sparse: true,
+			clip: float32(float64(quant.MaxInt32) / s.OutBiasScale() / outScale)}
+	}
 	m.sync()
 	return m
 }
@@ -209,7 +218,11 @@ func (m *thesisNet) tensors() []*tensor {
 	for _, d := range m.hidden {
 		ts = append(ts, d.w, d.b)
 	}
-	return append(ts, m.w3, m.b3)
+	ts = append(ts, m.w3, m.b3)
+	if m.psqt != nil {
+		ts = append(ts, m.psqt)
+	}
+	return ts
 }
 
 // last is the width of the last hidden layer (the output layer's input).
@@ -322,6 +335,17 @@ func (m *thesisNet) forward(s scratch, b *posBatch) {
 		for j, v := range h[r*last : (r+1)*last] {
 			out += w3[j] * v
 		}
+		if m.psqt != nil {
+			p, ps := sc.order[r], m.psqt.data
+			var d float32
+			for _, f := range b.stm[p] {
+				d += ps[int(f)*m.nb+k]
+			}
+			for _, f := range b.nstm[p] {
+				d -= ps[int(f)*m.nb+k]
+			}
+			out += d / 2
+		}
 		b.out[sc.order[r]] = float64(m.s * out)
 	}
 }
@@ -395,6 +419,16 @@ func (m *thesisNet) backward(s scratch, b *posBatch, gr *grads) {
 		p := sc.order[r]
 		if b.g[p] == 0 {
 			continue
+		}
+		if m.psqt != nil {
+			gp, k := gr.g[4+2*nh], sc.bucket[r]
+			gs := float32(b.g[p]) * m.s / 2
+			for _, f := range b.stm[p] {
+				gp[int(f)*m.nb+k] += gs
+			}
+			for _, f := range b.nstm[p] {
+				gp[int(f)*m.nb+k] -= gs
+			}
 		}
 		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
 			d := da[r*2*l1+half*l1 : r*2*l1+(half+1)*l1]

@@ -151,6 +151,10 @@ func TestGradientCheck(t *testing.T) {
 		// the factoriser's virtual rows (ksq*h: one shared H row per king square)
 		{"ksq*h", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1, Factoriser: true}},
 		{"ksq*h", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1, Factoriser: true}},
+		// PSQT, alone, with output buckets and two hidden layers, with the factoriser
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, PSQT: true, Workers: 1}},
+		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, L3: 3, ThesisBuckets: 3, PSQT: true, Workers: 1}},
+		{"ksq*h", Config{Arch: ArchThesis, L1: 8, L2: 4, ThesisBuckets: 2, PSQT: true, Workers: 1, Factoriser: true}},
 	} {
 		cfg := tc.cfg
 		set := featureset.MustParse(tc.spec)
@@ -290,7 +294,20 @@ func TestDeterministicAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{L1: 32, L2: 8, Epochs: 3, BatchSize: 40, LR: 1e-3, Workers: 2}
+	for _, cfg := range []Config{
+		{L1: 32, L2: 8, Epochs: 3, BatchSize: 40, LR: 1e-3, Workers: 2},
+		{L1: 32, L2: 8, ThesisBuckets: 2, PSQT: true, Epochs: 3, BatchSize: 40, LR: 1e-3, Workers: 2},
+	} {
+		t.Run(fmt.Sprintf("psqt=%v", cfg.PSQT), func(t *testing.T) { checkDeterministicAndResume(t, cfg, train, val) })
+	}
+	if _, err := ReadCheckpoint(bytes.NewReader([]byte("garbage"))); err == nil {
+		t.Fatal("ReadCheckpoint accepted garbage")
+	}
+}
+
+// checkDeterministicAndResume: two runs of cfg give the same parameters, and a run
+// interrupted, checkpointed and resumed gives them too.
+func checkDeterministicAndResume(t *testing.T, cfg Config, train, val *Data) {
 	run := func() *Trainer {
 		tr, err := New("all", 768, cfg)
 		if err != nil {
@@ -341,9 +358,6 @@ func TestDeterministicAndResume(t *testing.T) {
 	if err := PlotLoss(filepath.Join(dir, "loss.png"), "test", HistoryCurves(h)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadCheckpoint(bytes.NewReader([]byte("garbage"))); err == nil {
-		t.Fatal("ReadCheckpoint accepted garbage")
-	}
 }
 
 type cancelAfter struct {
@@ -384,13 +398,15 @@ func TestExportEndToEnd(t *testing.T) {
 		{Arch: ArchThesis, L1: 64, L2: 16, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 32, L2: 16, L3: 8, ThesisBuckets: 2, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 64, L2: 16, L3: 32, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, PSQT: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 8, L3: 8, ThesisBuckets: 2, PSQT: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 	} {
 		spec := "all"
 		if cfg.Factoriser {
 			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
 		}
 		set := featureset.MustParse(spec)
-		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v/psqt=%v", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise, cfg.PSQT), func(t *testing.T) {
 			tr, err := New(spec, set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -413,7 +429,7 @@ func TestExportEndToEnd(t *testing.T) {
 			dir := t.TempDir()
 			native := filepath.Join(dir, "n.nnue")
 			thesis := ""
-			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 && cfg.L3 == 0 && !cfg.Pairwise {
+			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 && cfg.L3 == 0 && !cfg.Pairwise && !cfg.PSQT {
 				thesis = filepath.Join(dir, "n.nn")
 			}
 			if err := ex.WriteFiles(native, thesis); err != nil {
@@ -437,7 +453,7 @@ func TestExportEndToEnd(t *testing.T) {
 			for i := range 20 {
 				got := tr.Eval(d, i)
 				var want float64
-				if cfg.Pairwise || cfg.L3 > 0 {
+				if cfg.Pairwise || cfg.L3 > 0 || cfg.PSQT {
 					want = float64(ex.Network.Evaluate(&ps[i])) // no float model outside the trainer: compare with the integers
 					if math.Abs(got-want) > 8+0.05*math.Abs(want) {
 						t.Fatalf("position %d: trainer %v, exported network %v", i, got, want)

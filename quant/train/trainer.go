@@ -36,6 +36,12 @@ type Config struct {
 	// [0, 1] (Stockfish 15.1's SFNNv5 transform, nnue.PairwiseMul): L1/2 values per perspective.
 	// L1 must be even (a multiple of 64 for the export).
 	Pairwise bool
+	// PSQT adds Stockfish's PSQT part to ArchThesis: beside the feature transformer, one
+	// value per feature and output bucket, trained with it, and the output becomes
+	// S·(stack + (Σ_stm P[f][k] − Σ_other P[f][k])/2) for the position's bucket k, a linear
+	// shortcut from the inputs to the output (material and piece-square values). The export
+	// is the native format with an nnue PSQT part (psqt=N psqtdiv=2).
+	PSQT bool
 	// ThesisBuckets is the number of layer stacks (L2 hidden layer and output) of ArchThesis,
 	// chosen by piece count like the CPW buckets (quant.OutputBucket; default 1, the thesis
 	// network). The export is then native format only (the thesis .nn has no buckets).
@@ -181,6 +187,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("train: %d output buckets outside [1, 32]", c.Buckets)
 	case c.Arch == ArchThesis && (c.L3 < 0 || c.L3 > 1<<12):
 		return fmt.Errorf("train: L3 %d outside [0, 4096]", c.L3)
+	case c.PSQT && c.Arch != ArchThesis:
+		return fmt.Errorf("train: PSQT needs the thesis architecture (have %v)", c.Arch)
 	case c.Pairwise && (c.Arch != ArchThesis || c.L1%2 != 0):
 		return fmt.Errorf("train: the pairwise product needs the thesis architecture and an even L1 (have %v, %d)", c.Arch, c.L1)
 	case c.Arch == ArchThesis && (c.ThesisBuckets < 1 || c.ThesisBuckets > 32):
@@ -338,7 +346,7 @@ func (t *Trainer) build() {
 	c := t.cfg
 	switch c.Arch {
 	case ArchThesis:
-		t.net = newThesisNet(t.features, t.virtual, c.L1, c.hiddenWidths(), c.Pairwise, c.ThesisBuckets, c.OutScale, c.Thesis, c.Seed)
+		t.net = newThesisNet(t.features, t.virtual, c.L1, c.hiddenWidths(), c.Pairwise, c.PSQT, c.ThesisBuckets, c.OutScale, c.Thesis, c.Seed)
 	case ArchCPW:
 		t.net = newCPWNet(t.features, t.virtual, c.L1, c.Buckets, c.CPW, c.Seed)
 	}
@@ -564,31 +572,49 @@ func (t *Trainer) reduceAndUpdate(scale float32, lr float64) {
 			g[j] = 0
 		}
 	}
+	// The sparse tensors (the feature transformer's weights and, with PSQT, its PSQT
+	// weights) share their rows: a row is touched in all of them or in none.
+	var sparse []int
 	for ti, ts := range t.ts {
 		if ts.sparse {
-			n := ts.cols
-			for _, w := range t.workers[1:] {
-				for _, r := range w.gr.rows {
-					src := w.gr.g[ti][int(r)*n : int(r)*n+n]
-					dst := g0.g[ti][int(r)*n : int(r)*n+n]
-					if !g0.touched[r] {
-						g0.touch(r)
-						copy(dst, src)
-					} else {
-						simd.AddF32(dst, src)
-					}
-					clear(src)
-					w.gr.touched[r] = false
+			sparse = append(sparse, ti)
+		}
+	}
+	for _, w := range t.workers[1:] {
+		for _, r := range w.gr.rows {
+			first := !g0.touched[r]
+			if first {
+				g0.touch(r)
+			}
+			for _, ti := range sparse {
+				n := t.ts[ti].cols
+				src := w.gr.g[ti][int(r)*n : int(r)*n+n]
+				dst := g0.g[ti][int(r)*n : int(r)*n+n]
+				if first {
+					copy(dst, src)
+				} else {
+					simd.AddF32(dst, src)
 				}
-				w.gr.rows = w.gr.rows[:0]
+				clear(src)
 			}
-			// lazy (sparse) Adam: only rows with a gradient in this batch move
-			for _, r := range g0.rows {
-				lo, hi := int(r)*n, int(r)*n+n
-				adam(ts.data[lo:hi], g0.g[ti][lo:hi], t.m[ti][lo:hi], t.v[ti][lo:hi], ts.clip)
-				g0.touched[r] = false
-			}
-			g0.rows = g0.rows[:0]
+			w.gr.touched[r] = false
+		}
+		w.gr.rows = w.gr.rows[:0]
+	}
+	// lazy (sparse) Adam: only rows with a gradient in this batch move
+	for _, ti := range sparse {
+		ts, n := t.ts[ti], t.ts[ti].cols
+		for _, r := range g0.rows {
+			lo, hi := int(r)*n, int(r)*n+n
+			adam(ts.data[lo:hi], g0.g[ti][lo:hi], t.m[ti][lo:hi], t.v[ti][lo:hi], ts.clip)
+		}
+	}
+	for _, r := range g0.rows {
+		g0.touched[r] = false
+	}
+	g0.rows = g0.rows[:0]
+	for ti, ts := range t.ts {
+		if ts.sparse {
 			continue
 		}
 		for _, w := range t.workers[1:] {
