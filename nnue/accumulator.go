@@ -184,10 +184,17 @@ func (a *Accumulator) UpdateQuiet(src *Accumulator, after *board.Position, dirty
 	if !ok {
 		return false
 	}
+	a.updatePair(src, a0, s0, a1, s1)
+	return true
+}
+
+// updatePair applies one feature in and one out to each perspective (White: add0, sub0;
+// Black: add1, sub1) in one simd.FeatureRows.UpdatePair call, with the PSQT sums for 8
+// buckets; a.quiet must not be quietNone.
+func (a *Accumulator) updatePair(src *Accumulator, add0, sub0, add1, sub1 int) {
 	// Without PSQT (quietPlain) a.psqt and src.psqt hold nil slices, which UpdatePair
 	// does not read.
-	a.rows.UpdatePair(&a.v, &src.v, &a.psqt, &src.psqt, a0, s0, a1, s1)
-	return true
+	a.rows.UpdatePair(&a.v, &src.v, &a.psqt, &src.psqt, add0, sub0, add1, sub1)
 }
 
 // updateFromGeneral is UpdateFrom for any lists (the reference of its fast path). With
