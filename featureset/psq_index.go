@@ -324,7 +324,7 @@ func (s *Set) PieceSquare() *PieceSquare { return s.psq }
 // per-entry checks; everything else goes on to s.diff (diff, else the block tree), which
 // gives the same lists where this path applies (TestDiffQuiet). Taking s and before
 // along spares the quiet move a second call (Set.Diff → Set.diff → the quiet path cost
-// ≈ 35 instructions per perspective more, doc/benchmarks.md, issue 14 round 5).
+// ≈ 35 instructions per perspective more, doc/benchmarks.md).
 func (p *PieceSquare) diffOr(s *Set, before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
 	if p == nil || dirty == nil || dirty.N != 1 || persp > board.Black {
 		return s.diff(before, after, dirty, persp, added, removed)
