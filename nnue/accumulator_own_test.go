@@ -288,3 +288,41 @@ func TestPushDeltaNoAlloc(t *testing.T) {
 		t.Fatalf("%v allocations per push/evaluate/pop", allocs)
 	}
 }
+
+// FuzzPushDelta: any Delta an engine passes — squares off the board, kings that do not
+// match the board, pieces appearing from nowhere — gives an error or a push whose Evaluate
+// runs, never a panic; a refused Delta pushes nothing.
+func FuzzPushDelta(f *testing.F) {
+	f.Add([]byte{1, 12, 28, 0, 0, 0, 0, 0, 0, 0, 4, 60, 1}) // e2e4 (a1 = 0 squares)
+	f.Add([]byte{3, 6, 4, 100, 12, 200, 255, 1, 0, 7, 3, 70, 0})
+	net, err := Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	st := net.NewAccumulatorStack()
+	start := board.StartPosition()
+	mb := start.Mailbox()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if err := st.ResetBoard(&mb, board.White); err != nil {
+			t.Fatal(err)
+		}
+		for len(b) >= 13 {
+			var d Delta
+			d.Dirty.N = int(int8(b[0]))
+			for i := range 3 {
+				d.Dirty.Pieces[i] = board.DirtyPiece{Piece: board.Piece(b[1+3*i]), From: board.Square(int8(b[2+3*i])), To: board.Square(int8(b[3+3*i]))}
+			}
+			d.Kings = [2]board.Square{board.Square(int8(b[10])), board.Square(int8(b[11]))}
+			d.SideToMove = board.Color(b[12])
+			n := st.Len()
+			if err := st.PushDelta(&d); err != nil {
+				if st.Len() != n {
+					t.Fatalf("refused Delta %+v pushed: %v", d, err)
+				}
+			} else {
+				st.Evaluate()
+			}
+			b = b[13:]
+		}
+	})
+}
