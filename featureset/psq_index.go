@@ -299,9 +299,6 @@ func partIndex(kind PSQKind, persp board.Color, pc board.Piece, osq board.Square
 var psqCandidates = sync.OnceValue(func() map[string]*PieceSquare {
 	c := map[string]*PieceSquare{}
 	for o := Orientation(0); o < numOrientations; o++ {
-		if o == FlipMirror {
-			continue // ALL@hm and friends: exotic; they take the generic path
-		}
 		c[blockKey(All(o))] = newPieceSquare(PSQAll, o)
 		c[blockKey(KingAll(o))] = newPieceSquare(PSQKingAll, o)
 		c[blockKey(KP(o))] = newPieceSquare(PSQKP, o)

@@ -109,16 +109,24 @@ func (e *mailboxEngine) make(from, to int, promo board.Role, isPromo bool) Delta
 }
 
 // ownBoardNets are the piece-square families the own-board path covers: thesis ALL
-// (nnue.Default), KING-ALL and KP (built here), Stockfish 13 HalfKP and Stockfish 15.1
-// HalfKAv2_hm (32 king buckets, mirrored: ../shared/nets, skipped when absent).
+// (nnue.Default), KING-ALL and KP (built here), bullet's horizontally mirrored ALL@hm and
+// KING-ALL@hm (built here), Stockfish 13 HalfKP and Stockfish 15.1 HalfKAv2_hm (32 king
+// buckets, mirrored: ../shared/nets, skipped when absent).
 func ownBoardNets(t *testing.T) map[string]func(t *testing.T) *Network {
 	rng := rand.New(rand.NewPCG(24, 1))
 	ka := randomThesisNet(t, rng, "ka", 32, 8, 60)
 	kp := randomThesisNet(t, rng, "kp", 32, 8, 60)
+	allHM := randomThesisNet(t, rng, "all@hm", 32, 8, 60) // bullet's mirrored input
+	kaHM := randomThesisNet(t, rng, "ka@hm", 32, 8, 60)
 	return map[string]func(t *testing.T) *Network{
-		"all": func(t *testing.T) *Network { return shippedNet(t, "default") },
-		"ka":  func(t *testing.T) *Network { return ka },
-		"kp":  func(t *testing.T) *Network { return kp },
+		"all":    func(t *testing.T) *Network { return shippedNet(t, "default") },
+		"ka":     func(t *testing.T) *Network { return ka },
+		"kp":     func(t *testing.T) *Network { return kp },
+		"all@hm": func(t *testing.T) *Network { return allHM },
+		"ka@hm":  func(t *testing.T) *Network { return kaHM },
+		"bullet all@hm alexandria-sl-hm-cba722a": func(t *testing.T) *Network {
+			return shippedNet(t, "alexandria-sl-hm-cba722a.net")
+		},
 		"sf13 halfkp": func(t *testing.T) *Network {
 			return sfTestNetwork(t, sfNetHalfKP)
 		},
