@@ -299,9 +299,6 @@ func partIndex(kind PSQKind, persp board.Color, pc board.Piece, osq board.Square
 var psqCandidates = sync.OnceValue(func() map[string]*PieceSquare {
 	c := map[string]*PieceSquare{}
 	for o := Orientation(0); o < numOrientations; o++ {
-		if o == FlipMirror {
-			continue // ALL@hm and friends: exotic; they take the generic path
-		}
 		c[blockKey(All(o))] = newPieceSquare(PSQAll, o)
 		c[blockKey(KingAll(o))] = newPieceSquare(PSQKingAll, o)
 		c[blockKey(KP(o))] = newPieceSquare(PSQKP, o)
@@ -324,7 +321,7 @@ func (s *Set) PieceSquare() *PieceSquare { return s.psq }
 // per-entry checks; everything else goes on to s.diff (diff, else the block tree), which
 // gives the same lists where this path applies (TestDiffQuiet). Taking s and before
 // along spares the quiet move a second call (Set.Diff → Set.diff → the quiet path cost
-// ≈ 35 instructions per perspective more, doc/benchmarks.md, issue 14 round 5).
+// ≈ 35 instructions per perspective more, doc/benchmarks.md).
 func (p *PieceSquare) diffOr(s *Set, before, after *board.Position, dirty *board.DirtyPieces, persp board.Color, added, removed []int) ([]int, []int) {
 	if p == nil || dirty == nil || dirty.N != 1 || persp > board.Black {
 		return s.diff(before, after, dirty, persp, added, removed)
@@ -509,12 +506,33 @@ func (p *PieceSquare) kingBlockBase(m, ksq board.Square) int {
 // capture, castling, a promotion, a king move, a piece that is no feature of a view, an
 // invalid dirty piece or square, not exactly one king of a colour where the index depends
 // on it); then take Diff per perspective. Where ok is true, Diff(before, after, dirty,
-// persp) returns exactly [add_persp] and [sub_persp] (TestQuietPairMatchesDiff). One call
-// with two table rows in place of two Diff calls: the quiet update of both perspectives
-// (nnue.Accumulator.UpdateQuiet; doc/benchmarks.md, issue 14 round 6).
+// persp) returns exactly [add_persp] and [sub_persp] (TestQuietPairMatchesDiff). It is
+// PieceSquare.QuietPair with the king squares of after (nnue.Accumulator.UpdateQuiet
+// applies it to both perspectives in one kernel call; doc/benchmarks.md).
 func (s *Set) QuietPair(after *board.Position, dirty *board.DirtyPieces) (add0, sub0, add1, sub1 int, ok bool) {
 	p := s.psq
-	if p == nil || dirty == nil || dirty.N != 1 {
+	if p == nil {
+		return 0, 0, 0, 0, false
+	}
+	kings := [2]board.Square{board.NoSquare, board.NoSquare}
+	if p.kingDep {
+		w, b := uint64(after.Pieces(board.White, board.King)), uint64(after.Pieces(board.Black, board.King))
+		if w == 0 || w&(w-1) != 0 || b == 0 || b&(b-1) != 0 {
+			return 0, 0, 0, 0, false
+		}
+		kings = [2]board.Square{board.Square(bits.TrailingZeros64(w)), board.Square(bits.TrailingZeros64(b))}
+	}
+	return p.QuietPair(kings, dirty)
+}
+
+// QuietPair is Set.QuietPair for an engine's own board: kings[c] is the real square of
+// colour c's king after the move (ignored where the set does not depend on it, ALL in the
+// Flip, Rotate and Absolute orientations; ok is false when it is needed and invalid).
+// add0/sub0 are White's feature in and out, add1/sub1 Black's; ok is false for every move
+// that is not one non-king piece going from one valid square to another with a feature in
+// both views, and then the caller takes AppendDiff per perspective.
+func (p *PieceSquare) QuietPair(kings [2]board.Square, dirty *board.DirtyPieces) (add0, sub0, add1, sub1 int, ok bool) {
+	if dirty == nil || dirty.N != 1 {
 		return 0, 0, 0, 0, false
 	}
 	d := dirty.Pieces[0]
@@ -525,11 +543,10 @@ func (s *Set) QuietPair(after *board.Position, dirty *board.DirtyPieces) (add0, 
 	}
 	k0, k1 := 0, 0
 	if p.kingDep {
-		w, b := uint64(after.Pieces(board.White, board.King)), uint64(after.Pieces(board.Black, board.King))
-		if w == 0 || w&(w-1) != 0 || b == 0 || b&(b-1) != 0 {
+		if uint8(kings[0])|uint8(kings[1]) >= 64 {
 			return 0, 0, 0, 0, false
 		}
-		k0, k1 = bits.TrailingZeros64(w), bits.TrailingZeros64(b)
+		k0, k1 = int(kings[0]), int(kings[1])
 	}
 	v0, v1 := &p.quiet[0][k0&63], &p.quiet[1][k1&63]
 	r0, r1 := &v0.tab[pc], &v1.tab[pc]

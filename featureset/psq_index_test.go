@@ -10,11 +10,12 @@ import (
 
 var e4 = board.NewSquare(4, 3)
 
-var psqSpecs = []string{"all", "hv", "all@rotate", "all@abs", "ka", "ka@rotate", "kp", "kp@abs", "halfkp", "halfkav2_hm"}
+var psqSpecs = []string{"all", "hv", "all@rotate", "all@abs", "all@hm", "ka", "ka@rotate", "ka@hm", "kp", "kp@abs", "kp@hm", "halfkp", "halfkav2_hm"}
 
 func TestPieceSquareRecognised(t *testing.T) {
 	want := map[string]PSQKind{"all": PSQAll, "hv": PSQAll, "all@rotate": PSQAll, "all@abs": PSQAll,
-		"ka": PSQKingAll, "ksq*all": PSQKingAll, "ka@rotate": PSQKingAll, "kp": PSQKP, "kp@abs": PSQKP,
+		"all@hm": PSQAll, "ka": PSQKingAll, "ksq*all": PSQKingAll, "ka@rotate": PSQKingAll, "ka@hm": PSQKingAll,
+		"kp": PSQKP, "kp@abs": PSQKP, "kp@hm": PSQKP,
 		"halfkp": PSQHalfKP, "halfkav2_hm": PSQHalfKAv2hm}
 	for spec, k := range want {
 		p := MustParse(spec).PieceSquare()
@@ -22,7 +23,7 @@ func TestPieceSquareRecognised(t *testing.T) {
 			t.Errorf("%s: PieceSquare %v, want kind %v", spec, p, k)
 		}
 	}
-	for _, spec := range []string{"all+ph", "h", "all@hm", "mb", "pieces", "kb32*pieces"} {
+	for _, spec := range []string{"all+ph", "h", "mb", "pieces", "kb32*pieces"} {
 		if p := MustParse(spec).PieceSquare(); p != nil {
 			t.Errorf("%s: PieceSquare = %v, want nil (not a piece-square set)", spec, p.Kind())
 		}

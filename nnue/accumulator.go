@@ -94,11 +94,11 @@ func (a *Accumulator) checkIndices(idx []int) {
 // Set().Active(pos, persp, …); duplicates are summed as many times as they occur.
 //
 // The bound of every index is checked once, by the simd kernels (simd.Refresh,
-// simd.RefreshPSQT — which also sums 8 PSQT buckets, one vector add per row, issue 14
-// round 5 — and simd.UpdateMixed check every row); a panic there is caught here and
-// re-raised with nnue's message naming the index ("nnue: feature index 96 out of range
-// [0, 96)"), the one checkIndices gives elsewhere. Checking the list here as well cost
-// ≈ 4 instructions per feature (doc/benchmarks.md, issue 14 round 4).
+// simd.RefreshPSQT — which also sums 8 PSQT buckets, one vector add per row — and
+// simd.UpdateMixed check every row); a panic there is caught here and re-raised with
+// nnue's message naming the index ("nnue: feature index 96 out of range [0, 96)"), the one
+// checkIndices gives elsewhere. Checking the list here as well would cost ≈ 4
+// instructions per feature (doc/benchmarks.md).
 func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	defer a.refreshPanic(active)
 	p := int(persp & 1)
@@ -137,22 +137,19 @@ func (a *Accumulator) Update(persp board.Color, added, removed []int) {
 // left unchanged unless src == a). Same arithmetic as Update.
 func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, removed []int) {
 	// Fast paths for a quiet move of one piece (one feature in, one out) with int16 rows and
-	// no PSQT or Stockfish's 8 PSQT buckets (the indices checked by simd.FeatureRows alone,
-	// whose panic names the bad one; nothing after the call, so nothing of this frame is
-	// spilled around it — ≈ 20 instructions per perspective, round 5) — one bound check per
-	// index and one kernel call,
-	// without the general loop's closure and kernel switch (≈ 170 of ≈ 690 instructions of
-	// a Stockfish 13 update of one perspective, doc/benchmarks.md, issue 14 round 3; the
-	// kernel called through simd.FeatureRows with the two row indices, no row slices and
-	// no function value, round 5; for the 8 buckets the PSQT sums in the same kernel,
-	// simd.FeatureRows.AddSubPSQT, round 7) — and for no change at all (a copy).
+	// no PSQT or Stockfish's 8 PSQT buckets: one simd.FeatureRows call taking the two row
+	// indices (which it checks; its panic names the bad one), no row slices, no closure
+	// and no kernel switch, nothing after the call so nothing of this frame is spilled
+	// around it (the general loop costs ≈ 170 of ≈ 690 instructions of a Stockfish 13
+	// update of one perspective, doc/benchmarks.md); for the 8 buckets the PSQT sums in the
+	// same kernel (simd.FeatureRows.AddSubPSQT). And for no change at all, a copy.
 	p := int(persp & 1)
 	if a.quiet == quietPlain && len(added) == 1 && len(removed) == 1 {
 		a.rows.AddSub(a.v[p], src.v[p], added[0], removed[0])
 		return
 	}
 	if a.quiet == quietPSQT8 && len(added) == 1 && len(removed) == 1 {
-		// values and PSQT sums in one kernel, the PSQT rows first (round 7)
+		// values and PSQT sums in one kernel, the PSQT rows first
 		a.rows.AddSubPSQT(a.v[p], src.v[p], a.psqt[p], src.psqt[p], added[0], removed[0])
 		return
 	}
@@ -172,7 +169,7 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 // in and one out in each perspective, found by featureset.Set.QuietPair and applied by
 // one simd.FeatureRows.UpdatePair call for both perspectives and, for Stockfish's 8 PSQT
 // buckets, the PSQT sums — the same values as Set.Diff and UpdateFrom per perspective, in
-// one call each instead of two pairs (issue 14 rounds 6 and 7). It reports false and
+// one call each instead of two pairs (doc/benchmarks.md). It reports false and
 // changes nothing for any other move, a transformer with int8 rows or another PSQT layout,
 // or a feature set without the piece-square path; the caller then takes Set.Diff and
 // UpdateFrom per perspective (refreshing where Set.RequiresRefresh says so).
@@ -184,15 +181,22 @@ func (a *Accumulator) UpdateQuiet(src *Accumulator, after *board.Position, dirty
 	if !ok {
 		return false
 	}
+	a.updatePair(src, a0, s0, a1, s1)
+	return true
+}
+
+// updatePair applies one feature in and one out to each perspective (White: add0, sub0;
+// Black: add1, sub1) in one simd.FeatureRows.UpdatePair call, with the PSQT sums for 8
+// buckets; a.quiet must not be quietNone.
+func (a *Accumulator) updatePair(src *Accumulator, add0, sub0, add1, sub1 int) {
 	// Without PSQT (quietPlain) a.psqt and src.psqt hold nil slices, which UpdatePair
 	// does not read.
-	a.rows.UpdatePair(&a.v, &src.v, &a.psqt, &src.psqt, a0, s0, a1, s1)
-	return true
+	a.rows.UpdatePair(&a.v, &src.v, &a.psqt, &src.psqt, add0, sub0, add1, sub1)
 }
 
 // updateFromGeneral is UpdateFrom for any lists (the reference of its fast path). With
 // int16 rows only, the rows of both lists go through one simd.FeatureRows.Update call (one
-// pass over the accumulator, its bound check the only one; round 5 of issue 14); int8 rows
+// pass over the accumulator, its bound check the only one); int8 rows
 // take the fused two-row kernels in turn.
 func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, added, removed []int) {
 	p := int(persp & 1)

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
 )
 
 // AccumulatorStack keeps one accumulator per ply for a search (CPW "Copy-make" and "Lazy
@@ -23,6 +24,12 @@ import (
 // up front so that a search never allocates; each entry costs MemoryPerPly bytes (an
 // accumulator of 2·Width int16 and 2·PSQTBuckets int32, a board.Position and its
 // DirtyPieces) — doc/engine.md lists the figures for the shipped networks.
+//
+// An engine with its own board uses ResetBoard and PushDelta instead (piece-square feature
+// sets only: featureset.Set.PieceSquare non-nil): each move is a Delta of dirty pieces and
+// king squares, and no board.Position is kept. For those sets every entry, however pushed,
+// is updated by the same code from its dirty pieces and king squares (doc/nnue.md
+// "Own-board engines").
 type AccumulatorStack struct {
 	net     *Network
 	ev      *Evaluator
@@ -33,15 +40,25 @@ type AccumulatorStack struct {
 	// addedBoth, removedBoth: Set.DiffBoth's lists, by perspective
 	addedBoth, removedBoth [2][]int
 	table                  *RefreshTable // nil: plain refreshes (see UseRefreshTable)
+	// psq: the feature set's own-board path (nil for the sets that need the whole board):
+	// every entry of a piece-square set is updated from its dirty pieces and king squares
+	// (updatePSQ), whether it was pushed with a board.Position or a Delta.
+	psq *featureset.PieceSquare
+	// own: the stack was reset with ResetBoard; boards[i] is entry i's board.
+	own    bool
+	boards []ownBoard
 
 	// Statistics since creation: perspective updates and refreshes performed.
 	Updates, Refreshes int
 }
 
 type stackEntry struct {
-	acc      *Accumulator
-	pos      board.Position
-	dirty    board.DirtyPieces
+	acc   *Accumulator
+	pos   board.Position // unused on an own-board stack (ResetBoard)
+	dirty board.DirtyPieces
+	// kings: each colour's king square after the move (NoSquare when the position has
+	// not exactly one king of that colour): the piece-square update's only board input.
+	kings    [2]board.Square
 	computed [2]bool
 	root     bool
 }
@@ -52,7 +69,7 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	k := max(n.ft.set.MaxActive(), 64)
 	ev := n.NewEvaluator()
 	ev.active = make([]int, 0, k) // RefreshPerspective's list: no allocation in a search
-	s := &AccumulatorStack{net: n, ev: ev, added: make([]int, 0, k), removed: make([]int, 0, k)}
+	s := &AccumulatorStack{net: n, ev: ev, added: make([]int, 0, k), removed: make([]int, 0, k), psq: n.ft.set.PieceSquare()}
 	for p := range s.addedBoth {
 		s.addedBoth[p], s.removedBoth[p] = make([]int, 0, k), make([]int, 0, k)
 	}
@@ -66,6 +83,7 @@ func (s *AccumulatorStack) Reserve(plies int) {
 	for len(s.entries) < plies+1 {
 		s.entries = append(s.entries, stackEntry{acc: s.net.ft.NewAccumulator()})
 	}
+	s.growBoards()
 }
 
 // MemoryPerPly returns the bytes one stack entry takes: the accumulator (2·Width int16 plus
@@ -81,16 +99,31 @@ func (s *AccumulatorStack) grow() *stackEntry {
 	}
 	e := &s.entries[s.n]
 	s.n++
+	e.computed = [2]bool{}
+	e.root = false
 	return e
+}
+
+// kingSquares returns each colour's king square in pos, NoSquare where pos has not
+// exactly one king of that colour.
+func kingSquares(pos *board.Position) [2]board.Square {
+	k := [2]board.Square{board.NoSquare, board.NoSquare}
+	for c := board.White; c <= board.Black; c++ {
+		if b := pos.Pieces(c, board.King); b != 0 && b&(b-1) == 0 {
+			k[c] = b.First()
+		}
+	}
+	return k
 }
 
 // Reset empties the stack and makes pos its root. Nothing is computed until Evaluate.
 func (s *AccumulatorStack) Reset(pos *board.Position) {
 	s.n = 0
+	s.own = false
 	e := s.grow()
 	e.pos = *pos
 	e.dirty = board.DirtyPieces{}
-	e.computed = [2]bool{}
+	e.kings = kingSquares(pos)
 	e.root = true
 }
 
@@ -101,11 +134,11 @@ func (s *AccumulatorStack) Push(after *board.Position, dirty *board.DirtyPieces)
 	if s.n == 0 {
 		panic("nnue: AccumulatorStack.Push before Reset")
 	}
+	s.checkPositionStack("Push")
 	e := s.grow()
 	e.pos = *after
 	e.dirty = *dirty
-	e.computed = [2]bool{}
-	e.root = false
+	e.kings = kingSquares(after)
 }
 
 // PushMove plays m on the top position with board.Position.Play, writing the child
@@ -118,11 +151,11 @@ func (s *AccumulatorStack) PushMove(m board.Move) *board.Position {
 	if s.n == 0 {
 		panic("nnue: AccumulatorStack.PushMove before Reset")
 	}
+	s.checkPositionStack("PushMove")
 	e := s.grow()
 	prev := &s.entries[s.n-2]
 	e.pos, e.dirty = prev.pos.Play(m)
-	e.computed = [2]bool{}
-	e.root = false
+	e.kings = kingSquares(&e.pos)
 	return &e.pos
 }
 
@@ -137,11 +170,11 @@ func (s *AccumulatorStack) PushNull() *board.Position {
 	if s.n == 0 {
 		panic("nnue: AccumulatorStack.PushNull before Reset")
 	}
+	s.checkPositionStack("PushNull")
 	e := s.grow()
 	prev := &s.entries[s.n-2]
 	e.pos, e.dirty = prev.pos.PlayNull()
-	e.computed = [2]bool{}
-	e.root = false
+	e.kings = prev.kings
 	return &e.pos
 }
 
@@ -156,8 +189,14 @@ func (s *AccumulatorStack) Pop() {
 // Len returns the number of entries (1 after Reset, +1 per Push).
 func (s *AccumulatorStack) Len() int { return s.n }
 
-// Position returns the top position (do not modify).
-func (s *AccumulatorStack) Position() *board.Position { return &s.entries[s.n-1].pos }
+// Position returns the top position (do not modify), nil on a stack reset with
+// ResetBoard (an engine's own board keeps no board.Position).
+func (s *AccumulatorStack) Position() *board.Position {
+	if s.own {
+		return nil
+	}
+	return &s.entries[s.n-1].pos
+}
 
 // Accumulator materializes and returns the top entry's accumulator (both perspectives).
 func (s *AccumulatorStack) Accumulator() *Accumulator {
@@ -173,6 +212,10 @@ func (s *AccumulatorStack) Evaluate() int32 { return s.Output().Value }
 // Output materializes the accumulators and runs the forward pass for the top position.
 func (s *AccumulatorStack) Output() Output {
 	acc := s.Accumulator()
+	if s.own {
+		b := &s.boards[s.n-1]
+		return s.ev.ForwardPieces(acc, b.stm, b.pieces)
+	}
 	return s.ev.Forward(acc, &s.entries[s.n-1].pos)
 }
 
@@ -187,8 +230,10 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 	i := top
 	for !s.entries[i].computed[p] {
 		e := &s.entries[i]
-		if e.root || set.RequiresRefresh(&e.dirty, persp) {
-			if s.table != nil { // optional refresh table (refresh_table.go)
+		if e.root || set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid() {
+			if s.own {
+				s.refreshBoard(e.acc, &s.boards[i], e.kings[persp], persp)
+			} else if s.table != nil { // optional refresh table (refresh_table.go)
 				s.table.Refresh(e.acc, &e.pos, persp)
 			} else {
 				s.ev.RefreshPerspective(e.acc, &e.pos, persp)
@@ -201,11 +246,8 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 	}
 	for j := i + 1; j <= top; j++ {
 		prev, e := &s.entries[j-1], &s.entries[j]
-		// A quiet move from a parent with both perspectives computed (the usual search
-		// node): both perspectives in one call (UpdateQuiet; issue 14 round 6).
-		if prev.computed[p^1] && !e.computed[p^1] && e.acc.UpdateQuiet(prev.acc, &e.pos, &e.dirty) {
-			e.computed[0], e.computed[1] = true, true
-			s.Updates += 2
+		if s.psq != nil { // piece-square sets: dirty pieces and king squares only
+			s.updatePSQ(prev, e, persp)
 			continue
 		}
 		// Both perspectives from one Set.DiffBoth where the other one is updated from

@@ -97,7 +97,8 @@ func hugeInt32(n int) []int32 {
 
 // An Evaluator's layer output buffers come from one block.Block starting on a 4 KiB page,
 // in the order they are taken, so that the buffers a forward pass writes lie on as few
-// pages as their size allows (issue 14 round 7).
+// pages as their size allows (a page walk per distinct page after each TLB flush,
+// doc/benchmarks.md).
 
 // scratchLen is the room blockTensor's buffers for kind k and n elements take in a block.
 func scratchLen(k Kind, n int) int {

@@ -10,9 +10,11 @@ import (
 // representation and never build a board.Position.
 
 // PieceSquare returns the own-board path of the network's feature set
-// (featureset.Set.PieceSquare): non-nil for ALL, KING-ALL, KP, HalfKP and HalfKAv2_hm nets
-// (the thesis hv/all nets, the default network, Stockfish 12–15.1 nets). With it an engine
-// keeps an Accumulator exact from each move's dirty pieces and the two king squares:
+// (featureset.Set.PieceSquare): non-nil for ALL, KING-ALL, KP (any orientation, bullet's
+// mirrored all@hm included), HalfKP and HalfKAv2_hm nets (the thesis hv/all nets, the
+// default network, Stockfish 12–15.1 nets). AccumulatorStack.ResetBoard and PushDelta use
+// it for an engine's own board; with it an engine can also keep an Accumulator exact by
+// hand from each move's dirty pieces and the two king squares:
 //
 //	ps := net.PieceSquare()
 //	// refresh (root, or ps.RequiresRefresh(persp, &dirty) after a move):

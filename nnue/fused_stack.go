@@ -179,8 +179,8 @@ func (f *sfnnv5Stack) run(bk *evalBucket, acc *Accumulator, stm int) int64 {
 
 // reluAffine1 returns the one output of fc (fc.Out = 1) on ClippedReLU(x >> shift): the
 // bias plus one simd.ClippedReLUDot32 call (≈ 60 Ir at AVX2 against ≈ 230 for
-// ClippedReLU32 + Affine through their wrappers; round 1 measured ≈ 30 ns for the same in
-// scalar Go). The padding of fc's weight row meets zero inputs in Affine, so leaving it out
+// ClippedReLU32 + Affine through their wrappers, and ≈ 30 ns for the same in scalar Go,
+// doc/benchmarks.md). The padding of fc's weight row meets zero inputs in Affine, so leaving it out
 // changes nothing.
 func reluAffine1(x []int32, fc *Affine, shift uint) int32 {
 	return fc.Bias[0] + simd.ClippedReLUDot32(x, fc.Weights, shift)
@@ -244,7 +244,7 @@ func fuseReLUChain(ls []Layer, ft *FeatureTransformer) fusedStack {
 		// chunks (fewer non-zero chunks for the sparse fc_0 at AVX2), rated by the feature
 		// transformer's biases — a neuron with a larger bias is positive more often: on the
 		// Stockfish 13 net and the bench positions 66.6 % instead of 70.2 % of the chunks are
-		// non-zero (issue 14 round 6, doc/benchmarks.md). Results are unchanged.
+		// non-zero (doc/benchmarks.md). Results are unchanged.
 		if m := h[0].In / 2; err == nil && ft != nil && len(ft.bias) == m {
 			score := make([]int32, 2*m)
 			for j := range score {
@@ -308,8 +308,8 @@ func (f *reluChainStack) run(bk *evalBucket, acc *Accumulator, stm int) int64 {
 // is non-zero over the positions ps (refreshed one by one), in place of the load-time
 // order rated by the feature transformer's biases: on the Stockfish 13 net, an order taken
 // from half of the bench positions leaves 62.8 % of fc_0's 4-byte input chunks non-zero
-// on the other half, against 66.6 % with the bias order and 70.2 % with none (issue 14
-// round 6, doc/benchmarks.md). Only the speed of the sparse fc_0 (AVX2) changes; every
+// on the other half, against 66.6 % with the bias order and 70.2 % with none
+// (doc/benchmarks.md). Only the speed of the sparse fc_0 (AVX2) changes; every
 // output stays bit for bit the same. It returns the number of stacks re-ordered (0 for
 // other architectures or an empty ps). Call it before the network is shared: it replaces
 // the stacks' prepared kernels and must not run concurrently with evaluations.

@@ -16,8 +16,7 @@ import (
 // The advice alone acts only on pages faulted in after it, and a large make is often
 // served from heap memory the process used before (or cleared by the allocator), already
 // backed by 4 KiB pages: the Stockfish 13 net's weights then stayed on 20 MB of small
-// pages, one TLB entry per 4 KiB row page a refresh touches (issue 14 round 9,
-// doc/benchmarks.md). So the range is then dropped with madvise(MADV_DONTNEED), which for
+// pages, one TLB entry per 4 KiB row page a refresh touches (doc/benchmarks.md). So the range is then dropped with madvise(MADV_DONTNEED), which for
 // the Go heap's private anonymous memory leaves it reading as zeros, and the loader's
 // first writes fault it back in as huge pages. Errors (THP disabled, kernel without THP,
 // seccomp) are ignored: the memory then stays on ordinary pages, its contents zero either

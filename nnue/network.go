@@ -256,8 +256,8 @@ type Evaluator struct {
 	// What ForwardBucket reads, together at the start of the struct: the per-bucket
 	// runners and scratch (bk; bk0 for up to 8 buckets, so that the table is part of this
 	// allocation) and copies of the network's output parameters, so that a forward pass
-	// touches no Network or FeatureTransformer struct (issue 14 round 7: every distinct
-	// page costs a page walk after the TLB flush of a clock read).
+	// touches no Network or FeatureTransformer struct (every distinct page costs a page
+	// walk after the TLB flush of a clock read).
 	bk      []evalBucket
 	buckets Buckets
 	output  OutputScale

@@ -9,34 +9,51 @@ package simd
 // kernels. The same conventions as the int16 kernels (kernels.go) hold: dst may alias src,
 // lengths that are not a multiple of 16 are finished in Go, too-short operands panic
 // before any assembly runs.
+//
+// Each exported kernel is a function calling the implementation installed in these
+// variables for the current Level (install sets them at init and on SetLevel); callers
+// cannot reassign them.
 var (
-	// AddI8 sets dst[i] = src[i] + int16(add[i]) for i < len(dst); len(src) and len(add)
-	// are at least len(dst), ideally a multiple of 16.
-	AddI8 func(dst, src []int16, add []int8)
-
-	// SubI8 sets dst[i] = src[i] − int16(sub[i]).
-	SubI8 func(dst, src []int16, sub []int8)
-
-	// AddSubI8 sets dst[i] = src[i] + int16(add[i]) − int16(sub[i]) (one feature in, one
-	// out, fused).
-	AddSubI8 func(dst, src []int16, add, sub []int8)
-
-	// UpdateI8 sets dst[i] = src[i] + Σ_{r in add} weights[r·n + i] − Σ_{r in sub}
-	// weights[r·n + i] for i < n = len(dst), the int8 rows widened to int16: a whole diff
-	// (or, with sub empty and src the bias plus the int16 part, a refresh) of the int8
-	// part of a feature transformer with a feature-major weight matrix. Each row index r
-	// must satisfy (r+1)·n ≤ len(weights), otherwise it panics before writing; len(src) ≥ n.
-	// With n = 0 it does nothing.
-	UpdateI8 func(dst, src []int16, weights []int8, add, sub []int)
+	addI8Fn    func(dst, src []int16, add []int8)
+	subI8Fn    func(dst, src []int16, sub []int8)
+	addSubI8Fn func(dst, src []int16, add, sub []int8)
+	updateI8Fn func(dst, src []int16, weights []int8, add, sub []int)
 )
+
+// AddI8 sets dst[i] = src[i] + int16(add[i]) for i < len(dst); len(src) and len(add)
+// are at least len(dst), ideally a multiple of 16.
+func AddI8(dst, src []int16, add []int8) {
+	addI8Fn(dst, src, add)
+}
+
+// SubI8 sets dst[i] = src[i] − int16(sub[i]).
+func SubI8(dst, src []int16, sub []int8) {
+	subI8Fn(dst, src, sub)
+}
+
+// AddSubI8 sets dst[i] = src[i] + int16(add[i]) − int16(sub[i]) (one feature in, one
+// out, fused).
+func AddSubI8(dst, src []int16, add, sub []int8) {
+	addSubI8Fn(dst, src, add, sub)
+}
+
+// UpdateI8 sets dst[i] = src[i] + Σ_{r in add} weights[r·n + i] − Σ_{r in sub}
+// weights[r·n + i] for i < n = len(dst), the int8 rows widened to int16: a whole diff
+// (or, with sub empty and src the bias plus the int16 part, a refresh) of the int8
+// part of a feature transformer with a feature-major weight matrix. Each row index r
+// must satisfy (r+1)·n ≤ len(weights), otherwise it panics before writing; len(src) ≥ n.
+// With n = 0 it does nothing.
+func UpdateI8(dst, src []int16, weights []int8, add, sub []int) {
+	updateI8Fn(dst, src, weights, add, sub)
+}
 
 const errUpdateRow = "simd: UpdateI8 row index out of range"
 
 func installI8Generic() {
-	AddI8 = addI8Generic
-	SubI8 = subI8Generic
-	AddSubI8 = addSubI8Generic
-	UpdateI8 = updateI8Generic
+	addI8Fn = addI8Generic
+	subI8Fn = subI8Generic
+	addSubI8Fn = addSubI8Generic
+	updateI8Fn = updateI8Generic
 }
 
 func addI8Generic(dst, src []int16, add []int8) {

@@ -83,7 +83,7 @@ func NewPairwiseStack(m int, w0 []int8, b0 []int32, sqrShift, shift0 uint, w1 []
 // Width returns m, the int16 accumulator width per perspective.
 func (s *PairwiseStack) Width() int { return s.m }
 
-// forwardGeneric is Forward through the kernels' function values (the Go twins at level
+// forwardGeneric is Forward through the installed kernels (the Go twins at level
 // Generic and in purego builds).
 func (s *PairwiseStack) forwardGeneric(a, b []int16, dst []uint8, idx []uint16) (out, skip int32) {
 	m := s.m

@@ -16,43 +16,60 @@ package simd
 // plus one per group instead of two per chunk. That int16 sum is exact only when no lane
 // can leave [−32768, 32767], which SparseGroup proves for a given weight matrix; callers
 // pass at most its result. VNNI (VPDPBUSD) ignores group.
+//
+// Each exported kernel is a function calling the implementation installed in these
+// variables for the current Level (install sets them at init and on SetLevel); callers
+// cannot reassign them.
 var (
-	// AffineSparse sets out[j] = bias[j] + Σ_c Σ_k in[4c+k]·wt[(c·len(out) + j)·4 + k] in
-	// int32 for j < len(out): the same result as Affine(out, in, weights, bias) when wt =
-	// SparseWeights(weights, len(in), len(out)). len(in) is a multiple of 32, every input
-	// ≤ 127 (the output of a ClippedReLU or PairwiseMul), len(wt) ≥ len(in)·len(out),
-	// len(bias) ≥ len(out). group (1, 2 or 3; larger counts as 3) must not exceed
-	// SparseGroup(wt, len(in), len(out)). The assembly handles len(out) = 16 and 32
-	// (Stockfish 15.1's and 13's first layers); other widths run the Go kernel.
-	AffineSparse func(out []int32, in []uint8, wt []int8, bias []int32, group int)
-
-	// AffineSparseIdx is AffineSparse with idx as the scratch for the list of non-zero
-	// chunks, so that no list has to be zeroed on the stack per call (≈ 20 ns for the
-	// 1 KiB array AffineSparse uses): len(idx) ≥ SparseIdxLen(len(in)), else the internal
-	// array is used. Same result as AffineSparse; idx's contents on return are unspecified.
-	AffineSparseIdx func(out []int32, in []uint8, wt []int8, bias []int32, group int, idx []uint16)
-
-	// PairwiseAffineSparse is SFNNv5's feature transform followed by its first layer in one
-	// call: with h = len(dst)/2 (len(dst) even, len(a), len(b) ≥ len(dst)) it sets
-	// dst[:h] = PairwiseMul(a[:h], a[h:2h]) and dst[h:2h] = PairwiseMul(b[:h], b[h:2h]), then
-	// out = AffineSparse(out, dst, wt, bias, group) (same preconditions; group ≤
-	// SparseGroup). The assembly lists the non-zero 4-byte chunks of dst while it writes
-	// the products (one pass over the 2·len(dst) accumulator values instead of a product
-	// pass and a listing pass over dst; Stockfish 16 finds the non-zero chunks of the
-	// transformed features the same way before its sparse layer). idx is the scratch for
-	// that list: len(idx) ≥ len(dst)/4, else the two passes run as before. Bit-identical
-	// to PairwiseMul twice + Affine at every level; idx's contents on return are
-	// unspecified.
-	PairwiseAffineSparse func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
-
-	// ClippedReLUAffineSparse is the same for a ClippedReLU transform (HalfKP, Stockfish
-	// 12/13, thesis nets): with h = len(dst)/2 (len(a), len(b) ≥ h) it sets dst[:h] =
-	// ClippedReLU16(a[:h]) and dst[h:2h] = ClippedReLU16(b[:h]), then out =
-	// AffineSparse(out, dst, wt, bias, group), the non-zero chunks listed while dst is
-	// written (len(idx) ≥ len(dst)/4, else the separate passes). Bit-identical to
-	// ClippedReLU16 twice + Affine at every level.
-	ClippedReLUAffineSparse func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
+	affineSparseFn            func(out []int32, in []uint8, wt []int8, bias []int32, group int)
+	affineSparseIdxFn         func(out []int32, in []uint8, wt []int8, bias []int32, group int, idx []uint16)
+	pairwiseAffineSparseFn    func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
+	clippedReLUAffineSparseFn func(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16)
 )
+
+// AffineSparse sets out[j] = bias[j] + Σ_c Σ_k in[4c+k]·wt[(c·len(out) + j)·4 + k] in
+// int32 for j < len(out): the same result as Affine(out, in, weights, bias) when wt =
+// SparseWeights(weights, len(in), len(out)). len(in) is a multiple of 32, every input
+// ≤ 127 (the output of a ClippedReLU or PairwiseMul), len(wt) ≥ len(in)·len(out),
+// len(bias) ≥ len(out). group (1, 2 or 3; larger counts as 3) must not exceed
+// SparseGroup(wt, len(in), len(out)). The assembly handles len(out) = 16 and 32
+// (Stockfish 15.1's and 13's first layers); other widths run the Go kernel.
+func AffineSparse(out []int32, in []uint8, wt []int8, bias []int32, group int) {
+	affineSparseFn(out, in, wt, bias, group)
+}
+
+// AffineSparseIdx is AffineSparse with idx as the scratch for the list of non-zero
+// chunks, so that no list has to be zeroed on the stack per call (≈ 20 ns for the
+// 1 KiB array AffineSparse uses): len(idx) ≥ SparseIdxLen(len(in)), else the internal
+// array is used. Same result as AffineSparse; idx's contents on return are unspecified.
+func AffineSparseIdx(out []int32, in []uint8, wt []int8, bias []int32, group int, idx []uint16) {
+	affineSparseIdxFn(out, in, wt, bias, group, idx)
+}
+
+// PairwiseAffineSparse is SFNNv5's feature transform followed by its first layer in one
+// call: with h = len(dst)/2 (len(dst) even, len(a), len(b) ≥ len(dst)) it sets
+// dst[:h] = PairwiseMul(a[:h], a[h:2h]) and dst[h:2h] = PairwiseMul(b[:h], b[h:2h]), then
+// out = AffineSparse(out, dst, wt, bias, group) (same preconditions; group ≤
+// SparseGroup). The assembly lists the non-zero 4-byte chunks of dst while it writes
+// the products (one pass over the 2·len(dst) accumulator values instead of a product
+// pass and a listing pass over dst; Stockfish 16 finds the non-zero chunks of the
+// transformed features the same way before its sparse layer). idx is the scratch for
+// that list: len(idx) ≥ len(dst)/4, else the two passes run as before. Bit-identical
+// to PairwiseMul twice + Affine at every level; idx's contents on return are
+// unspecified.
+func PairwiseAffineSparse(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {
+	pairwiseAffineSparseFn(out, dst, a, b, wt, bias, group, idx)
+}
+
+// ClippedReLUAffineSparse is the same for a ClippedReLU transform (HalfKP, Stockfish
+// 12/13, thesis nets): with h = len(dst)/2 (len(a), len(b) ≥ h) it sets dst[:h] =
+// ClippedReLU16(a[:h]) and dst[h:2h] = ClippedReLU16(b[:h]), then out =
+// AffineSparse(out, dst, wt, bias, group), the non-zero chunks listed while dst is
+// written (len(idx) ≥ len(dst)/4, else the separate passes). Bit-identical to
+// ClippedReLU16 twice + Affine at every level.
+func ClippedReLUAffineSparse(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {
+	clippedReLUAffineSparseFn(out, dst, a, b, wt, bias, group, idx)
+}
 
 // SparseIdxLen returns the length of the idx scratch AffineSparseIdx needs for an input of
 // nin bytes (nin/4 + 8 chunk indices, capped at the 2048-byte segment the assembly lists
@@ -60,12 +77,12 @@ var (
 func SparseIdxLen(nin int) int { return min(max(nin, 0), 2048)/4 + 8 }
 
 func installSparseGeneric() {
-	AffineSparse = affineSparseGeneric
-	AffineSparseIdx = func(out []int32, in []uint8, wt []int8, bias []int32, group int, _ []uint16) {
+	affineSparseFn = affineSparseGeneric
+	affineSparseIdxFn = func(out []int32, in []uint8, wt []int8, bias []int32, group int, _ []uint16) {
 		affineSparseGeneric(out, in, wt, bias, group)
 	}
-	PairwiseAffineSparse = pairwiseAffineSparseGeneric
-	ClippedReLUAffineSparse = clippedReLUAffineSparseGeneric
+	pairwiseAffineSparseFn = pairwiseAffineSparseGeneric
+	clippedReLUAffineSparseFn = clippedReLUAffineSparseGeneric
 }
 
 // clippedReLUAffineSparseGeneric is ClippedReLUAffineSparse in Go, with the listing twin

@@ -11,7 +11,7 @@ import (
 // A prepared stack keeps its arrays (weights, biases, masks) in one block.Block, in the
 // order Forward reads them, starting on a 4 KiB page: one evaluation then touches as few
 // distinct pages as the arrays' sizes allow. On a machine whose TLB is flushed often
-// (issue 14 round 7: every clock system call under page-table isolation) each distinct page
+// (every clock system call under page-table isolation flushes it) each distinct page
 // costs a page walk, and separate allocations put every small array on a page of its own.
 
 // ReLUStack is a prepared HalfKP layer stack (Stockfish 12/13 nnue_architecture.h, the
@@ -75,8 +75,8 @@ type stackKernel struct {
 
 // WithActivity returns a copy of s whose AVX2 path (the sparse fc_0 below AVX-512) takes
 // fc_0's 2m inputs in an order that puts often non-zero ones into the same 4-byte chunks, so
-// that fewer chunks are non-zero and fc_0's sparse kernel multiplies fewer (issue 14 round
-// 6; Stockfish 17 permutes its L1 neurons for the same reason). score has 2m entries (input
+// that fewer chunks are non-zero and fc_0's sparse kernel multiplies fewer (Stockfish 17
+// permutes its L1 neurons for the same reason). score has 2m entries (input
 // j < m from the side to move's accumulator, m + j from the other's), larger meaning more
 // often non-zero; only their order matters. Within each 128-bit lane of the packed
 // ClippedReLU (inputs 32b + {0..7, 16..23} and 32b + {8..15, 24..31} of every 32-input
@@ -211,7 +211,7 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 // Width returns m, the int16 accumulator width per perspective.
 func (s *ReLUStack) Width() int { return s.k.m }
 
-// forwardGeneric is Forward through the kernels' function values (the Go twins at level
+// forwardGeneric is Forward through the installed kernels (the Go twins at level
 // Generic and in purego builds).
 func (s *ReLUStack) forwardGeneric(a, b []int16, dst []uint8, idx []uint16) int32 {
 	m := s.k.m

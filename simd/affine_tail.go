@@ -11,26 +11,37 @@ package simd
 // horizontal sums are needed. Exactness as Affine: inputs ≤ 127, every VPMADDUBSW pair sum
 // widened to int32 at once (or VPDPBUSD), wrapping int32 sums, so the result is the
 // layers' bit for bit.
+//
+// Each exported kernel is a function calling the implementation installed in these
+// variables for the current Level (install sets them at init and on SetLevel); callers
+// cannot reassign them.
 var (
-	// AffineReLUDot32 returns Σ_j clamp(o[j] >> shift, 0, 127)·w2[j] over j < 32, in
-	// wrapping int32, where o[j] = bias[j] + Σ_i in[i]·W[j][i] (i < 32) is Affine(32→32)
-	// and wt = SparseWeights(W, 32, 32) its chunk-major weights: the ClippedReLU and
-	// Affine(32→1) after a 32→32 layer, without the last layer's bias (add it). Every
-	// in[i] must be ≤ 127 (an activation's output). len(in) ≥ 32, len(wt) ≥ 1024,
-	// len(bias) ≥ 32, len(w2) ≥ 32, else it panics before any arithmetic; shift is an
-	// arithmetic shift (≥ 32 gives the sign, as Go's >>). Same result as Affine(o, in[:32],
-	// W, bias); ClippedReLUDot32(o, w2, shift). SFNNv5's fc_1 and fc_2 (Stockfish 15.1).
-	AffineReLUDot32 func(in []uint8, wt []int8, bias []int32, shift uint, w2 []int8) int32
-
-	// ReLUAffineReLUDot32 is AffineReLUDot32 on in = ClippedReLU32(x[:32], shift0): the
-	// ClippedReLU after fc_0, fc_1 (32→32) with its ClippedReLU, and fc_2's dot product
-	// (HalfKP, Stockfish 12/13). len(x) ≥ 32; the other operands as AffineReLUDot32.
-	ReLUAffineReLUDot32 func(x []int32, shift0 uint, wt []int8, bias []int32, shift uint, w2 []int8) int32
+	affineReLUDot32Fn     func(in []uint8, wt []int8, bias []int32, shift uint, w2 []int8) int32
+	reluAffineReLUDot32Fn func(x []int32, shift0 uint, wt []int8, bias []int32, shift uint, w2 []int8) int32
 )
 
+// AffineReLUDot32 returns Σ_j clamp(o[j] >> shift, 0, 127)·w2[j] over j < 32, in
+// wrapping int32, where o[j] = bias[j] + Σ_i in[i]·W[j][i] (i < 32) is Affine(32→32)
+// and wt = SparseWeights(W, 32, 32) its chunk-major weights: the ClippedReLU and
+// Affine(32→1) after a 32→32 layer, without the last layer's bias (add it). Every
+// in[i] must be ≤ 127 (an activation's output). len(in) ≥ 32, len(wt) ≥ 1024,
+// len(bias) ≥ 32, len(w2) ≥ 32, else it panics before any arithmetic; shift is an
+// arithmetic shift (≥ 32 gives the sign, as Go's >>). Same result as Affine(o, in[:32],
+// W, bias); ClippedReLUDot32(o, w2, shift). SFNNv5's fc_1 and fc_2 (Stockfish 15.1).
+func AffineReLUDot32(in []uint8, wt []int8, bias []int32, shift uint, w2 []int8) int32 {
+	return affineReLUDot32Fn(in, wt, bias, shift, w2)
+}
+
+// ReLUAffineReLUDot32 is AffineReLUDot32 on in = ClippedReLU32(x[:32], shift0): the
+// ClippedReLU after fc_0, fc_1 (32→32) with its ClippedReLU, and fc_2's dot product
+// (HalfKP, Stockfish 12/13). len(x) ≥ 32; the other operands as AffineReLUDot32.
+func ReLUAffineReLUDot32(x []int32, shift0 uint, wt []int8, bias []int32, shift uint, w2 []int8) int32 {
+	return reluAffineReLUDot32Fn(x, shift0, wt, bias, shift, w2)
+}
+
 func installTailGeneric() {
-	AffineReLUDot32 = affineReLUDot32Generic
-	ReLUAffineReLUDot32 = reluAffineReLUDot32Generic
+	affineReLUDot32Fn = affineReLUDot32Generic
+	reluAffineReLUDot32Fn = reluAffineReLUDot32Generic
 }
 
 // affineReLUDot32Generic is AffineReLUDot32 in Go: the sparse twin's chunk-major Affine,

@@ -25,7 +25,8 @@ func detect() ISA {
 // VPDPBUSD for Affine.
 var wide, vnni bool
 
-// install points the kernel function values at level l.
+// install points the kernels' dispatch variables (kernels.go and the other kernel files) at
+// level l.
 func install(l ISA) {
 	installGeneric()
 	if l < AVX2 {
@@ -33,21 +34,21 @@ func install(l ISA) {
 	}
 	wide = l >= AVX512
 	vnni = l >= AVX512VNNI
-	AddSub = addSubAsm
-	AddSubSub = addSubSubAsm
-	AddAddSubSub = addAddSubSubAsm
-	Add = addAsm
-	Sub = subAsm
-	Refresh = refreshAsm
-	ClippedReLU16 = clippedReLU16Asm
-	ClippedReLU32 = clippedReLU32Asm
-	SqrClippedReLU32 = sqrClippedReLU32Asm
-	SqrCReLUPair16 = sqrCReLUPair16Asm
-	ClippedReLUDot32 = clippedReLUDot32Asm
-	PairwiseMul = pairwiseMulAsm
-	UpdateMixed = updateMixedAsm
-	Affine = affineAsm
-	SCReLUDot = screluDotAsm
+	addSubFn = addSubAsm
+	addSubSubFn = addSubSubAsm
+	addAddSubSubFn = addAddSubSubAsm
+	addFn = addAsm
+	subFn = subAsm
+	refreshFn = refreshAsm
+	clippedReLU16Fn = clippedReLU16Asm
+	clippedReLU32Fn = clippedReLU32Asm
+	sqrClippedReLU32Fn = sqrClippedReLU32Asm
+	sqrCReLUPair16Fn = sqrCReLUPair16Asm
+	clippedReLUDot32Fn = clippedReLUDot32Asm
+	pairwiseMulFn = pairwiseMulAsm
+	updateMixedFn = updateMixedAsm
+	affineFn = affineAsm
+	screluDotFn = screluDotAsm
 	installI8Asm()
 	installSparseAsm()
 	installTailAsm()

@@ -1,8 +1,9 @@
 // Package simd holds the integer kernels an NNUE evaluation spends its time in:
 // accumulator row updates, activations into uint8, and the int8 affine layer.
 //
-// Every kernel is a function value (AddSub, Affine, …) that the package points at the best
-// implementation for this CPU when it is initialised; the pure-Go versions define the exact
+// Every kernel is a function (AddSub, Affine, …) calling the implementation the package
+// installs for this CPU's best level when it is initialised (and on SetLevel); callers
+// cannot replace it; the pure-Go versions define the exact
 // result, and every other level is bit-identical to them. Level reports the level in use,
 // and the environment variable NNUEKIT_SIMD (generic, avx2, avx512, avx512vnni) caps it.
 // Building with -tags purego, or for a platform other than amd64, uses only the Go kernels.

@@ -7,9 +7,9 @@ import "fmt"
 // Refresh's weights). Its AddSub is the incremental update of one perspective for a quiet
 // move — one feature row in, one out — as a single direct kernel call taking the two row
 // indices: no row slice headers, no function value, and the width and row count checked
-// here once instead of on every call. With AddSub (the function value) and row slices the
+// here once instead of on every call. With AddSub (an indirect call) and row slices the
 // Go glue around a 256-wide update cost as many instructions as the kernel itself
-// (doc/benchmarks.md, issue 14 round 5). Source: Stockfish 13
+// (doc/benchmarks.md). Source: Stockfish 13
 // nnue_feature_transformer.h update_accumulator (the same fused add and subtract of the
 // changed features' rows over the accumulator).
 //

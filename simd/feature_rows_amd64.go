@@ -74,7 +74,7 @@ func (m *FeatureRows) Update(dst, src []int16, added, removed []int) {
 //
 // At AVX2 and above and a width that is a multiple of 16 this is one call of the
 // updatePair kernel (avo) without PSQT rows, which walks both perspectives in one loop:
-// one Go call and one assembly call per move instead of two each (issue 14 round 6).
+// one Go call and one assembly call per move instead of two each (doc/benchmarks.md).
 func (m *FeatureRows) AddSubPair(dst, src *[2][]int16, add0, sub0, add1, sub1 int) {
 	n := m.n
 	d0, d1, s0, s1 := dst[0], dst[1], src[0], src[1]
@@ -109,8 +109,7 @@ func (m *FeatureRows) AddSubPair(dst, src *[2][]int16, add0, sub0, add1, sub1 in
 //
 // At AVX2 and above and a width that is a multiple of 16 this is one call of the
 // updatePair kernel (avo), which applies the PSQT rows first — their cache misses then
-// overlap the value rows' — and walks both perspectives' values in one loop (issue 14
-// round 7).
+// overlap the value rows' — and walks both perspectives' values in one loop.
 func (m *FeatureRows) UpdatePair(dst, src *[2][]int16, pdst, psrc *[2][]int32, add0, sub0, add1, sub1 int) {
 	n := m.n
 	if uint(add0) >= m.rows || uint(sub0) >= m.rows || uint(add1) >= m.rows || uint(sub1) >= m.rows ||
@@ -146,8 +145,7 @@ func (m *FeatureRows) UpdatePair(dst, src *[2][]int16, pdst, psrc *[2][]int32, a
 // feature in and one out (Stockfish 15.1 nnue_feature_transformer.h update_accumulator).
 //
 // At AVX2 and above and a width that is a multiple of 16 this is one call of the
-// addSubPSQT kernel (avo), which applies the PSQT rows first, as UpdatePair does (issue
-// 14 round 7).
+// addSubPSQT kernel (avo), which applies the PSQT rows first, as UpdatePair does.
 func (m *FeatureRows) AddSubPSQT(dst, src []int16, pdst, psrc []int32, add, sub int) {
 	n := m.n
 	if uint(add) >= m.rows || uint(sub) >= m.rows || len(dst) != n || len(src) != n {

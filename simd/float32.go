@@ -18,58 +18,90 @@ import (
 // 2·γ(k+1)·(|c0| + Σ|a_p·b_p|), γ(n) = n·u/(1 − n·u), u = 2⁻²⁴ (both lie within γ(k+1)·(…) of
 // the exact value; Higham, Accuracy and Stability of Numerical Algorithms, §3.1). A given level
 // always gives the same bits for the same operands.
+//
+// Each exported kernel is a function calling the implementation installed in these
+// variables for the current Level (install sets them at init and on SetLevel); callers
+// cannot reassign them.
 var (
-	// MulAddF32 sets C[i·ldc + j] += Σ_{p<k} A[i·ai + p·ap]·B[p·ldb + j] for i < m, j < n, the
-	// terms added in ascending p (strides in elements, all ≥ 0): with ai = lda, ap = 1 it is
-	// C += A·B, with ai = 1, ap = lda it is C += Aᵀ·B. It panics (before touching C) when an
-	// index falls outside a slice or an argument is negative. The assembly takes m in blocks
-	// of 4 (then single rows) and n in blocks of 16; other columns are done in Go.
-	MulAddF32 func(c []float32, ldc int, a []float32, ai, ap int, b []float32, ldb int, m, n, k int)
-
-	// DotF32 returns Σ x[i]·y[i] for i < len(x) (len(y) ≥ len(x)) summed in 32 interleaved
-	// lanes: s[l] = Σ over i ≡ l (mod 32) of the first len(x) &^ 31 elements, combined as
-	// t[l] = (s[l] + s[8+l]) + (s[16+l] + s[24+l]), ((t0+t1) + (t2+t3)) + ((t4+t5) + (t6+t7)),
-	// then the remaining elements added in order.
-	DotF32 func(x, y []float32) float32
-
-	// AddRowsF32 sets dst[j] = bias[j] + Σ_r w[rows[r]·n + j] (rows in order) for j < n =
-	// len(dst): a float accumulator refresh from a feature-major weight matrix. len(bias) ≥ n;
-	// every row must lie inside w (it panics otherwise, before writing).
-	AddRowsF32 func(dst, bias, w []float32, rows []int32)
-
-	// AddToRowsF32 sets w[rows[r]·n + j] += src[j] for every r in order and j < n = len(src):
-	// the sparse first layer's gradient, one row per active feature. Rows must lie inside w.
-	AddToRowsF32 func(w []float32, rows []int32, src []float32)
-
-	// AddF32 sets dst[i] += src[i] for i < len(dst) (len(src) ≥ len(dst)).
-	AddF32 func(dst, src []float32)
-
-	// ClampF32 sets dst[i] = clamp(src[i], 0, 1) (ClippedReLU) for i < len(dst); NaN and −0
-	// pass through.
-	ClampF32 func(dst, src []float32)
-
-	// SqrClampF32 sets dst[i] = c·c, c = clamp(src[i], 0, 1) (SCReLU), for i < len(dst).
-	SqrClampF32 func(dst, src []float32)
-
-	// CReLUMaskF32 sets d[i] = 0 where a[i] ≤ 0 or a[i] ≥ 1 (ClippedReLU's derivative is 0
-	// there), for i < len(d); other elements are unchanged.
-	CReLUMaskF32 func(d, a []float32)
-
-	// SCReLUBackF32 sets d[i] = ((g·w[i])·2)·a[i] where 0 < a[i] < 1 and d[i] = 0 elsewhere
-	// (SCReLU's derivative 2a times the incoming gradient g·w[i]), for i < len(d).
-	SCReLUBackF32 func(d, a, w []float32, g float32)
+	mulAddF32Fn     func(c []float32, ldc int, a []float32, ai, ap int, b []float32, ldb int, m, n, k int)
+	dotF32Fn        func(x, y []float32) float32
+	addRowsF32Fn    func(dst, bias, w []float32, rows []int32)
+	addToRowsF32Fn  func(w []float32, rows []int32, src []float32)
+	addF32Fn        func(dst, src []float32)
+	clampF32Fn      func(dst, src []float32)
+	sqrClampF32Fn   func(dst, src []float32)
+	creluMaskF32Fn  func(d, a []float32)
+	screluBackF32Fn func(d, a, w []float32, g float32)
 )
 
+// MulAddF32 sets C[i·ldc + j] += Σ_{p<k} A[i·ai + p·ap]·B[p·ldb + j] for i < m, j < n, the
+// terms added in ascending p (strides in elements, all ≥ 0): with ai = lda, ap = 1 it is
+// C += A·B, with ai = 1, ap = lda it is C += Aᵀ·B. It panics (before touching C) when an
+// index falls outside a slice or an argument is negative. The assembly takes m in blocks
+// of 4 (then single rows) and n in blocks of 16; other columns are done in Go.
+func MulAddF32(c []float32, ldc int, a []float32, ai, ap int, b []float32, ldb int, m, n, k int) {
+	mulAddF32Fn(c, ldc, a, ai, ap, b, ldb, m, n, k)
+}
+
+// DotF32 returns Σ x[i]·y[i] for i < len(x) (len(y) ≥ len(x)) summed in 32 interleaved
+// lanes: s[l] = Σ over i ≡ l (mod 32) of the first len(x) &^ 31 elements, combined as
+// t[l] = (s[l] + s[8+l]) + (s[16+l] + s[24+l]), ((t0+t1) + (t2+t3)) + ((t4+t5) + (t6+t7)),
+// then the remaining elements added in order.
+func DotF32(x, y []float32) float32 {
+	return dotF32Fn(x, y)
+}
+
+// AddRowsF32 sets dst[j] = bias[j] + Σ_r w[rows[r]·n + j] (rows in order) for j < n =
+// len(dst): a float accumulator refresh from a feature-major weight matrix. len(bias) ≥ n;
+// every row must lie inside w (it panics otherwise, before writing).
+func AddRowsF32(dst, bias, w []float32, rows []int32) {
+	addRowsF32Fn(dst, bias, w, rows)
+}
+
+// AddToRowsF32 sets w[rows[r]·n + j] += src[j] for every r in order and j < n = len(src):
+// the sparse first layer's gradient, one row per active feature. Rows must lie inside w.
+func AddToRowsF32(w []float32, rows []int32, src []float32) {
+	addToRowsF32Fn(w, rows, src)
+}
+
+// AddF32 sets dst[i] += src[i] for i < len(dst) (len(src) ≥ len(dst)).
+func AddF32(dst, src []float32) {
+	addF32Fn(dst, src)
+}
+
+// ClampF32 sets dst[i] = clamp(src[i], 0, 1) (ClippedReLU) for i < len(dst); NaN and −0
+// pass through.
+func ClampF32(dst, src []float32) {
+	clampF32Fn(dst, src)
+}
+
+// SqrClampF32 sets dst[i] = c·c, c = clamp(src[i], 0, 1) (SCReLU), for i < len(dst).
+func SqrClampF32(dst, src []float32) {
+	sqrClampF32Fn(dst, src)
+}
+
+// CReLUMaskF32 sets d[i] = 0 where a[i] ≤ 0 or a[i] ≥ 1 (ClippedReLU's derivative is 0
+// there), for i < len(d); other elements are unchanged.
+func CReLUMaskF32(d, a []float32) {
+	creluMaskF32Fn(d, a)
+}
+
+// SCReLUBackF32 sets d[i] = ((g·w[i])·2)·a[i] where 0 < a[i] < 1 and d[i] = 0 elsewhere
+// (SCReLU's derivative 2a times the incoming gradient g·w[i]), for i < len(d).
+func SCReLUBackF32(d, a, w []float32, g float32) {
+	screluBackF32Fn(d, a, w, g)
+}
+
 func installF32Generic() {
-	MulAddF32 = mulAddF32Generic
-	DotF32 = dotF32Generic
-	AddRowsF32 = addRowsF32Generic
-	AddToRowsF32 = addToRowsF32Generic
-	AddF32 = addF32Generic
-	ClampF32 = clampF32Generic
-	SqrClampF32 = sqrClampF32Generic
-	CReLUMaskF32 = creluMaskF32Generic
-	SCReLUBackF32 = screluBackF32Generic
+	mulAddF32Fn = mulAddF32Generic
+	dotF32Fn = dotF32Generic
+	addRowsF32Fn = addRowsF32Generic
+	addToRowsF32Fn = addToRowsF32Generic
+	addF32Fn = addF32Generic
+	clampF32Fn = clampF32Generic
+	sqrClampF32Fn = sqrClampF32Generic
+	creluMaskF32Fn = creluMaskF32Generic
+	screluBackF32Fn = screluBackF32Generic
 }
 
 // checkMulAdd panics unless every index MulAddF32 touches lies inside its slice.

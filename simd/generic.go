@@ -4,26 +4,26 @@ package simd
 // level is tested bit for bit against them. They are also what arm64, other platforms and
 // -tags purego builds run, so they are written for the Go compiler: each operand is
 // resliced to the destination's length before the loop, which lets the compiler drop every
-// bounds check inside it (verified with -gcflags=-d=ssa/check_bce). Manual unrolling was
-// tried and made the Go compiler's code worse (slice-pointer masking and spills), so the
+// bounds check inside it (verified with -gcflags=-d=ssa/check_bce). Manual unrolling
+// makes the Go compiler's code worse (slice-pointer masking and spills), so the
 // loops stay simple.
 
 func installGeneric() {
-	AddSub = addSubGeneric
-	AddSubSub = addSubSubGeneric
-	AddAddSubSub = addAddSubSubGeneric
-	Add = addGeneric
-	Sub = subGeneric
-	Refresh = refreshGeneric
-	ClippedReLU16 = clippedReLU16Generic
-	ClippedReLU32 = clippedReLU32Generic
-	SqrClippedReLU32 = sqrClippedReLU32Generic
-	SqrCReLUPair16 = sqrCReLUPair16Generic
-	ClippedReLUDot32 = clippedReLUDot32Generic
-	PairwiseMul = pairwiseMulGeneric
-	UpdateMixed = updateMixedGeneric
-	Affine = affineGeneric
-	SCReLUDot = screluDotGeneric
+	addSubFn = addSubGeneric
+	addSubSubFn = addSubSubGeneric
+	addAddSubSubFn = addAddSubSubGeneric
+	addFn = addGeneric
+	subFn = subGeneric
+	refreshFn = refreshGeneric
+	clippedReLU16Fn = clippedReLU16Generic
+	clippedReLU32Fn = clippedReLU32Generic
+	sqrClippedReLU32Fn = sqrClippedReLU32Generic
+	sqrCReLUPair16Fn = sqrCReLUPair16Generic
+	clippedReLUDot32Fn = clippedReLUDot32Generic
+	pairwiseMulFn = pairwiseMulGeneric
+	updateMixedFn = updateMixedGeneric
+	affineFn = affineGeneric
+	screluDotFn = screluDotGeneric
 	installI8Generic()
 	installSparseGeneric()
 	installTailGeneric()

@@ -104,7 +104,7 @@ func refreshAsm(dst, bias, weights []int16, rows []int) {
 	if len(rows) <= 64 && !wide {
 		// AVX2: the kernel checks the rows itself while listing their offsets. At the
 		// AVX-512 levels, where a 256-wide accumulator is one tile, the list measured
-		// slower than the Go check (doc/benchmarks.md, issue 14 round 5).
+		// slower than the Go check (doc/benchmarks.md).
 		var rp *int
 		if len(rows) > 0 {
 			rp = &rows[0]

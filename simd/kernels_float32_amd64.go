@@ -10,15 +10,15 @@ func installF32Asm() {
 	if !cpuid.CPU.Supports(cpuid.FMA3) {
 		return
 	}
-	MulAddF32 = mulAddF32Asm
-	DotF32 = dotF32Asm
-	AddRowsF32 = addRowsF32Asm
-	AddToRowsF32 = addToRowsF32Asm
-	AddF32 = addF32Asm
-	ClampF32 = clampF32Asm
-	SqrClampF32 = sqrClampF32Asm
-	CReLUMaskF32 = creluMaskF32Asm
-	SCReLUBackF32 = screluBackF32Asm
+	mulAddF32Fn = mulAddF32Asm
+	dotF32Fn = dotF32Asm
+	addRowsF32Fn = addRowsF32Asm
+	addToRowsF32Fn = addToRowsF32Asm
+	addF32Fn = addF32Asm
+	clampF32Fn = clampF32Asm
+	sqrClampF32Fn = sqrClampF32Asm
+	creluMaskF32Fn = creluMaskF32Asm
+	screluBackF32Fn = screluBackF32Asm
 }
 
 // mulAddKBlock is the number of p terms the assembly sums per call: the rows of B it reads

@@ -8,10 +8,10 @@ package simd
 // tail is finished in Go.
 
 func installI8Asm() {
-	AddI8 = addI8Asm
-	SubI8 = subI8Asm
-	AddSubI8 = addSubI8Asm
-	UpdateI8 = updateI8Asm
+	addI8Fn = addI8Asm
+	subI8Fn = subI8Asm
+	addSubI8Fn = addSubI8Asm
+	updateI8Fn = updateI8Asm
 }
 
 func addI8Asm(dst, src []int16, add []int8) {

@@ -7,10 +7,10 @@ package simd
 const sparseSeg = 2048
 
 func installSparseAsm() {
-	AffineSparse = affineSparseAsm
-	AffineSparseIdx = affineSparseIdxAsm
-	PairwiseAffineSparse = pairwiseAffineSparseAsm
-	ClippedReLUAffineSparse = clippedReLUAffineSparseAsm
+	affineSparseFn = affineSparseAsm
+	affineSparseIdxFn = affineSparseIdxAsm
+	pairwiseAffineSparseFn = pairwiseAffineSparseAsm
+	clippedReLUAffineSparseFn = clippedReLUAffineSparseAsm
 }
 
 func clippedReLUAffineSparseAsm(out []int32, dst []uint8, a, b []int16, wt []int8, bias []int32, group int, idx []uint16) {

@@ -7,8 +7,8 @@ package simd
 // runs (a reslice would only check the capacity).
 
 func installTailAsm() {
-	AffineReLUDot32 = affineReLUDot32Asm
-	ReLUAffineReLUDot32 = reluAffineReLUDot32Asm
+	affineReLUDot32Fn = affineReLUDot32Asm
+	reluAffineReLUDot32Fn = reluAffineReLUDot32Asm
 }
 
 func affineReLUDot32Asm(in []uint8, wt []int8, bias []int32, shift uint, w2 []int8) int32 {

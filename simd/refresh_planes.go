@@ -139,7 +139,7 @@ func refreshPSQTGeneric(dst, bias, weights []int16, rows []int, psqtDst, psqt []
 // Stockfish 13's and 15.1's FeatureTransformer::update_accumulator refresh with
 // append_active_indices folded in. Built from Set.ActivePlanes' plane array and
 // RefreshPlanes' per-call checks, the Go glue around the kernel cost ≈ 280 instructions
-// per perspective (doc/benchmarks.md, issue 14 rounds 6 and 7).
+// per perspective (doc/benchmarks.md).
 //
 // A PlaneRefresher is immutable and safe for concurrent use; it aliases the slices it
 // was made from. The zero value refreshes nothing (Refresh panics).

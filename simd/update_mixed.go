@@ -1,5 +1,8 @@
 package simd
 
+// updateMixedFn is the installed UpdateMixed kernel of the current Level.
+var updateMixedFn func(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int)
+
 // UpdateMixed is the update (or, with empty sub lists and src the bias, the refresh) of one
 // perspective of a feature transformer whose rows are partly int16 and partly int8
 // (Stockfish 19: the HalfKAv2_hm rows, and the threat and pawn-pair rows it keeps in int8),
@@ -12,9 +15,11 @@ package simd
 // len(src) ≥ n; dst may alias src. Every row index r must satisfy (r+1)·n ≤ len(w16)
 // (resp. len(w8)), otherwise it panics before writing anything. The assembly (AVX2;
 // AVX-512 with 512-bit tiles) keeps a tile of up to 8 (16) vectors in registers while it
-// adds every row, for n a multiple of 16; other lengths run the Go twin. It replaces an
-// int16 pass and a separate int8 pass (UpdateI8) over the accumulator.
-var UpdateMixed func(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int)
+// adds every row, for n a multiple of 16; other lengths run the Go twin. One pass, where
+// an int16 pass and a separate int8 pass (UpdateI8) would walk the accumulator twice.
+func UpdateMixed(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
+	updateMixedFn(dst, src, w16, add16, sub16, w8, add8, sub8)
+}
 
 const errUpdateMixedRow = "simd: UpdateMixed row index out of range"
 
