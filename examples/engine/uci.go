@@ -731,7 +731,9 @@ func (e *engine) eval() {
 	}
 	ev := e.net.NewEvaluator()
 	v := ev.Evaluate(&e.root)
-	if strings.HasPrefix(e.net.Description(), "Stockfish") {
+	// Networks with PSQT buckets (Stockfish 15.1, 16, 19) get Stockfish's per-bucket table of
+	// PSQT and positional parts, as its eval command prints.
+	if e.net.FeatureTransformer().PSQTBuckets() > 0 {
 		var sb strings.Builder
 		if err := ev.Trace(&e.root).WriteTable(&sb); err == nil {
 			for _, l := range strings.Split(strings.TrimRight(sb.String(), "\n"), "\n") {

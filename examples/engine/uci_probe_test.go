@@ -455,3 +455,21 @@ func TestUCIEvalArch(t *testing.T) {
 		t.Errorf("a bullet file without EvalArch loaded; output:\n%s", s.out.String())
 	}
 }
+
+// TestUCIEvalTable: eval prints Stockfish's per-bucket PSQT/positional table for a network
+// with PSQT buckets (SF15.1) and not for one without (SF13 HalfKP); the choice comes from the
+// network's PSQT columns, not from its description text.
+func TestUCIEvalTable(t *testing.T) {
+	sf15, sf13 := shared(t, "nets", "nn-ad9b42354671.nnue"), shared(t, "nets", "nn-62ef826d1a6d.nnue")
+	s := readySession(t, "setoption name EvalFile value "+sf15)
+	s.send("eval")
+	if _, _, ok := s.expect(regexp.MustCompile(`^info string \|   Bucket   \|  Material  \|`), time.Minute); !ok {
+		t.Fatalf("SF15.1: no bucket table; output:\n%s", s.out.String())
+	}
+	s.send("setoption name EvalFile value " + sf13)
+	s.send("eval")
+	line, _, ok := s.expect(regexp.MustCompile(`^info string (NNUE evaluation|\|   Bucket)`), time.Minute)
+	if !ok || !strings.Contains(line, "NNUE evaluation") {
+		t.Errorf("SF13: %q before the evaluation line, want no bucket table", line)
+	}
+}
