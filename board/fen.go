@@ -367,6 +367,14 @@ func ParseEPD(line string) (Position, map[string]string, error) {
 			*dst = n
 		}
 	}
+	// The clocks set by hmvc and fmvn are checked as the FEN's own are (fullmove ≥ 1, …).
+	if err := p.Validate(); err != nil {
+		var pe *PositionError
+		if !errors.As(err, &pe) {
+			return Position{}, nil, err
+		}
+		return Position{}, nil, &FENError{Field: FieldOpcode, Offset: i, Reason: pe.Reason, Err: pe}
+	}
 	return p, ops, nil
 }
 
