@@ -2,6 +2,8 @@ package featureset
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
 )
@@ -65,6 +67,38 @@ func KingBuckets(name, label string, bucket [64]int, o Orientation) (Block, erro
 		b.bucket[i] = uint8(x)
 	}
 	return b, nil
+}
+
+// KingBucketMap returns the king-bucket block of a 64-entry map, the input buckets of
+// bullet-trained nets (bullet examples/*: a `[usize; 64]` table by the perspective's own king
+// square a1…h8) and the block Parse reads as "kings(b0.b1.….b63)[@o]": bucket[sq] is the
+// bucket of the own king on square sq of the board seen from the perspective with
+// orientation o (Flip: Black's squares mirrored vertically; FlipMirror: also mirrored to
+// files a–d, so a map for mirrored nets needs only the e–h half to be distinct). Its
+// spec name prints the map, so Parse(set.String()) rebuilds the block. It returns an error
+// when the map is not a surjection onto 0 … n−1 (n ≤ 64), as KingBuckets.
+func KingBucketMap(bucket [64]int, o Orientation) (Block, error) {
+	b, err := KingBuckets(kingMapName(bucket), "KINGS", bucket, o)
+	if err != nil {
+		return nil, err
+	}
+	kb := b.(*kingBlock)
+	kb.def = Flip // the name prints "@o" only for a non-default orientation, as other blocks
+	return kb, nil
+}
+
+// kingMapName is KingBucketMap's spec name, "kings(b0.….b63)".
+func kingMapName(bucket [64]int) string {
+	var b strings.Builder
+	b.WriteString("kings(")
+	for i, x := range bucket {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	b.WriteByte(')')
+	return b.String()
 }
 
 func (b *kingBlock) MaxActive() int { return 1 }

@@ -3,6 +3,7 @@ package featureset
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -181,24 +182,79 @@ func (p *parser) atom() (Block, error) {
 	if name == "" {
 		return nil, p.errf("expected a block name, found %q", p.s[p.pos:p.pos+1])
 	}
+	if name == "kings" && p.pos < len(p.s) && p.s[p.pos] == '(' {
+		return p.kingMap()
+	}
 	e, ok := registry[name]
 	if !ok {
 		p.pos = start
 		return nil, p.errf("unknown block %q (known: %s)", name, knownNames())
 	}
-	o := Flip
+	o, err := p.orientation()
+	if err != nil {
+		return nil, err
+	}
+	return e.ctor(o), nil
+}
+
+// orientation := [ '@' name ], Flip when absent.
+func (p *parser) orientation() (Orientation, error) {
+	o, ok := Flip, false
 	if p.pos < len(p.s) && p.s[p.pos] == '@' {
 		p.pos++
 		os := p.pos
 		for p.pos < len(p.s) && isNameByte(p.s[p.pos]) {
 			p.pos++
 		}
-		if o, ok = ParseOrientation(p.s[os:p.pos]); !ok {
+		name := p.s[os:p.pos]
+		if o, ok = ParseOrientation(name); !ok {
 			p.pos = os
-			return nil, p.errf("unknown orientation %q (known: flip, rotate, hm, abs)", p.s[os:p.pos])
+			return o, p.errf("unknown orientation %q (known: flip, rotate, hm, abs)", name)
 		}
 	}
-	return e.ctor(o), nil
+	return o, nil
+}
+
+// kingMap := "kings(" b0 "." b1 "." … "." b63 ")" [ '@' orientation ], a king-bucket map
+// (KingBucketMap); p.pos is at the '('.
+func (p *parser) kingMap() (Block, error) {
+	p.pos++
+	var table [64]int
+	for i := range table {
+		if i > 0 {
+			if p.pos >= len(p.s) || p.s[p.pos] != '.' {
+				return nil, p.errf("kings(…) has %d buckets, want 64 (a1…h8, separated by '.')", i)
+			}
+			p.pos++
+		}
+		start := p.pos
+		for p.pos < len(p.s) && p.pos-start < 3 && '0' <= p.s[p.pos] && p.s[p.pos] <= '9' {
+			p.pos++
+		}
+		f := p.s[start:p.pos]
+		v, err := strconv.Atoi(f)
+		if err != nil || v > 63 || (len(f) > 1 && f[0] == '0') {
+			for p.pos < len(p.s) && p.s[p.pos] != '.' && p.s[p.pos] != ')' && p.pos-start < 8 {
+				p.pos++
+			}
+			f, p.pos = p.s[start:p.pos], start
+			return nil, p.errf("kings(…): bucket %q of square %d, want 0…63", f, i)
+		}
+		table[i] = v
+	}
+	if p.pos >= len(p.s) || p.s[p.pos] != ')' {
+		return nil, p.errf("kings(…): want ')' after 64 buckets")
+	}
+	p.pos++
+	o, err := p.orientation()
+	if err != nil {
+		return nil, err
+	}
+	b, err := KingBucketMap(table, o)
+	if err != nil {
+		return nil, p.errf("%s", strings.TrimPrefix(err.Error(), "featureset: "))
+	}
+	return b, nil
 }
 
 func isNameByte(c byte) bool {
@@ -220,11 +276,14 @@ func knownNames() string {
 // default flip). Names: all (alias hv, the thesis code's legacy name), h, v, d1, d2, ph,
 // pv, mb, mc, ksq, nk, ka (alias king-all), kp, and the blocks other files register:
 // kings, kb32, halfkav2_hm, threats, threats18, pawnpairs, moves, piece-move, hrkp,
-// hrkp-h, hrkp-v, toppp … — see BlockNames.
+// hrkp-h, hrkp-v, toppp … — see BlockNames. "kings(b0.b1.….b63)" followed by an optional
+// orientation is a king-bucket map (KingBucketMap: the bucket of each own-king square
+// a1…h8), the input buckets of bullet-trained nets, e.g. "kings(0.0.…)@hm*all@hm".
 //
 // It returns a *ParseError for an empty or longer than 4096-byte spec, an unknown name
 // or orientation, a block repeated in a sum, a product larger than MaxSize, unbalanced
-// parentheses or trailing input.
+// parentheses or trailing input, and for a king-bucket map without 64 buckets of 0…63
+// that use every bucket from 0 to the largest.
 func Parse(spec string) (*Set, error) {
 	p := &parser{spec: spec, s: lowerASCII(spec)}
 	if len(spec) > maxSpecLen {

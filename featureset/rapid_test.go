@@ -2,6 +2,7 @@ package featureset
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
@@ -14,6 +15,7 @@ var propSpecs = []string{
 	"all", "h", "v", "d1", "d2", "ph", "pv", "mb", "mc", "ksq", "nk", "ka", "kp",
 	"all+ph+pv", "hv+h+v+d1+d2", "all+mb", "all+mc", "ksq*(all+h)", "(h+v)*ksq",
 	"all@rotate", "all@hm", "ph@hm", "pv@rotate", "ka@hm", "kp@rotate", "d1@abs+mb@abs",
+	stormphraxKings + "*all", alexandriaKings + "@hm*all@hm",
 }
 
 var propSets = func() []*Set {
@@ -344,7 +346,8 @@ func TestParseStringRoundTrip(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"all+ph+pv", "hv", "KA", "ksq*(all+h)", "all@rotate", "", "+", "all+all",
-		"((((h))))", "ka*ka*ka", "x", "all@", "all@xx", "h×v", "(all", "all)", "mb+mc+ph+pv+h+v+d1+d2+all"} {
+		"((((h))))", "ka*ka*ka", "x", "all@", "all@xx", "h×v", "(all", "all)", "mb+mc+ph+pv+h+v+d1+d2+all",
+		stormphraxKings + "*all", alexandriaKings + "@hm*all@hm", "kings(0.1)*all", "kings()", "kings(1" + strings.Repeat(".1", 63) + ")"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
