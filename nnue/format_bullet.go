@@ -263,7 +263,7 @@ func (a BulletArch) Declare() (Spec, BulletFile, error) {
 	}
 	set := featureset.All(o)
 	if len(a.KingBuckets) > 0 {
-		kb, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
+		kb, err := featureset.KingBucketMap(table, o)
 		if err != nil {
 			return Spec{}, BulletFile{}, fmt.Errorf("nnue: bullet: %w", err)
 		}

@@ -23,8 +23,8 @@ import (
 //	ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361
 type Spec struct {
 	// Inputs are the feature blocks in the order of the transformer's rows; the int8-row
-	// inputs come first. The feature set is featureset.Parse of the inputs' sets joined by '+',
-	// or, for a single input, a king-bucket product kings(…)*SET (parseInputSet).
+	// inputs come first. The feature set is featureset.Parse of the inputs' sets joined by '+'
+	// (a set may hold king-bucket maps, "kings(b0.….b63)@o*all").
 	Inputs []Input
 	// Width is the accumulator width M per perspective.
 	Width int
@@ -95,6 +95,76 @@ func (r BucketRule) Count() int {
 	return r.Pieces.Count()
 }
 
+// IsZero reports whether r is the zero rule (one bucket, no buckets= field).
+func (r BucketRule) IsZero() bool { return r.Table == nil && r.Pieces.isZero() }
+
+// String returns the rule as the buckets= field writes it, "pieces(N,Sub,Div)" or
+// "table(b0,…,b32)", and "" for the zero rule (one bucket).
+func (r BucketRule) String() string {
+	var b strings.Builder
+	if r.Table != nil {
+		b.WriteString("table(")
+		for i, x := range r.Table {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(int(x)))
+		}
+		b.WriteByte(')')
+	} else if p := r.Pieces; !p.isZero() {
+		fmt.Fprintf(&b, "pieces(%d,%d,%d)", p.N, p.Sub, p.Div)
+	}
+	return b.String()
+}
+
+// ParseBucketRule reads a rule as String writes it (the value of an architecture string's
+// buckets= field): "pieces(N,Sub,Div)" or "table(b0,…,b32)"; "" is the zero rule. The
+// rule is checked as Spec.Check checks it (pieces: 2 ≤ N ≤ 64 and Div > 0; table: 33
+// entries of 0…63 that select every bucket below the largest). Errors are *SpecError
+// values with the offset in s.
+func ParseBucketRule(s string) (BucketRule, error) {
+	if s == "" {
+		return BucketRule{}, nil
+	}
+	p := &specParser{src: s}
+	r, err := p.buckets(s)
+	if err != nil {
+		return BucketRule{}, err
+	}
+	if err := r.check(); err != nil {
+		return BucketRule{}, &SpecError{Spec: s, Msg: err.Error()}
+	}
+	return r, nil
+}
+
+// check validates a rule as Spec.Check does.
+func (r BucketRule) check() error {
+	if t := r.Table; t != nil {
+		if len(t) != 33 {
+			return fmt.Errorf("bucket table has %d entries, want 33 (0…32 pieces)", len(t))
+		}
+		for b := range r.Count() {
+			if !containsByte(t, uint8(b)) {
+				return fmt.Errorf("bucket table never selects bucket %d", b)
+			}
+		}
+	} else if p := r.Pieces; !p.isZero() {
+		if p.N < 2 || p.N > maxStacks || p.Div <= 0 {
+			return fmt.Errorf("buckets=pieces(%d,%d,%d): want 2 ≤ N ≤ %d and Div > 0", p.N, p.Sub, p.Div, maxStacks)
+		}
+	}
+	return nil
+}
+
+// Buckets returns the rule as an Architecture's Buckets (a table rule becomes Buckets.Table
+// with N = Count()).
+func (r BucketRule) Buckets() Buckets {
+	if r.Table != nil {
+		return Buckets{N: r.Count(), Table: r.Table}
+	}
+	return r.Pieces
+}
+
 // Stage is one layer of a declared stack: an operation, its integer arguments and its
 // nested stages (concat's activations, dense's layers). The operations, their arguments
 // and the Layer each builds are listed in opTable (spec_ops.go) and doc/nnue.md.
@@ -155,17 +225,8 @@ func (s Spec) String() string {
 		}
 		st.write(&b)
 	}
-	if s.Buckets.Table != nil {
-		b.WriteString(" buckets=table(")
-		for i, x := range s.Buckets.Table {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(int(x)))
-		}
-		b.WriteByte(')')
-	} else if p := s.Buckets.Pieces; !p.isZero() {
-		fmt.Fprintf(&b, " buckets=pieces(%d,%d,%d)", p.N, p.Sub, p.Div)
+	if r := s.Buckets.String(); r != "" {
+		b.WriteString(" buckets=" + r)
 	}
 	if s.PSQTDiv != 0 {
 		fmt.Fprintf(&b, " psqtdiv=%d", s.PSQTDiv)
@@ -601,7 +662,7 @@ func (s Spec) shape() (specShape, error) {
 		if in.Set == "" || strings.ContainsAny(in.Set, " ,:=>") {
 			return sh, s.errf("input %d: feature set %q is empty or contains one of \" ,:=>\"", i, in.Set)
 		}
-		sub, err := parseInputSet(in.Set)
+		sub, err := featureset.Parse(in.Set)
 		if err != nil {
 			return sh, s.errf("input %d: %v", i, err)
 		}
@@ -610,7 +671,7 @@ func (s Spec) shape() (specShape, error) {
 		}
 		names[i] = in.Set
 	}
-	set, err := parseInputSet(strings.Join(names, "+"))
+	set, err := featureset.Parse(strings.Join(names, "+"))
 	if err != nil {
 		return sh, s.errf("inputs: %v", err)
 	}
@@ -619,19 +680,8 @@ func (s Spec) shape() (specShape, error) {
 		return sh, s.errf("%v", err)
 	}
 	nb := s.Buckets.Count()
-	if t := s.Buckets.Table; t != nil {
-		if len(t) != 33 {
-			return sh, s.errf("bucket table has %d entries, want 33 (0…32 pieces)", len(t))
-		}
-		for b := range nb {
-			if !containsByte(t, uint8(b)) {
-				return sh, s.errf("bucket table never selects bucket %d", b)
-			}
-		}
-	} else if p := s.Buckets.Pieces; !p.isZero() {
-		if p.N < 2 || p.N > maxStacks || p.Div <= 0 {
-			return sh, s.errf("buckets=pieces(%d,%d,%d): want 2 ≤ N ≤ %d and Div > 0", p.N, p.Sub, p.Div, maxStacks)
-		}
+	if err := s.Buckets.check(); err != nil {
+		return sh, s.errf("%v", err)
 	}
 	if s.PSQT != 0 && s.PSQT != nb {
 		return sh, s.errf("%d PSQT columns for %d buckets", s.PSQT, nb)
@@ -707,7 +757,7 @@ func (s Spec) Describe() string {
 	fmt.Fprintf(&b, "inputs: %d feature blocks, %s features per perspective\n", len(s.Inputs), nf)
 	for _, in := range s.Inputs {
 		size := "?"
-		if set, e := parseInputSet(in.Set); e == nil {
+		if set, e := featureset.Parse(in.Set); e == nil {
 			size = strconv.Itoa(set.Size())
 		}
 		fmt.Fprintf(&b, "  %s: %s features, %s weight rows\n", in.Set, size, map[RowType]string{RowsInt16: "int16", RowsInt8: "int8"}[in.Rows])
@@ -775,107 +825,6 @@ func (s Spec) Describe() string {
 		fmt.Fprintf(&b, "error: %v\n", err)
 	}
 	return b.String()
-}
-
-// kingsName is the name of a king-bucket block over table with the king square oriented
-// by o: "kings(b0.b1.….b63)" with the buckets of a1…h8, followed by "@o" unless o is
-// featureset.Flip. parseInputSet reads it back.
-func kingsName(table [64]int, o featureset.Orientation) string {
-	var b strings.Builder
-	b.WriteString("kings(")
-	for i, x := range table {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	b.WriteByte(')')
-	if o != featureset.Flip {
-		b.WriteString("@" + o.String())
-	}
-	return b.String()
-}
-
-// parseInputSet parses an input's feature set: featureset.Parse, where each top-level
-// summand may also be the product of a king-bucket table and one block,
-// "kings(b0.….b63)[@o]*BLOCK" (bullet's input buckets: 64 buckets by the perspective's king
-// square, oriented by o), which featureset's grammar has no name for.
-func parseInputSet(s string) (*featureset.Set, error) {
-	if !strings.Contains(s, "kings(") {
-		return featureset.Parse(s)
-	}
-	var blocks []featureset.Block
-	for _, part := range splitSum(s) {
-		set, err := parseKings(part)
-		if err != nil {
-			return nil, err
-		}
-		blocks = append(blocks, set.Blocks()...)
-	}
-	if len(blocks) == 1 {
-		return featureset.NewSet(blocks[0]), nil
-	}
-	sum, err := featureset.Sum(blocks...)
-	if err != nil {
-		return nil, err
-	}
-	return featureset.NewSet(sum), nil
-}
-
-// parseKings parses one summand of parseInputSet.
-func parseKings(s string) (*featureset.Set, error) {
-	rest, ok := strings.CutPrefix(s, "kings(")
-	if !ok {
-		return featureset.Parse(s)
-	}
-	end := strings.IndexByte(rest, ')')
-	if end < 0 {
-		return nil, fmt.Errorf("kings(…): missing ')'")
-	}
-	fields := strings.Split(rest[:end], ".")
-	if len(fields) != 64 {
-		return nil, fmt.Errorf("kings(…) has %d buckets, want 64 (a1…h8)", len(fields))
-	}
-	var table [64]int
-	for i, f := range fields {
-		v, err := strconv.Atoi(f)
-		if err != nil || v < 0 || v > 63 || (len(f) > 1 && f[0] == '0') {
-			return nil, fmt.Errorf("kings(…): bucket %q of square %d, want 0…63", f, i)
-		}
-		table[i] = v
-	}
-	rest = rest[end+1:]
-	o := featureset.Flip
-	if r, ok := strings.CutPrefix(rest, "@"); ok {
-		i := strings.IndexByte(r, '*')
-		if i < 0 {
-			return nil, fmt.Errorf("kings(…)@o must be followed by *BLOCK")
-		}
-		if o, ok = featureset.ParseOrientation(r[:i]); !ok {
-			return nil, fmt.Errorf("kings(…): unknown orientation %q", r[:i])
-		}
-		rest = r[i:]
-	}
-	rest, ok = strings.CutPrefix(rest, "*")
-	if !ok {
-		return nil, fmt.Errorf("kings(…) must be followed by *BLOCK")
-	}
-	inner, err := featureset.Parse(rest)
-	if err != nil {
-		return nil, err
-	}
-	if bl := inner.Blocks(); len(bl) == 1 {
-		kb, err := featureset.KingBuckets(kingsName(table, o), "KINGS", table, o)
-		if err != nil {
-			return nil, err
-		}
-		p, err := featureset.Product(kb, bl[0])
-		if err != nil {
-			return nil, err
-		}
-		return featureset.NewSet(p), nil
-	}
-	return nil, fmt.Errorf("kings(…)*%s: the factor must be one block", rest)
 }
 
 // describeParts writes one line per nested stage of a checked concat, skip or dense stage

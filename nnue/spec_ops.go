@@ -605,7 +605,7 @@ func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 		s.Buckets.Pieces = a.Buckets
 	}
 	name := ft.set.String()
-	if set, err := parseInputSet(name); err != nil || set.Size() != ft.set.Size() {
+	if set, err := featureset.Parse(name); err != nil || set.Size() != ft.set.Size() {
 		return Spec{}, fmt.Errorf("nnue: feature set %q cannot be declared: it does not parse back to its %d features (%v)", name, ft.set.Size(), err)
 	}
 	if ft.rows8 == 0 {
@@ -614,7 +614,7 @@ func specOf(ft *FeatureTransformer, a Architecture) (Spec, error) {
 		parts := splitSum(name)
 		size := 0
 		for i, p := range parts {
-			set, err := parseInputSet(p)
+			set, err := featureset.Parse(p)
 			if err != nil {
 				break
 			}
@@ -814,18 +814,14 @@ func (s Spec) build(alloc bool) (*ftArrays, Architecture, error) {
 	if sh.rows8 > 0 {
 		for _, in := range s.Inputs {
 			if in.Rows == RowsInt16 {
-				set, _ := parseInputSet(in.Set) // parsed by shape
+				set, _ := featureset.Parse(in.Set) // parsed by shape
 				ft.max16 += set.MaxActive()
 			}
 		}
 		ft.max16 = min(ft.max16, sh.set.MaxActive())
 		ft.max8 = max(sh.set.MaxActive()-ft.max16, 0)
 	}
-	buckets := s.Buckets.Pieces
-	if t := s.Buckets.Table; t != nil {
-		buckets = Buckets{N: s.Buckets.Count(), Table: t}
-	}
-	a := Architecture{Buckets: buckets, PSQTDiv: s.PSQTDiv, Output: s.Output, OutputPerTerm: s.PerTerm,
+	a := Architecture{Buckets: s.Buckets.Buckets(), PSQTDiv: s.PSQTDiv, Output: s.Output, OutputPerTerm: s.PerTerm,
 		PawnValue: s.PawnValue, PawnByMaterial: s.PawnByMaterial}
 	for range s.Buckets.Count() {
 		var st []Layer

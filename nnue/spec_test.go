@@ -264,7 +264,7 @@ func TestSpecHostile(t *testing.T) {
 		{"ft=kings(1.2)*all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "kings(…) has 2 buckets, want 64"},
 		{"ft=kings(" + strings.Repeat("99.", 63) + "99)*all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "bucket \"99\" of square 0"},
 		{"ft=kings(" + strings.Repeat("0.", 63) + "0)@up*all:i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "unknown orientation \"up\""},
-		{"ft=kings(" + strings.Repeat("0.", 63) + "0)*(all+h):i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "the factor must be one block"},
+		{"ft=kings(" + strings.Repeat("1.", 63) + "1)*(all+h):i16 width=32 stack=stm>crelu.i16>affine.i8(1)", "king bucket 0 is unused"},
 		{"ft=all:i16 width=256 stack=" + strings.Repeat("stm>", 40) + "stm", "more than 32 stages"},
 	} {
 		var before, after runtime.MemStats

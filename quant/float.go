@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/nnuekit/nnuekit/nnue"
 )
 
 // FloatThesis is the float32 thesis network (F→L1)×2→L2→1 with ClippedReLU (thesis §4.3,
@@ -231,7 +233,7 @@ func clamp01(x float64) float64 {
 //	acc_P  = B1 + Σ_{f ∈ active(P)} W1[f]
 //	output = Scale · (BOut[b] + Σ_i SCReLU(acc_stm[i])·WOut[b][i] + SCReLU(acc_other[i])·WOut[b][N+i])
 //
-// with SCReLU(x) = clamp(x, 0, 1)² and b the output bucket (OutputBucket). Shapes: W1 [F][N],
+// with SCReLU(x) = clamp(x, 0, 1)² and b the output bucket (Bucket: BucketRule, or OutputBucket). Shapes: W1 [F][N],
 // B1 [N], WOut [buckets][2N], BOut [buckets]. The result is in the units of the quantized
 // network's output, Scale-based centipawns (sigmoid(output/Scale) is the training target).
 type FloatCPW struct {
@@ -243,6 +245,27 @@ type FloatCPW struct {
 	BOut       []float32
 	// Scale is the evaluation scale (CPW SCALE, 400).
 	Scale float32
+	// BucketRule chooses the output bucket from the piece count, kings included (a declared
+	// rule, nnue.ParseBucketRule); the zero rule is the CPW page's formula for Buckets()
+	// buckets (OutputBucket). Its Count() must equal Buckets().
+	BucketRule nnue.BucketRule
+}
+
+// Bucket returns the output bucket of a position with pieces pieces (kings included):
+// BucketRule's, or OutputBucket's when BucketRule is zero.
+func (m *FloatCPW) Bucket(pieces int) int { return Buckets(m.BucketRule, m.Buckets()).OfPieces(pieces) }
+
+// Buckets returns the nnue.Buckets of rule for a network with n output buckets: the rule's
+// (BucketRule.Buckets) or, for the zero rule, the CPW page's formula OutputBucket as
+// nnue.Buckets{N: n, Sub: 2, Div: ⌈32/n⌉} (the zero Buckets for n ≤ 1).
+func Buckets(rule nnue.BucketRule, n int) nnue.Buckets {
+	switch {
+	case !rule.IsZero():
+		return rule.Buckets()
+	case n > 1:
+		return nnue.Buckets{N: n, Sub: 2, Div: (32 + n - 1) / n}
+	}
+	return nnue.Buckets{}
 }
 
 // NewFloatCPW returns a zero model with features inputs, n hidden neurons and buckets output
@@ -284,6 +307,9 @@ func (m *FloatCPW) Validate() error {
 	}
 	if !(m.Scale > 0) {
 		return fmt.Errorf("quant: FloatCPW: Scale %v must be positive", m.Scale)
+	}
+	if r := m.BucketRule; !r.IsZero() && r.Count() != b {
+		return fmt.Errorf("quant: FloatCPW: bucket rule %s selects %d buckets, the model has %d", r, r.Count(), b)
 	}
 	return nil
 }

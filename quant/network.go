@@ -110,7 +110,8 @@ func DequantizeThesis(n *nnue.Network, s ThesisScheme) (*FloatThesis, error) {
 // SCReLU product v·w stays inside int16 and the evaluation is exact), output biases ×QA·QB
 // (int32). The composition is nnue.CPWArchitecture: Perspective → SCReLU{QA, Div: QA} with the
 // output scaled by Scale/(QA·QB); with more than one bucket, one stack per bucket selected by
-// nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉} (CPW "Output Buckets", OutputBucket). m.Scale must
+// m.BucketRule, or nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉} when it is zero (CPW "Output Buckets",
+// OutputBucket; Buckets). m.Scale must
 // equal s.Scale. Errors as for QuantizeThesis; nnue requires N to be a multiple of 32 (feature-transformer width).
 func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 	if err := m.Validate(); err != nil {
@@ -134,10 +135,7 @@ func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("quant: QuantizeCPW: %w", err)
 	}
-	var buckets nnue.Buckets
-	if t.b > 1 {
-		buckets = nnue.Buckets{N: t.b, Sub: 2, Div: (32 + t.b - 1) / t.b}
-	}
+	buckets := Buckets(m.BucketRule, t.b)
 	outs := make([]*nnue.SCReLU, t.b)
 	for k := range outs {
 		outs[k] = &nnue.SCReLU{QA: int16(s.QA), Div: int32(s.QA), Out: 1,
@@ -244,7 +242,7 @@ func (m *FloatThesis) EvaluatePosition(set *featureset.Set, pos *board.Position)
 }
 
 // EvaluatePosition runs Forward on pos's active features of set (side to move first) with
-// the output bucket of pos's piece count (OutputBucket), returning Scale-based centipawns from
+// the output bucket of pos's piece count (Bucket), returning Scale-based centipawns from
 // the side to move.
 func (m *FloatCPW) EvaluatePosition(set *featureset.Set, pos *board.Position) (float64, error) {
 	if set.Size() != m.Features() {
@@ -253,5 +251,5 @@ func (m *FloatCPW) EvaluatePosition(set *featureset.Set, pos *board.Position) (f
 	stm := pos.SideToMove()
 	a := set.Active(pos, stm, make([]int, 0, set.MaxActive()))
 	b := set.Active(pos, stm.Other(), make([]int, 0, set.MaxActive()))
-	return m.Forward(a, b, OutputBucket(pos.PieceCount(), m.Buckets()))
+	return m.Forward(a, b, m.Bucket(pos.PieceCount()))
 }

@@ -1,13 +1,13 @@
 // Command train trains an NNUE network on samples of any format quant/dataset reads
 // (Stockfish's .binpack and .plain, the thesis's text formats) and exports it quantized, in
 // nnuekit's native format, (the plain thesis architecture) the thesis .nn format, with -bullet
-// (a CPW network on all or all@hm) bullet's quantised layout, and with -stockfish (HalfKP
+// (a CPW network on all or all@hm, or a king-bucket map times it) bullet's quantised layout, and with -stockfish (HalfKP
 // 256×2-32-32-1) a Stockfish 13 .nnue file. -psqt adds a PSQT part to the thesis architecture.
 //
 // Usage:
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-l3 0]
-//	    [-pairwise] [-psqt] [-buckets 0] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
+//	    [-pairwise] [-psqt] [-buckets 0] [-bucket-rule RULE] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
 //	    [-lr 5e-4] [-decay 0.99] [-lr-schedule exp|step|cosine] [-lr-step 1] [-lr-gamma 0.1]
 //	    [-lr-final 0] [-wd 0] [-superbatch N] [-superbatches 10] [-shuffle 1048576] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
@@ -110,6 +110,7 @@ type options struct {
 	factoriser, pairwise            bool
 	bullet, stockfish, psqt         bool
 	l3                              int
+	bucketRule                      string
 }
 
 // units is the number of schedule units: superbatches when streaming, else epochs.
@@ -153,12 +154,13 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.data, "data", "", "training samples (required), format by extension: .binpack or .plain (Stockfish), otherwise the thesis text formats (quant/dataset: FEN,score,best or the compact per-game line)")
-	fs.StringVar(&o.set, "set", "all", "feature set (featureset.Parse syntax, e.g. all, h+v, all+ph+pv)")
+	fs.StringVar(&o.set, "set", "all", "feature set (featureset.Parse syntax, e.g. all, h+v, all+ph+pv, ka, kings(b0.….b63)@hm*all@hm for a king-bucket map)")
 	fs.StringVar(&o.arch, "arch", "thesis", "architecture: thesis ((F→L1)×2→L2→1 ClippedReLU) or cpw (F→N→1 SCReLU, output buckets)")
 	fs.StringVar(&o.loss, "loss", "score", "loss: score (WDL-space |W(y)−W(f)|^2.6), pqr (thesis §5.3) or wdl (cross-entropy against λ·W(score) + (1−λ)·result, see -lambda)")
 	fs.IntVar(&o.l1, "l1", 256, "accumulator width L1 (cpw: N); a multiple of 32 in [32, 16384]")
 	fs.IntVar(&o.l2, "l2", 32, "hidden layer width L2 (thesis architecture), in [1, 4096]")
 	fs.IntVar(&o.buckets, "buckets", 0, "output buckets by piece count, in [1, 32] (0: cpw 8, thesis 1); thesis with more than 1: a hidden and an output layer per bucket, native format only")
+	fs.StringVar(&o.bucketRule, "bucket-rule", "", "output bucket by piece count as a declared rule, pieces(N,Sub,Div) or table(b0,…,b32) (nnue.ParseBucketRule; its bucket count sets -buckets); default the CPW formula (pieces−2)/⌈32/N⌉")
 	fs.IntVar(&o.epochs, "epochs", 10, "epochs (total, also when resuming)")
 	fs.IntVar(&o.batch, "batch", 16384, "batch size")
 	fs.Float64Var(&o.lr, "lr", 5e-4, "Adam learning rate of the first epoch")
@@ -193,7 +195,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.PairwiseMul; -l1 a multiple of 64)")
 	fs.IntVar(&o.l3, "l3", 0, "thesis architecture: width of a second hidden layer after L2 (0: none)")
 	fs.BoolVar(&o.psqt, "psqt", false, "thesis architecture: a Stockfish-style PSQT part beside the feature transformer, one column per output bucket (native format only)")
-	fs.BoolVar(&o.bullet, "bullet", false, "also write OUT.bin in bullet's quantised layout and print the architecture string that loads it (-arch cpw on all or all@hm; doc/trainer.md)")
+	fs.BoolVar(&o.bullet, "bullet", false, "also write OUT.bin in bullet's quantised layout and print the architecture string that loads it (-arch cpw on all or all@hm, optionally times a king-bucket map; doc/trainer.md)")
 	fs.BoolVar(&o.stockfish, "stockfish", false, "also write OUT-stockfish.nnue, a Stockfish 13 .nnue file (-arch thesis -set halfkp -l1 256 -l2 32 -l3 32 only; doc/trainer.md)")
 	fs.BoolVar(&o.factoriser, "factoriser", false, "train a factoriser for a product set A*B such as ka or kb32*all: one virtual row per B feature shared by every A value, merged into each row on export")
 	fs.Float64Var(&o.wd, "wd", 0, "AdamW weight decay λ in [0, 1) (0: Adam)")
@@ -538,6 +540,11 @@ func checkFlags(o options) error {
 	if !(o.wd >= 0 && o.wd < 1) {
 		return fmt.Errorf("-wd %v outside [0, 1)", o.wd)
 	}
+	if rule, err := nnue.ParseBucketRule(o.bucketRule); err != nil {
+		return fmt.Errorf("-bucket-rule: %w", err)
+	} else if !rule.IsZero() && o.buckets != 0 && rule.Count() != o.buckets {
+		return fmt.Errorf("-bucket-rule %s selects %d buckets, -buckets is %d", rule, rule.Count(), o.buckets)
+	}
 	if o.superbatch > 0 {
 		v, _ := parseVal(o.val)
 		switch {
@@ -588,6 +595,7 @@ func checkFlags(o options) error {
 // thesisFormat reports whether the network has the thesis composition, the only one the thesis
 // .nn format holds: one stack, ClippedReLU, one hidden layer.
 func thesisFormat(c train.Config) bool {
+	c = c.Defaults()
 	return c.Arch == train.ArchThesis && c.ThesisBuckets == 1 && c.L3 == 0 && !c.Pairwise && !c.PSQT
 }
 
@@ -690,6 +698,9 @@ func run(ctx context.Context, o options, log io.Writer) error {
 				cfg.ThesisBuckets = o.buckets
 			} else {
 				cfg.Buckets = o.buckets
+			}
+			if cfg.BucketRule, err = nnue.ParseBucketRule(o.bucketRule); err != nil {
+				return fmt.Errorf("-bucket-rule: %w", err)
 			}
 			if o.wdlA != 0 || o.wdlB != 0 {
 				cfg.WDL = quant.ThesisWDL

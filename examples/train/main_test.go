@@ -395,6 +395,44 @@ func TestFactoriser(t *testing.T) {
 	if got := n.FeatureSet().Size(); got != 49152 {
 		t.Errorf("exported feature set has %d features, want KING-ALL's 49152", got)
 	}
+	// A king-bucket map by string (Stormphrax net013's 4 buckets), factorised, in bullet's
+	// layout too: the printed architecture loads the .bin file, which evaluates as the .nnue.
+	o.set = "kings(" + strings.Repeat("0.0.0.0.1.1.1.1.", 2) + strings.Repeat("2.2.2.2.3.3.3.3.", 5) + "2.2.2.2.3.3.3.3)*all"
+	o.out, o.bullet = filepath.Join(dir, "k"), true
+	log.Reset()
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	_, decl, ok := strings.Cut(log.String(), "load it with -arch '")
+	decl, _, _ = strings.Cut(decl, "'")
+	if !ok || !strings.HasPrefix(decl, "ft="+o.set+":i16 width=32 ") {
+		t.Fatalf("bullet architecture %q, want ft=%s…; log:\n%s", decl, o.set, log.String())
+	}
+	kn, err := nnue.LoadFile(o.out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := nnue.ParseSpec(decl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := nnue.LoadBulletFile(o.out+".bin", spec, nnue.BulletFile{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kn.FeatureSet().Size() != 4*768 || kb.FeatureSet().String() != kn.FeatureSet().String() {
+		t.Errorf("feature sets %s (%d) and %s", kn.FeatureSet(), kn.FeatureSet().Size(), kb.FeatureSet())
+	}
+	for _, fen := range []string{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "8/5k2/8/3Q4/8/8/1K6/8 b - - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"} {
+		pos, err := board.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := kn.Evaluate(&pos), kb.Evaluate(&pos); a != b {
+			t.Errorf("%s: native %d, bullet %d", fen, a, b)
+		}
+	}
+	o.bullet = false
 	o.set, o.out = "all", filepath.Join(dir, "g")
 	log.Reset()
 	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "not a product") || log.Len() > 0 {
@@ -565,5 +603,59 @@ func TestPSQTFlag(t *testing.T) {
 	log.Reset()
 	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PSQT") || log.Len() > 0 {
 		t.Errorf("-arch cpw -psqt: error %v, log %q", err, log.String())
+	}
+}
+
+// TestBucketRule: -bucket-rule declares the output-bucket rule; the exported network (native
+// and bullet) carries it, the thesis .nn (no buckets) is not written, and a rule that
+// disagrees with -buckets or does not parse is refused before any work.
+func TestBucketRule(t *testing.T) {
+	dir := t.TempDir()
+	table := "table(7,7,7,7,7,6,6,6,5,5,5,4,4,4,3,3,3,3,2,2,2,2,1,1,1,1,0,0,0,0,0,0,0)"
+	o := options{data: "testdata/tiny.txt", set: "all", arch: "cpw", loss: "score", out: filepath.Join(dir, "c"), val: "50",
+		l1: 32, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, epochs: 1, errorPositions: 50,
+		bucketRule: table, bullet: true}
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), " buckets="+table+" ") {
+		t.Errorf("bullet architecture without buckets=%s:\n%s", table, log.String())
+	}
+	n, err := nnue.LoadFile(o.out + ".nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp, err := n.Spec(); err != nil || sp.Buckets.String() != table {
+		t.Errorf("exported rule %s (%v), want %s", sp.Buckets, err, table)
+	}
+
+	o = options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: filepath.Join(dir, "t"), val: "50",
+		l1: 32, l2: 8, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, epochs: 1, errorPositions: 50,
+		bucketRule: "pieces(8,1,4)"}
+	log.Reset()
+	if err := run(context.Background(), o, &log); err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	if n, err = nnue.LoadFile(o.out + ".nnue"); err != nil {
+		t.Fatal(err)
+	}
+	if sp, err := n.Spec(); err != nil || sp.Buckets.String() != "pieces(8,1,4)" || len(n.Architecture().Stacks) != 8 {
+		t.Errorf("exported rule %s (%v), %d stacks; want pieces(8,1,4), 8", sp.Buckets, err, len(n.Architecture().Stacks))
+	}
+	if _, err := os.Stat(o.out + ".nn"); err == nil {
+		t.Error("a thesis .nn file was written for a bucketed network")
+	}
+
+	for _, bad := range []struct {
+		rule    string
+		buckets int
+		want    string
+	}{{"pieces(8,1,4)", 4, "selects 8 buckets, -buckets is 4"}, {"pieces(8,1)", 0, "takes 3 values"}, {"table(0,1)", 0, "want 33"}} {
+		o.bucketRule, o.buckets, o.out = bad.rule, bad.buckets, filepath.Join(dir, "bad")
+		log.Reset()
+		if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), bad.want) || log.Len() > 0 {
+			t.Errorf("-bucket-rule %s -buckets %d: %v (log %q), want %q", bad.rule, bad.buckets, err, log.String(), bad.want)
+		}
 	}
 }

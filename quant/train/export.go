@@ -30,7 +30,8 @@ func (t *Trainer) FloatThesis() (*quant.FloatThesis, error) {
 
 // FloatThesisBuckets returns one quant.FloatThesis per output bucket (Config.ThesisBuckets):
 // the shared feature transformer with that bucket's hidden and output layers, S folded in. The
-// model's output for a position is that of bucket quant.OutputBucket(pieces, buckets). Error:
+// model's output for a position is that of the bucket Config.BucketRule (default
+// quant.OutputBucket) chooses for its piece count. Error:
 // the architecture is not ArchThesis.
 func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 	m, ok := t.net.(*thesisNet)
@@ -61,9 +62,10 @@ func (t *Trainer) FloatThesisBuckets() ([]*quant.FloatThesis, error) {
 }
 
 // quantizeThesisBuckets quantizes every bucket's model with quant.QuantizeThesis and joins the
-// stacks into one network with nnue.Buckets (the CPW piece-count rule, as QuantizeCPW): the
+// stacks into one network with rule (Config.buckets: the declared rule, or the CPW piece-count
+// rule as QuantizeCPW): the
 // feature transformers are the same (shared W1, B1), so the first one serves all.
-func quantizeThesisBuckets(ms []*quant.FloatThesis, s quant.ThesisScheme) (*nnue.Network, *quant.ClipReport, error) {
+func quantizeThesisBuckets(ms []*quant.FloatThesis, rule nnue.Buckets, s quant.ThesisScheme) (*nnue.Network, *quant.ClipReport, error) {
 	var (
 		first *nnue.Network
 		rep   *quant.ClipReport
@@ -85,7 +87,7 @@ func quantizeThesisBuckets(ms []*quant.FloatThesis, s quant.ThesisScheme) (*nnue
 	if len(ms) == 1 {
 		return first, rep, nil
 	}
-	arch.Buckets = nnue.Buckets{N: len(ms), Sub: 2, Div: (32 + len(ms) - 1) / len(ms)}
+	arch.Buckets = rule
 	n, err := nnue.NewNetwork(first.FeatureTransformer(), arch, "quantized by nnuekit/quant/train (thesis stacks per output bucket)")
 	if err != nil {
 		return nil, nil, err
@@ -108,6 +110,7 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 	}
 	copy(f.BOut, m.b.data)
 	f.Scale = m.scale
+	f.BucketRule = t.cfg.BucketRule
 	return f, nil
 }
 
@@ -212,7 +215,7 @@ func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport,
 		Quantization: fmt.Sprintf("thesis scales: FT ×%v, hidden weights ×%v, biases ×%v, ClippedReLU >>%d, output weights ×%v, bias ×%v, /%d",
 			s.FTScale(), s.L2WeightScale(), s.L2BiasScale(), s.HiddenShift(), s.OutWeightScale(), s.OutBiasScale(), s.OutputScale)}
 	if m.nb > 1 {
-		arch.Buckets = nnue.Buckets{N: m.nb, Sub: 2, Div: (32 + m.nb - 1) / m.nb}
+		arch.Buckets = m.rule
 	}
 	last := m.last()
 	for k := range m.nb {
@@ -269,9 +272,9 @@ func (t *Trainer) Export(positions []board.Position) (*Exported, error) {
 		float = t.evalPosition
 	case t.cfg.Arch == ArchThesis:
 		ms, _ := t.FloatThesisBuckets()
-		ex.Network, ex.Clip, err = quantizeThesisBuckets(ms, t.cfg.Thesis)
+		ex.Network, ex.Clip, err = quantizeThesisBuckets(ms, t.cfg.buckets(), t.cfg.Thesis)
 		float = func(set *featureset.Set, p *board.Position) (float64, error) {
-			return ms[quant.OutputBucket(p.PieceCount(), len(ms))].EvaluatePosition(set, p)
+			return ms[t.cfg.buckets().OfPieces(p.PieceCount())].EvaluatePosition(set, p)
 		}
 	default:
 		m, _ := t.FloatCPW()

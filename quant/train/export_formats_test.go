@@ -37,13 +37,21 @@ func trainTiny(t *testing.T, set string, cfg Config) (*Exported, []board.Positio
 // horizontally mirrored inputs) written in bullet's layout and loaded back with
 // nnue.ParseBullet under the returned architecture string evaluates every position exactly as
 // the native export does (the same quantised integers).
+//
+// Input buckets are a king-bucket map in the set's string (featureset's "kings(…)"), trained
+// with a factoriser: Stormphrax net013's 4-bucket map, and a mirrored 2-bucket map.
 func TestExportBullet(t *testing.T) {
+	stormphrax := "kings(" + strings.Repeat("0.0.0.0.1.1.1.1.", 2) + strings.Repeat("2.2.2.2.3.3.3.3.", 5) + "2.2.2.2.3.3.3.3)"
+	halves := "kings(" + strings.Repeat("1.1.1.1.1.1.1.1.", 2) + strings.Repeat("0.0.0.0.0.0.0.0.", 5) + "0.0.0.0.0.0.0.0)"
 	for _, tc := range []struct {
-		set     string
-		buckets int
-	}{{"all", 8}, {"all", 1}, {"all@hm", 4}} {
-		t.Run(fmt.Sprintf("%s/b%d", tc.set, tc.buckets), func(t *testing.T) {
-			cfg := Config{Arch: ArchCPW, L1: 32, Buckets: tc.buckets, Epochs: 2, BatchSize: 32, LR: 3e-3, Workers: 2}
+		set        string
+		buckets    int
+		kings      int
+		factoriser bool
+	}{{"all", 8, 1, false}, {"all", 1, 1, false}, {"all@hm", 4, 1, false},
+		{stormphrax + "*all", 1, 4, true}, {halves + "@hm*all@hm", 8, 2, true}} {
+		t.Run(fmt.Sprintf("%.12s/b%d/k%d", tc.set, tc.buckets, tc.kings), func(t *testing.T) {
+			cfg := Config{Arch: ArchCPW, L1: 32, Buckets: tc.buckets, Epochs: 2, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: tc.factoriser}
 			if err := cfg.CheckBullet(tc.set); err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +65,7 @@ func TestExportBullet(t *testing.T) {
 			if !strings.HasPrefix(decl, want) || !strings.Contains(decl, "out=*400/16320") {
 				t.Errorf("architecture %q, want %q… out=*400/16320", decl, want)
 			}
-			if size := 2*(768*32+32+64*tc.buckets) + 2*tc.buckets; buf.Len() != (size+63)/64*64 {
+			if size := 2*(768*tc.kings*32+32+64*tc.buckets) + 2*tc.buckets; buf.Len() != (size+63)/64*64 {
 				t.Errorf("%d bytes, want %d padded to 64", buf.Len(), size)
 			}
 			spec, err := nnue.ParseSpec(decl)

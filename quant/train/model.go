@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
 	"github.com/nnuekit/nnuekit/simd"
 )
@@ -129,7 +130,7 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 // thesisNet is the thesis model and its extensions in the trainer's layout: a feature
 // transformer, an activation (ClippedReLU, or the pairwise product), one or two ClippedReLU
 // hidden layers and an output, with nb ≥ 1 stacks of dense layers chosen by the piece count
-// (output buckets, quant.OutputBucket; the thesis itself has one stack and one hidden layer):
+// (output buckets by Config.BucketRule, default quant.OutputBucket; the thesis itself has one stack and one hidden layer):
 //
 //	W1 [F·L1] row-major by feature, B1 [L1]; per hidden layer i and bucket k: W [k][out·in]
 //	row-major (out × in), B [k][out]; W3 [k][last], B3 [k]; output = S·(B3[k] + W3[k]·h)
@@ -143,6 +144,7 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 // the S factor: output = S·(B3[k] + W3[k]·h + (P_stm − P_other)/2).
 type thesisNet struct {
 	f, l1, nb int
+	rule      nnue.Buckets // output bucket (stack) by piece count
 	pairwise  bool
 	s         float32
 	w1, b1    *tensor
@@ -176,8 +178,9 @@ type thesisScratch struct {
 
 // newThesisNet builds the model: hidden holds the hidden layers' widths (the thesis: [L2]).
 // With psqt the PSQT weights start at zero.
-func newThesisNet(features, virtual, l1 int, hidden []int, pairwise, psqt bool, buckets int, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
-	m := &thesisNet{f: features, l1: l1, nb: buckets, pairwise: pairwise, s: float32(outScale)}
+func newThesisNet(features, virtual, l1 int, hidden []int, pairwise, psqt bool, rule nnue.Buckets, outScale float64, s quant.ThesisScheme, seed uint64) *thesisNet {
+	buckets := rule.Count()
+	m := &thesisNet{f: features, l1: l1, nb: buckets, rule: rule, pairwise: pairwise, s: float32(outScale)}
 	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*l1), cols: l1, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, l1), clip: float32(s.FTClip())}
 	in := 2 * l1
@@ -269,14 +272,14 @@ func (m *thesisNet) group(sc *thesisScratch, b *posBatch) {
 	n := b.len()
 	clear(sc.seg)
 	for p := range n {
-		sc.seg[quant.OutputBucket(b.pieces[p], m.nb)+1]++
+		sc.seg[m.rule.OfPieces(b.pieces[p])+1]++
 	}
 	for k := range m.nb {
 		sc.seg[k+1] += sc.seg[k]
 	}
 	next := append(sc.next[:0], sc.seg[:m.nb]...)
 	for p := range n {
-		k := quant.OutputBucket(b.pieces[p], m.nb)
+		k := m.rule.OfPieces(b.pieces[p])
 		sc.order[next[k]], sc.bucket[next[k]] = p, k
 		next[k]++
 	}
@@ -460,6 +463,7 @@ func clamp01(x float32) float32 {
 // exactly quant.FloatCPW's function.
 type cpwNet struct {
 	f, n, buckets int
+	rule          nnue.Buckets // output bucket by piece count
 	scale         float32
 	w1, b1, w, b  *tensor
 }
@@ -470,8 +474,9 @@ type cpwScratch struct {
 	d  []float32 // ∂loss/∂a of one position, 2N
 }
 
-func newCPWNet(features, virtual, n, buckets int, s quant.CPWScheme, seed uint64) *cpwNet {
-	m := &cpwNet{f: features, n: n, buckets: buckets, scale: float32(s.Scale)}
+func newCPWNet(features, virtual, n int, rule nnue.Buckets, s quant.CPWScheme, seed uint64) *cpwNet {
+	buckets := rule.Count()
+	m := &cpwNet{f: features, n: n, buckets: buckets, rule: rule, scale: float32(s.Scale)}
 	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*n), cols: n, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, n), clip: float32(s.FTClip())}
 	m.w = &tensor{name: "out.weight", data: make([]float32, buckets*2*n), clip: float32(s.OutputClip())}
@@ -504,7 +509,7 @@ func (m *cpwNet) forward(s scratch, b *posBatch) {
 	simd.SqrClampF32(sc.sq[:np*in], sc.a[:np*in])
 	b.out = b.out[:0]
 	for p := range np {
-		k := quant.OutputBucket(b.pieces[p], m.buckets)
+		k := m.rule.OfPieces(b.pieces[p])
 		out := m.b.data[k] + simd.DotF32(m.w.data[k*in:(k+1)*in], sc.sq[p*in:(p+1)*in])
 		b.out = append(b.out, float64(m.scale*out))
 	}
@@ -520,7 +525,7 @@ func (m *cpwNet) backward(s scratch, b *posBatch, gr *grads) {
 		if b.g[p] == 0 {
 			continue
 		}
-		k := quant.OutputBucket(b.pieces[p], m.buckets)
+		k := m.rule.OfPieces(b.pieces[p])
 		gs := float32(b.g[p]) * m.scale
 		gb[k] += gs
 		gsv := [1]float32{gs}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -400,13 +401,17 @@ func TestExportEndToEnd(t *testing.T) {
 		{Arch: ArchThesis, L1: 64, L2: 16, L3: 32, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 		{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, PSQT: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 32, L2: 8, L3: 8, ThesisBuckets: 2, PSQT: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		// declared bucket rules: Alexandria's table for CPW, Stockfish's pieces(8,1,4) for thesis stacks with PSQT
+		{Arch: ArchCPW, L1: 32, BucketRule: mustBucketRule(t, "table(7,7,7,7,7,6,6,6,5,5,5,4,4,4,3,3,3,3,2,2,2,2,1,1,1,1,0,0,0,0,0,0,0)"), Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 8, BucketRule: mustBucketRule(t, "pieces(8,1,4)"), Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
+		{Arch: ArchThesis, L1: 32, L2: 8, L3: 8, BucketRule: mustBucketRule(t, "pieces(8,1,4)"), PSQT: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 	} {
 		spec := "all"
 		if cfg.Factoriser {
 			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
 		}
 		set := featureset.MustParse(spec)
-		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v/psqt=%v", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise, cfg.PSQT), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v/psqt=%v/%.8s", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise, cfg.PSQT, cfg.BucketRule), func(t *testing.T) {
 			tr, err := New(spec, set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -422,6 +427,12 @@ func TestExportEndToEnd(t *testing.T) {
 			if n := ex.Clip.TotalClipped(); n != 0 {
 				t.Errorf("%d values clipped:\n%s", n, ex.Clip)
 			}
+			if r := cfg.BucketRule; !r.IsZero() {
+				sp, err := ex.Network.Spec()
+				if err != nil || !strings.Contains(sp.String(), " buckets="+r.String()+" ") {
+					t.Errorf("exported architecture %s (%v), want buckets=%s", sp, err, r)
+				}
+			}
 			t.Logf("WDL error: mean %.5f max %.5f within 0.03 %.1f%%", ex.Error.Mean, ex.Error.Max, 100*ex.Error.Within)
 			if ex.Error.Within < 0.99 {
 				t.Errorf("only %.1f%% of quantization errors within 0.03", 100*ex.Error.Within)
@@ -429,7 +440,7 @@ func TestExportEndToEnd(t *testing.T) {
 			dir := t.TempDir()
 			native := filepath.Join(dir, "n.nnue")
 			thesis := ""
-			if cfg.Arch == ArchThesis && cfg.ThesisBuckets <= 1 && cfg.L3 == 0 && !cfg.Pairwise && !cfg.PSQT {
+			if cfg.Arch == ArchThesis && cfg.Defaults().ThesisBuckets <= 1 && cfg.L3 == 0 && !cfg.Pairwise && !cfg.PSQT {
 				thesis = filepath.Join(dir, "n.nn")
 			}
 			if err := ex.WriteFiles(native, thesis); err != nil {
@@ -461,7 +472,7 @@ func TestExportEndToEnd(t *testing.T) {
 					continue
 				} else if cfg.Arch == ArchThesis {
 					ms, _ := tr.FloatThesisBuckets()
-					want, _ = ms[quant.OutputBucket(ps[i].PieceCount(), len(ms))].EvaluatePosition(set, &ps[i])
+					want, _ = ms[quant.Buckets(cfg.BucketRule, len(ms)).OfPieces(ps[i].PieceCount())].EvaluatePosition(set, &ps[i])
 				} else {
 					m, _ := tr.FloatCPW()
 					want, _ = m.EvaluatePosition(set, &ps[i])
@@ -534,4 +545,12 @@ func FuzzReadCheckpoint(f *testing.F) {
 			t.Fatal("trainer without tensors")
 		}
 	})
+}
+
+func mustBucketRule(t *testing.T, s string) nnue.BucketRule {
+	r, err := nnue.ParseBucketRule(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

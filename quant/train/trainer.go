@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant"
 	"github.com/nnuekit/nnuekit/simd"
 )
@@ -46,6 +47,14 @@ type Config struct {
 	// chosen by piece count like the CPW buckets (quant.OutputBucket; default 1, the thesis
 	// network). The export is then native format only (the thesis .nn has no buckets).
 	ThesisBuckets int
+	// BucketRule chooses the output bucket (ArchCPW's output neuron, ArchThesis's stack and
+	// PSQT column) from the piece count, kings included: a declared rule as an architecture
+	// string's buckets= field states it (nnue.ParseBucketRule: "pieces(N,Sub,Div)" or
+	// "table(b0,…,b32)", e.g. Stockfish's pieces(8,1,4) or Alexandria's table). Its Count()
+	// sets Buckets (ArchCPW) or ThesisBuckets (ArchThesis) when they are zero and must equal
+	// them otherwise. The zero rule is the CPW page's formula (quant.OutputBucket) for the
+	// configured count. The exported network carries the rule.
+	BucketRule nnue.BucketRule
 	// Loss is the training method (default LossScore).
 	Loss Loss
 	// Epochs is the number of passes over the training data (default 10).
@@ -136,6 +145,13 @@ func (c Config) Defaults() Config {
 	}
 	set(&c.L1, 256)
 	set(&c.L2, 32)
+	if !c.BucketRule.IsZero() {
+		if c.Arch == ArchCPW {
+			set(&c.Buckets, c.BucketRule.Count())
+		} else {
+			set(&c.ThesisBuckets, c.BucketRule.Count())
+		}
+	}
 	set(&c.Buckets, 8)
 	set(&c.ThesisBuckets, 1)
 	set(&c.Epochs, 10)
@@ -206,6 +222,14 @@ func (c Config) validate() error {
 	case !(c.WeightDecay >= 0 && c.WeightDecay < 1):
 		return fmt.Errorf("train: weight decay %v outside [0, 1)", c.WeightDecay)
 	}
+	if r := c.BucketRule; !r.IsZero() {
+		if _, err := nnue.ParseBucketRule(r.String()); err != nil {
+			return fmt.Errorf("train: bucket rule: %w", err)
+		}
+		if r.Count() != c.outputBuckets() {
+			return fmt.Errorf("train: bucket rule %s selects %d buckets, the model has %d", r, r.Count(), c.outputBuckets())
+		}
+	}
 	if err := c.Thesis.Validate(); err != nil {
 		return err
 	}
@@ -233,6 +257,17 @@ func (c Config) CheckExport() error {
 }
 
 // hiddenWidths returns the widths of ArchThesis's hidden layers: [L2] or [L2, L3].
+// outputBuckets is the number of output buckets of the configured architecture.
+func (c Config) outputBuckets() int {
+	if c.Arch == ArchCPW {
+		return c.Buckets
+	}
+	return c.ThesisBuckets
+}
+
+// buckets is the rule choosing the output bucket (BucketRule, or the CPW formula).
+func (c Config) buckets() nnue.Buckets { return quant.Buckets(c.BucketRule, c.outputBuckets()) }
+
 func (c Config) hiddenWidths() []int {
 	if c.L3 > 0 {
 		return []int{c.L2, c.L3}
@@ -346,9 +381,9 @@ func (t *Trainer) build() {
 	c := t.cfg
 	switch c.Arch {
 	case ArchThesis:
-		t.net = newThesisNet(t.features, t.virtual, c.L1, c.hiddenWidths(), c.Pairwise, c.PSQT, c.ThesisBuckets, c.OutScale, c.Thesis, c.Seed)
+		t.net = newThesisNet(t.features, t.virtual, c.L1, c.hiddenWidths(), c.Pairwise, c.PSQT, c.buckets(), c.OutScale, c.Thesis, c.Seed)
 	case ArchCPW:
-		t.net = newCPWNet(t.features, t.virtual, c.L1, c.Buckets, c.CPW, c.Seed)
+		t.net = newCPWNet(t.features, t.virtual, c.L1, c.buckets(), c.CPW, c.Seed)
 	}
 	t.ts = t.net.tensors()
 	t.m = make([][]float32, len(t.ts))
