@@ -141,7 +141,7 @@ func randomCPW(t testing.TB, rng *rand.Rand, m int) *Network {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var outs []*SCReLU
+	var outs []Layer
 	for k := 0; k < 8; k++ {
 		o := &SCReLU{QA: CPWQA, Div: CPWQA, Out: 1, Weights: make([]int16, 2*m), Bias: []int32{int32(rng.IntN(40001) - 20000)}}
 		for i := range o.Weights {

@@ -233,7 +233,7 @@ func clamp01(x float64) float64 {
 //	acc_P  = B1 + Σ_{f ∈ active(P)} W1[f]
 //	output = Scale · (BOut[b] + Σ_i SCReLU(acc_stm[i])·WOut[b][i] + SCReLU(acc_other[i])·WOut[b][N+i])
 //
-// with SCReLU(x) = clamp(x, 0, 1)² and b the output bucket (Bucket: BucketRule, or OutputBucket). Shapes: W1 [F][N],
+// with SCReLU(x) = clamp(x, 0, 1)² (clamp(x, 0, 1) when CReLU is set) and b the output bucket (Bucket: BucketRule, or OutputBucket). Shapes: W1 [F][N],
 // B1 [N], WOut [buckets][2N], BOut [buckets]. The result is in the units of the quantized
 // network's output, Scale-based centipawns (sigmoid(output/Scale) is the training target).
 type FloatCPW struct {
@@ -245,6 +245,9 @@ type FloatCPW struct {
 	BOut       []float32
 	// Scale is the evaluation scale (CPW SCALE, 400).
 	Scale float32
+	// CReLU replaces SCReLU by the clipped ReLU clamp(x, 0, 1) (bullet's single-layer CReLU
+	// layout, e.g. Stormphrax net013; quantized as nnue.BulletCReLU).
+	CReLU bool
 	// BucketRule chooses the output bucket from the piece count, kings included (a declared
 	// rule, nnue.ParseBucketRule); the zero rule is the CPW page's formula for Buckets()
 	// buckets (OutputBucket). Its Count() must equal Buckets().
@@ -366,7 +369,10 @@ func (m *FloatCPW) Forward(stm, nstm []int, bucket int) (float64, error) {
 		}
 		for j, a := range acc {
 			c := clamp01(a)
-			out += c * c * float64(w[half*n+j])
+			if !m.CReLU {
+				c *= c
+			}
+			out += c * float64(w[half*n+j])
 		}
 	}
 	return out * float64(m.Scale), nil

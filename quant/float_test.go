@@ -135,6 +135,7 @@ func drawCPW(t *rapid.T) *FloatCPW {
 	n := rapid.IntRange(1, 12).Draw(t, "N")
 	nb := rapid.IntRange(1, 8).Draw(t, "buckets")
 	m := NewFloatCPW("rand", f, n, nb)
+	m.CReLU = rapid.Bool().Draw(t, "crelu")
 	g := rapid.Float32Range(-1, 1)
 	for i := range m.W1 {
 		for j := range m.W1[i] {

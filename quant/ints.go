@@ -1,6 +1,10 @@
 package quant
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nnuekit/nnuekit/nnue"
+)
 
 // thesisInts holds the integer parameters of a thesis network exactly as the .nn file lays them
 // out (thesis-models/README.md): w1 feature-major [f][l1], w2 row-major [l2][2·l1].
@@ -122,6 +126,8 @@ func (t *thesisInts) eval(stm, nstm []int) (int32, error) {
 type cpwInts struct {
 	set     string
 	f, n, b int
+	crelu   bool
+	rule    nnue.BucketRule
 	w1, b1  []int16
 	wout    []int16
 	bout    []int32
@@ -130,7 +136,7 @@ type cpwInts struct {
 
 func quantizeCPW(m *FloatCPW, s CPWScheme) (*cpwInts, *ClipReport) {
 	f, n, nb := m.Features(), m.Hidden(), m.Buckets()
-	t := &cpwInts{set: m.FeatureSet, f: f, n: n, b: nb, s: s,
+	t := &cpwInts{set: m.FeatureSet, f: f, n: n, b: nb, s: s, crelu: m.CReLU, rule: m.BucketRule,
 		w1: make([]int16, f*n), b1: make([]int16, n),
 		wout: make([]int16, nb*2*n), bout: make([]int32, nb)}
 	qw1 := newQuantizer("ft.weight", float64(s.QA), MaxInt16)
@@ -164,6 +170,7 @@ func dequantizeCPW(t *cpwInts) *FloatCPW {
 	s := t.s
 	m := NewFloatCPW(t.set, t.f, t.n, t.b)
 	m.Scale = float32(s.Scale)
+	m.CReLU, m.BucketRule = t.crelu, t.rule
 	for i := range m.W1 {
 		for j := range m.W1[i] {
 			m.W1[i][j] = dequantizeValue(int64(t.w1[i*t.n+j]), float64(s.QA))
@@ -182,7 +189,8 @@ func dequantizeCPW(t *cpwInts) *FloatCPW {
 }
 
 // eval is the integer reference of the CPW page's forward pass with SCReLU and the QA division
-// before the bias (CPW: "SCReLU makes things messier"), in int64 so it cannot overflow.
+// before the bias (CPW: "SCReLU makes things messier"), or with CReLU (no division), in int64
+// so it cannot overflow.
 func (t *cpwInts) eval(stm, nstm []int, bucket int) (int64, error) {
 	if bucket < 0 || bucket >= t.b {
 		return 0, fmt.Errorf("quant: bucket %d outside [0, %d)", bucket, t.b)
@@ -203,9 +211,15 @@ func (t *cpwInts) eval(stm, nstm []int, bucket int) (int64, error) {
 		}
 		for j, a := range acc {
 			v := min(max(int64(a), 0), qa)
-			sum += v * v * int64(w[half*t.n+j])
+			if !t.crelu {
+				v *= v
+			}
+			sum += v * int64(w[half*t.n+j])
 		}
 	}
-	e := sum/qa + int64(t.bout[bucket])
+	if !t.crelu {
+		sum /= qa
+	}
+	e := sum + int64(t.bout[bucket])
 	return e * int64(t.s.Scale) / (qa * int64(t.s.QB)), nil
 }

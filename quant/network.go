@@ -108,8 +108,9 @@ func DequantizeThesis(n *nnue.Network, s ThesisScheme) (*FloatThesis, error) {
 // QuantizeCPW converts the float CPW model m into an nnue.Network: feature transformer ×QA
 // (int16), output weights ×QB (int16, saturated to ±⌊32767/QA⌋ = ±128 so that nnue's Lizard
 // SCReLU product v·w stays inside int16 and the evaluation is exact), output biases ×QA·QB
-// (int32). The composition is nnue.CPWArchitecture: Perspective → SCReLU{QA, Div: QA} with the
-// output scaled by Scale/(QA·QB); with more than one bucket, one stack per bucket selected by
+// (int32). The composition is nnue.CPWArchitecture: Perspective → SCReLU{QA, Div: QA} (with
+// m.CReLU: nnue.BulletCReLU{QA}, bullet's CReLU single layer) with the output scaled by
+// Scale/(QA·QB); with more than one bucket, one stack per bucket selected by
 // m.BucketRule, or nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉} when it is zero (CPW "Output Buckets",
 // OutputBucket; Buckets). m.Scale must
 // equal s.Scale. Errors as for QuantizeThesis; nnue requires N to be a multiple of 32 (feature-transformer width).
@@ -136,10 +137,14 @@ func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 		return nil, nil, fmt.Errorf("quant: QuantizeCPW: %w", err)
 	}
 	buckets := Buckets(m.BucketRule, t.b)
-	outs := make([]*nnue.SCReLU, t.b)
+	outs := make([]nnue.Layer, t.b)
 	for k := range outs {
-		outs[k] = &nnue.SCReLU{QA: int16(s.QA), Div: int32(s.QA), Out: 1,
-			Weights: append([]int16(nil), t.wout[k*2*t.n:(k+1)*2*t.n]...), Bias: []int32{t.bout[k]}}
+		w, b := append([]int16(nil), t.wout[k*2*t.n:(k+1)*2*t.n]...), []int32{t.bout[k]}
+		if m.CReLU {
+			outs[k] = &nnue.BulletCReLU{QA: int16(s.QA), Weights: w, Bias: b}
+		} else {
+			outs[k] = &nnue.SCReLU{QA: int16(s.QA), Div: int32(s.QA), Out: 1, Weights: w, Bias: b}
+		}
 	}
 	arch, err := nnue.CPWArchitecture(buckets, outs, int32(s.QA), int32(s.QB), int32(s.Scale))
 	if err != nil {
@@ -154,7 +159,10 @@ func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 		// worst case of nnue's int32 SCReLU sum: every accumulator saturated at QA
 		var worst int64
 		for _, w := range t.wout[k*2*t.n : (k+1)*2*t.n] {
-			worst += int64(s.QA) * int64(s.QA) * int64(max(w, -w))
+			worst += int64(s.QA) * int64(max(w, -w))
+		}
+		if !m.CReLU {
+			worst *= int64(s.QA)
 		}
 		if worst > MaxInt32 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf(
@@ -166,8 +174,9 @@ func QuantizeCPW(m *FloatCPW, s CPWScheme) (*nnue.Network, *ClipReport, error) {
 }
 
 // DequantizeCPW returns the float model of a CPW network (Perspective → SCReLU{QA, Div: QA,
-// Out: 1} per bucket, output ×Scale/(QA·QB), as QuantizeCPW builds) under scheme s, which must
-// match the network's QA, QB and Scale.
+// Out: 1}, or → BulletCReLU{QA} (FloatCPW.CReLU), per bucket, output ×Scale/(QA·QB), as
+// QuantizeCPW builds) under scheme s, which must match the network's QA, QB and Scale; buckets
+// other than the CPW formula become FloatCPW.BucketRule.
 func DequantizeCPW(n *nnue.Network, s CPWScheme) (*FloatCPW, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -178,33 +187,45 @@ func DequantizeCPW(n *nnue.Network, s CPWScheme) (*FloatCPW, error) {
 	if ft.PSQTBuckets() != 0 || len(a.Stacks) != nb {
 		return nil, fmt.Errorf("quant: DequantizeCPW: %v is not a CPW network", n)
 	}
-	if nb > 1 && (a.Buckets.Sub != 2 || a.Buckets.Div != (32+nb-1)/nb) {
-		return nil, fmt.Errorf("quant: DequantizeCPW: buckets %+v are not the CPW formula (pieces−2)/⌈32/N⌉", a.Buckets)
+	var rule nnue.BucketRule
+	if cpw := Buckets(nnue.BucketRule{}, nb); nb > 1 && (a.Buckets.N != cpw.N || a.Buckets.Sub != cpw.Sub || a.Buckets.Div != cpw.Div || a.Buckets.Table != nil) {
+		sp, err := n.Spec()
+		if err != nil {
+			return nil, fmt.Errorf("quant: DequantizeCPW: %w", err)
+		}
+		rule = sp.Buckets
 	}
 	if a.Output != (nnue.OutputScale{Mul: int32(s.Scale), Div: int32(s.QA * s.QB)}) {
 		return nil, fmt.Errorf("quant: DequantizeCPW: output scale %+v does not match SCALE/(QA·QB) = %d/%d", a.Output, s.Scale, s.QA*s.QB)
 	}
 	w := ft.Width()
-	t := &cpwInts{set: ft.Set().String(), f: ft.Features(), n: w, b: nb, s: s,
+	t := &cpwInts{set: ft.Set().String(), f: ft.Features(), n: w, b: nb, s: s, rule: rule,
 		w1: make([]int16, ft.Features()*w), b1: append([]int16(nil), ft.Bias()...),
 		wout: make([]int16, nb*2*w), bout: make([]int32, nb)}
 	for f := 0; f < t.f; f++ {
 		copy(t.w1[f*w:], ft.Weights(f))
 	}
 	for k, st := range a.Stacks {
-		var l *nnue.SCReLU
+		var weights []int16
+		var bias []int32
 		if len(st) == 2 {
 			p, ok := st[0].(nnue.Perspective)
-			l, _ = st[1].(*nnue.SCReLU)
-			if !ok || p.WhiteFirst {
-				l = nil
+			switch l := st[1].(type) {
+			case *nnue.SCReLU:
+				if ok && !p.WhiteFirst && l.Out == 1 && int(l.QA) == s.QA && int(l.Div) == s.QA && (k == 0 || !t.crelu) {
+					weights, bias = l.Weights, l.Bias
+				}
+			case *nnue.BulletCReLU:
+				if ok && !p.WhiteFirst && int(l.QA) == s.QA && (k == 0 || t.crelu) {
+					weights, bias, t.crelu = l.Weights, l.Bias, true
+				}
 			}
 		}
-		if l == nil || l.Out != 1 || int(l.QA) != s.QA || int(l.Div) != s.QA || len(l.Weights) != 2*w {
-			return nil, fmt.Errorf("quant: DequantizeCPW: stack %d of %v is not Perspective → SCReLU{QA: %d, Div: %d, Out: 1}", k, n, s.QA, s.QA)
+		if len(weights) != 2*w || len(bias) != 1 {
+			return nil, fmt.Errorf("quant: DequantizeCPW: stack %d of %v is not Perspective → SCReLU{QA: %d, Div: %d, Out: 1} or BulletCReLU{QA: %d} (the same in every bucket)", k, n, s.QA, s.QA, s.QA)
 		}
-		copy(t.wout[k*2*w:], l.Weights)
-		t.bout[k] = l.Bias[0]
+		copy(t.wout[k*2*w:], weights)
+		t.bout[k] = bias[0]
 	}
 	return dequantizeCPW(t), nil
 }

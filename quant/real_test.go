@@ -3,6 +3,7 @@ package quant
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -165,14 +166,29 @@ func TestRealThesisNetworks(t *testing.T) {
 	}
 }
 
-// TestCPWEndToEnd quantizes a random 768→32→1×8-bucket SCReLU model and checks nnue's integer
-// evaluation against the float forward pass on every position: within the two truncating
-// divisions, SCALE/(QA·QB) + 1 centipawns, for the dequantized model.
+// TestCPWEndToEnd quantizes a random 768→32→1×8-bucket model, SCReLU with the CPW bucket
+// formula and CReLU with Alexandria's bucket table, and checks nnue's integer evaluation
+// against the float forward pass on every position: within the two truncating divisions,
+// SCALE/(QA·QB) + 1 centipawns, for the dequantized model.
 func TestCPWEndToEnd(t *testing.T) {
+	for _, v := range []struct {
+		crelu bool
+		rule  string
+	}{{false, ""}, {true, "table(7,7,7,7,7,6,6,6,5,5,5,4,4,4,3,3,3,3,2,2,2,2,1,1,1,1,0,0,0,0,0,0,0)"}} {
+		t.Run(fmt.Sprintf("crelu=%v", v.crelu), func(t *testing.T) { testCPWEndToEnd(t, v.crelu, v.rule) })
+	}
+}
+
+func testCPWEndToEnd(t *testing.T, crelu bool, rule string) {
 	dir := sharedDir(t)
 	ps := loadPositions(t, dir)
 	r := rand.New(rand.NewPCG(3, 4))
 	m := NewFloatCPW("all", 768, 32, 8)
+	m.CReLU = crelu
+	var err error
+	if m.BucketRule, err = nnue.ParseBucketRule(rule); err != nil {
+		t.Fatal(err)
+	}
 	for f := range m.W1 {
 		for j := range m.W1[f] {
 			m.W1[f][j] = float32(r.Float64()*0.16 - 0.08)
@@ -191,12 +207,18 @@ func TestCPWEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, ok := n.Architecture().Stacks[0][1].(*nnue.BulletCReLU); ok != crelu {
+		t.Fatalf("CReLU %v: output layer %v", crelu, n.Architecture().Stacks[0][1])
+	}
 	if l := rep.Layers[2]; l.Name != "out.weight" || l.Clipped == 0 || l.MaxExcess > 0.1 {
 		t.Errorf("out.weight clip record %+v", l)
 	}
 	d, err := DequantizeCPW(n, CPW)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if d.CReLU != crelu || d.BucketRule.String() != rule {
+		t.Fatalf("dequantized CReLU %v, rule %q; want %v, %q", d.CReLU, d.BucketRule, crelu, rule)
 	}
 	n2, rep2, err := QuantizeCPW(d, CPW)
 	if err != nil || rep2.TotalClipped() != 0 {
@@ -243,7 +265,7 @@ func TestCPWEndToEnd(t *testing.T) {
 			t.Fatalf("position %d (%s): int %d, float %.3f", i, ps[i].FEN(), v, f)
 		}
 		fl, in = append(fl, f), append(in, float64(v))
-		buckets[OutputBucket(ps[i].PieceCount(), 8)] = true
+		buckets[m.Bucket(ps[i].PieceCount())] = true
 	}
 	if len(buckets) != 8 {
 		t.Errorf("positions used %d buckets, want all 8", len(buckets))

@@ -7,7 +7,8 @@
 // Usage:
 //
 //	go run ./examples/train -data FILE [-set all] [-arch thesis|cpw] [-l1 256] [-l2 32] [-l3 0]
-//	    [-pairwise] [-psqt] [-buckets 0] [-bucket-rule RULE] [-factoriser] [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
+//	    [-pairwise] [-psqt] [-buckets 0] [-bucket-rule RULE] [-activation screlu|crelu] [-factoriser]
+//	    [-loss score|pqr|wdl] [-epochs 10] [-batch 16384]
 //	    [-lr 5e-4] [-decay 0.99] [-lr-schedule exp|step|cosine] [-lr-step 1] [-lr-gamma 0.1]
 //	    [-lr-final 0] [-wd 0] [-superbatch N] [-superbatches 10] [-shuffle 1048576] [-val 0.02]
 //	    [-max N] [-skip 0] [-workers N] [-seed 1] [-out net] [-resume] [-time 30m] [-final]
@@ -19,8 +20,9 @@
 // buffer of -shuffle samples, in superbatches of N samples (-superbatches of them); the first
 // -val samples (a count) are held out. Architectures: -arch thesis (F→L1)×2→L2→1 ClippedReLU,
 // with -l3 a second hidden layer, -pairwise the pairwise product after the feature
-// transformer, -buckets N a stack per piece-count bucket; -arch cpw F→N→1 SCReLU with
-// -buckets output buckets; -factoriser adds shared virtual rows to a product set (ka, …).
+// transformer, -buckets N a stack per piece-count bucket; -arch cpw F→N→1 SCReLU (or CReLU,
+// -activation crelu) with -buckets output buckets; -factoriser adds shared virtual rows to a
+// product set (ka, …).
 //
 // Every flag is checked before any data is read (a bad -l1, -set, -val, output path, … fails at
 // once). Outputs are written through a temporary file renamed into place; an existing output is
@@ -111,6 +113,7 @@ type options struct {
 	bullet, stockfish, psqt         bool
 	l3                              int
 	bucketRule                      string
+	activation                      string
 }
 
 // units is the number of schedule units: superbatches when streaming, else epochs.
@@ -160,6 +163,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.l1, "l1", 256, "accumulator width L1 (cpw: N); a multiple of 32 in [32, 16384]")
 	fs.IntVar(&o.l2, "l2", 32, "hidden layer width L2 (thesis architecture), in [1, 4096]")
 	fs.IntVar(&o.buckets, "buckets", 0, "output buckets by piece count, in [1, 32] (0: cpw 8, thesis 1); thesis with more than 1: a hidden and an output layer per bucket, native format only")
+	fs.StringVar(&o.activation, "activation", "screlu", "cpw: the activation after the feature transformer, screlu or crelu (bullet's CReLU single layer, e.g. Stormphrax net013)")
 	fs.StringVar(&o.bucketRule, "bucket-rule", "", "output bucket by piece count as a declared rule, pieces(N,Sub,Div) or table(b0,…,b32) (nnue.ParseBucketRule; its bucket count sets -buckets); default the CPW formula (pieces−2)/⌈32/N⌉")
 	fs.IntVar(&o.epochs, "epochs", 10, "epochs (total, also when resuming)")
 	fs.IntVar(&o.batch, "batch", 16384, "batch size")
@@ -540,6 +544,9 @@ func checkFlags(o options) error {
 	if !(o.wd >= 0 && o.wd < 1) {
 		return fmt.Errorf("-wd %v outside [0, 1)", o.wd)
 	}
+	if o.activation != "" && o.activation != "screlu" && (o.activation != "crelu" || o.arch != "cpw") {
+		return fmt.Errorf("-activation %s: want screlu, or crelu with -arch cpw", o.activation)
+	}
 	if rule, err := nnue.ParseBucketRule(o.bucketRule); err != nil {
 		return fmt.Errorf("-bucket-rule: %w", err)
 	} else if !rule.IsZero() && o.buckets != 0 && rule.Count() != o.buckets {
@@ -693,7 +700,7 @@ func run(ctx context.Context, o options, log io.Writer) error {
 				BatchSize: o.batch, LR: o.lr, Decay: o.decay, Workers: o.workers, Seed: o.seed, Checkpoint: ckpt, KeepBest: !o.final,
 				Lambda: o.lambda, Schedule: sched, StepEvery: o.lrStep, Gamma: o.lrGamma, FinalLR: o.lrFinal, WeightDecay: o.wd,
 				SuperbatchBatches: max(o.superbatch/max(o.batch, 1), 1), ShuffleBuffer: o.shuffle, Factoriser: o.factoriser,
-				L3: o.l3, Pairwise: o.pairwise, PSQT: o.psqt}
+				L3: o.l3, Pairwise: o.pairwise, PSQT: o.psqt, CReLU: o.activation == "crelu"}
 			if arch == train.ArchThesis {
 				cfg.ThesisBuckets = o.buckets
 			} else {

@@ -395,17 +395,18 @@ func TestFactoriser(t *testing.T) {
 	if got := n.FeatureSet().Size(); got != 49152 {
 		t.Errorf("exported feature set has %d features, want KING-ALL's 49152", got)
 	}
-	// A king-bucket map by string (Stormphrax net013's 4 buckets), factorised, in bullet's
-	// layout too: the printed architecture loads the .bin file, which evaluates as the .nnue.
+	// Stormphrax net013's layout: a king-bucket map by string (4 buckets), factorised, CReLU,
+	// in bullet's layout too: the printed architecture loads the .bin file, which evaluates as
+	// the .nnue.
 	o.set = "kings(" + strings.Repeat("0.0.0.0.1.1.1.1.", 2) + strings.Repeat("2.2.2.2.3.3.3.3.", 5) + "2.2.2.2.3.3.3.3)*all"
-	o.out, o.bullet = filepath.Join(dir, "k"), true
+	o.out, o.bullet, o.activation = filepath.Join(dir, "k"), true, "crelu"
 	log.Reset()
 	if err := run(context.Background(), o, &log); err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
 	_, decl, ok := strings.Cut(log.String(), "load it with -arch '")
 	decl, _, _ = strings.Cut(decl, "'")
-	if !ok || !strings.HasPrefix(decl, "ft="+o.set+":i16 width=32 ") {
+	if !ok || !strings.HasPrefix(decl, "ft="+o.set+":i16 width=32 stack=stm>crelu_affine.i16(255) ") {
 		t.Fatalf("bullet architecture %q, want ft=%s…; log:\n%s", decl, o.set, log.String())
 	}
 	kn, err := nnue.LoadFile(o.out + ".nnue")
@@ -432,7 +433,7 @@ func TestFactoriser(t *testing.T) {
 			t.Errorf("%s: native %d, bullet %d", fen, a, b)
 		}
 	}
-	o.bullet = false
+	o.bullet, o.activation = false, ""
 	o.set, o.out = "all", filepath.Join(dir, "g")
 	log.Reset()
 	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "not a product") || log.Len() > 0 {
@@ -656,6 +657,19 @@ func TestBucketRule(t *testing.T) {
 		log.Reset()
 		if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), bad.want) || log.Len() > 0 {
 			t.Errorf("-bucket-rule %s -buckets %d: %v (log %q), want %q", bad.rule, bad.buckets, err, log.String(), bad.want)
+		}
+	}
+}
+
+// TestActivationFlag: -activation crelu is the cpw architecture's; anything else is refused
+// before any work.
+func TestActivationFlag(t *testing.T) {
+	for _, c := range []struct{ arch, act string }{{"thesis", "crelu"}, {"cpw", "relu"}, {"cpw", "CReLU"}} {
+		o := options{data: "testdata/tiny.txt", set: "all", arch: c.arch, loss: "score", out: filepath.Join(t.TempDir(), "x"), val: "50",
+			l1: 32, l2: 8, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, epochs: 1, activation: c.act}
+		var log bytes.Buffer
+		if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-activation") || log.Len() > 0 {
+			t.Errorf("-arch %s -activation %s: %v (log %q)", c.arch, c.act, err, log.String())
 		}
 	}
 }

@@ -110,7 +110,7 @@ func (t *Trainer) FloatCPW() (*quant.FloatCPW, error) {
 	}
 	copy(f.BOut, m.b.data)
 	f.Scale = m.scale
-	f.BucketRule = t.cfg.BucketRule
+	f.BucketRule, f.CReLU = t.cfg.BucketRule, m.crelu
 	return f, nil
 }
 
@@ -353,9 +353,10 @@ func (ex *Exported) SetPawnValue(pv int32, description string) error {
 // nnue.WriteBullet with the default layout — no header, output weights [2N][B]) and returns
 // the architecture string that loads the file back (nnue.ParseSpec of it with
 // nnue.LoadBulletFile, or examples/evaluate -net FILE -arch 'STRING'): bullet files record no
-// architecture. The network must be a bullet one: an ArchCPW model on all or all@hm (the
-// string then reads ft=all:i16 width=N stack=stm>screlu_affine.i16(QA,QA,1)
-// [buckets=pieces(B,2,⌈32/B⌉)] out=*SCALE/QA·QB). Errors: those of nnue.WriteBullet (an
+// architecture. The network must be a bullet one: an ArchCPW model on all or all@hm, or a
+// king-bucket map times it (the string then reads ft=SET:i16 width=N
+// stack=stm>screlu_affine.i16(QA,QA,1), or stm>crelu_affine.i16(QA) with Config.CReLU,
+// [buckets=RULE] out=*SCALE/QA·QB). Errors: those of nnue.WriteBullet (an
 // architecture with no bullet layout, named) and write errors.
 func (ex *Exported) WriteBullet(w io.Writer) (string, error) {
 	spec, err := nnue.WriteBullet(w, ex.Network, nnue.BulletFile{})
@@ -368,14 +369,18 @@ func (ex *Exported) WriteBullet(w io.Writer) (string, error) {
 // CheckBullet reports, before training, whether a model of featureSet with configuration c
 // exports to bullet's layout (Exported.WriteBullet): the architecture must be ArchCPW and the
 // network's declaration must have a bullet file layout (nnue.BulletFileSize; inputs all or
-// all@hm, 768 per perspective). The error names what is not a bullet architecture.
+// all@hm, optionally times a king-bucket map). The error names what is not a bullet architecture.
 func (c Config) CheckBullet(featureSet string) error {
 	c = c.Defaults()
 	if c.Arch != ArchCPW {
 		return fmt.Errorf("train: the %v architecture has no bullet layout (bullet's single-layer family is -arch cpw: SCReLU, output buckets)", c.Arch)
 	}
 	q := c.CPW
-	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>screlu_affine.i16(%d,%d,1) out=*%d/%d", featureSet, c.L1, q.QA, q.QA, q.Scale, q.QA*q.QB)
+	stage := fmt.Sprintf("screlu_affine.i16(%d,%d,1)", q.QA, q.QA)
+	if c.CReLU {
+		stage = fmt.Sprintf("crelu_affine.i16(%d)", q.QA)
+	}
+	decl := fmt.Sprintf("ft=%s:i16 width=%d stack=stm>%s out=*%d/%d", featureSet, c.L1, stage, q.Scale, q.QA*q.QB)
 	spec, err := nnue.ParseSpec(decl)
 	if err != nil {
 		return fmt.Errorf("train: no bullet layout: %w", err)

@@ -44,14 +44,16 @@ func TestExportBullet(t *testing.T) {
 	stormphrax := "kings(" + strings.Repeat("0.0.0.0.1.1.1.1.", 2) + strings.Repeat("2.2.2.2.3.3.3.3.", 5) + "2.2.2.2.3.3.3.3)"
 	halves := "kings(" + strings.Repeat("1.1.1.1.1.1.1.1.", 2) + strings.Repeat("0.0.0.0.0.0.0.0.", 5) + "0.0.0.0.0.0.0.0)"
 	for _, tc := range []struct {
-		set        string
-		buckets    int
-		kings      int
-		factoriser bool
-	}{{"all", 8, 1, false}, {"all", 1, 1, false}, {"all@hm", 4, 1, false},
-		{stormphrax + "*all", 1, 4, true}, {halves + "@hm*all@hm", 8, 2, true}} {
-		t.Run(fmt.Sprintf("%.12s/b%d/k%d", tc.set, tc.buckets, tc.kings), func(t *testing.T) {
-			cfg := Config{Arch: ArchCPW, L1: 32, Buckets: tc.buckets, Epochs: 2, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: tc.factoriser}
+		set               string
+		buckets           int
+		kings             int
+		factoriser, crelu bool
+	}{{"all", 8, 1, false, false}, {"all", 1, 1, false, false}, {"all@hm", 4, 1, false, false},
+		{stormphrax + "*all", 1, 4, true, false}, {halves + "@hm*all@hm", 8, 2, true, false},
+		// Stormphrax net013's layout: 4 king buckets, CReLU, one output
+		{stormphrax + "*all", 1, 4, true, true}, {"all@hm", 8, 1, false, true}} {
+		t.Run(fmt.Sprintf("%.12s/b%d/k%d/crelu=%v", tc.set, tc.buckets, tc.kings, tc.crelu), func(t *testing.T) {
+			cfg := Config{Arch: ArchCPW, L1: 32, Buckets: tc.buckets, Epochs: 2, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: tc.factoriser, CReLU: tc.crelu}
 			if err := cfg.CheckBullet(tc.set); err != nil {
 				t.Fatal(err)
 			}
@@ -62,6 +64,9 @@ func TestExportBullet(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := fmt.Sprintf("ft=%s:i16 width=32 stack=stm>screlu_affine.i16(255,255,1)", tc.set)
+			if tc.crelu {
+				want = fmt.Sprintf("ft=%s:i16 width=32 stack=stm>crelu_affine.i16(255)", tc.set)
+			}
 			if !strings.HasPrefix(decl, want) || !strings.Contains(decl, "out=*400/16320") {
 				t.Errorf("architecture %q, want %q… out=*400/16320", decl, want)
 			}

@@ -463,6 +463,7 @@ func clamp01(x float32) float32 {
 // exactly quant.FloatCPW's function.
 type cpwNet struct {
 	f, n, buckets int
+	crelu         bool         // clamp(x, 0, 1) instead of SCReLU
 	rule          nnue.Buckets // output bucket by piece count
 	scale         float32
 	w1, b1, w, b  *tensor
@@ -470,13 +471,13 @@ type cpwNet struct {
 
 type cpwScratch struct {
 	a  []float32 // accumulators, [chunk][2N], side to move first
-	sq []float32 // SCReLU(a)
+	sq []float32 // SCReLU(a), or clamp(a, 0, 1) with CReLU
 	d  []float32 // ∂loss/∂a of one position, 2N
 }
 
-func newCPWNet(features, virtual, n int, rule nnue.Buckets, s quant.CPWScheme, seed uint64) *cpwNet {
+func newCPWNet(features, virtual, n int, rule nnue.Buckets, crelu bool, s quant.CPWScheme, seed uint64) *cpwNet {
 	buckets := rule.Count()
-	m := &cpwNet{f: features, n: n, buckets: buckets, rule: rule, scale: float32(s.Scale)}
+	m := &cpwNet{f: features, n: n, buckets: buckets, crelu: crelu, rule: rule, scale: float32(s.Scale)}
 	m.w1 = &tensor{name: "ft.weight", data: make([]float32, (features+virtual)*n), cols: n, sparse: true, clip: float32(s.FTClip())}
 	m.b1 = &tensor{name: "ft.bias", data: make([]float32, n), clip: float32(s.FTClip())}
 	m.w = &tensor{name: "out.weight", data: make([]float32, buckets*2*n), clip: float32(s.OutputClip())}
@@ -497,7 +498,8 @@ func (m *cpwNet) newScratch() scratch {
 	return &cpwScratch{a: make([]float32, chunk*2*m.n), sq: make([]float32, chunk*2*m.n), d: make([]float32, 2*m.n)}
 }
 
-// forward: A = b1 + Σ W1 rows per perspective, out = Scale·(BOut[b] + SCReLU(A)·WOut[b]).
+// forward: A = b1 + Σ W1 rows per perspective, out = Scale·(BOut[b] + SCReLU(A)·WOut[b])
+// (CReLU: clamp(A, 0, 1) in place of SCReLU(A)).
 func (m *cpwNet) forward(s scratch, b *posBatch) {
 	sc := s.(*cpwScratch)
 	n, in, np := m.n, 2*m.n, b.len()
@@ -506,7 +508,11 @@ func (m *cpwNet) forward(s scratch, b *posBatch) {
 		simd.AddRowsF32(a[:n], m.b1.data, m.w1.data, b.stm[p])
 		simd.AddRowsF32(a[n:], m.b1.data, m.w1.data, b.nstm[p])
 	}
-	simd.SqrClampF32(sc.sq[:np*in], sc.a[:np*in])
+	if m.crelu {
+		simd.ClampF32(sc.sq[:np*in], sc.a[:np*in])
+	} else {
+		simd.SqrClampF32(sc.sq[:np*in], sc.a[:np*in])
+	}
 	b.out = b.out[:0]
 	for p := range np {
 		k := m.rule.OfPieces(b.pieces[p])
@@ -515,8 +521,8 @@ func (m *cpwNet) forward(s scratch, b *posBatch) {
 	}
 }
 
-// backward: ∂WOut[b] += g·Scale·SCReLU(A), ∂A = g·Scale·WOut[b]·2A on (0, 1), ∂W1 rows of the
-// active features += ∂A's half.
+// backward: ∂WOut[b] += g·Scale·SCReLU(A), ∂A = g·Scale·WOut[b]·2A on (0, 1) (CReLU:
+// g·Scale·WOut[b] on (0, 1)), ∂W1 rows of the active features += ∂A's half.
 func (m *cpwNet) backward(s scratch, b *posBatch, gr *grads) {
 	sc := s.(*cpwScratch)
 	n, in := m.n, 2*m.n
@@ -530,7 +536,14 @@ func (m *cpwNet) backward(s scratch, b *posBatch, gr *grads) {
 		gb[k] += gs
 		gsv := [1]float32{gs}
 		simd.MulAddF32(gw[k*in:(k+1)*in], in, gsv[:], 0, 0, sc.sq[p*in:(p+1)*in], in, 1, in, 1)
-		simd.SCReLUBackF32(sc.d, sc.a[p*in:(p+1)*in], m.w.data[k*in:(k+1)*in], gs)
+		if m.crelu {
+			// ∂A = g·Scale·WOut[b] where 0 < A < 1
+			clear(sc.d)
+			simd.MulAddF32(sc.d, in, gsv[:], 0, 0, m.w.data[k*in:(k+1)*in], in, 1, in, 1)
+			simd.CReLUMaskF32(sc.d, sc.a[p*in:(p+1)*in])
+		} else {
+			simd.SCReLUBackF32(sc.d, sc.a[p*in:(p+1)*in], m.w.data[k*in:(k+1)*in], gs)
+		}
 		for half, active := range [2][]int32{b.stm[p], b.nstm[p]} {
 			d := sc.d[half*n : (half+1)*n]
 			simd.AddF32(gb1, d)

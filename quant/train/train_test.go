@@ -143,6 +143,8 @@ func TestGradientCheck(t *testing.T) {
 	}{
 		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, Workers: 1}},
 		{"h+v", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1}},
+		{"h+v", Config{Arch: ArchCPW, L1: 8, Buckets: 4, Workers: 1, CReLU: true}},
+		{"ksq*h", Config{Arch: ArchCPW, L1: 8, Buckets: 2, Workers: 1, CReLU: true, Factoriser: true}},
 		// hidden layers per output bucket
 		{"h+v", Config{Arch: ArchThesis, L1: 8, L2: 4, ThesisBuckets: 4, Workers: 1}},
 		// the pairwise product, a second hidden layer, both with buckets
@@ -395,6 +397,7 @@ func TestExportEndToEnd(t *testing.T) {
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 32, L2: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
 		{Arch: ArchCPW, L1: 32, Buckets: 8, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true},
+		{Arch: ArchCPW, L1: 32, Buckets: 4, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2, Factoriser: true, CReLU: true},
 		{Arch: ArchThesis, L1: 32, L2: 8, ThesisBuckets: 4, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 64, L2: 16, Pairwise: true, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
 		{Arch: ArchThesis, L1: 32, L2: 16, L3: 8, ThesisBuckets: 2, Epochs: 3, BatchSize: 32, LR: 3e-3, Workers: 2},
@@ -411,7 +414,7 @@ func TestExportEndToEnd(t *testing.T) {
 			spec = "ka" // KING-ALL = KSQ×ALL with a shared ALL row per king square
 		}
 		set := featureset.MustParse(spec)
-		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v/psqt=%v/%.8s", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise, cfg.PSQT, cfg.BucketRule), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v/%s/b%d/l3=%d/pairwise=%v/psqt=%v/crelu=%v/%.8s", cfg.Arch, spec, cfg.ThesisBuckets, cfg.L3, cfg.Pairwise, cfg.PSQT, cfg.CReLU, cfg.BucketRule), func(t *testing.T) {
 			tr, err := New(spec, set.Size(), cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -47,6 +47,10 @@ type Config struct {
 	// chosen by piece count like the CPW buckets (quant.OutputBucket; default 1, the thesis
 	// network). The export is then native format only (the thesis .nn has no buckets).
 	ThesisBuckets int
+	// CReLU makes ArchCPW's activation the clipped ReLU clamp(x, 0, 1) instead of SCReLU:
+	// bullet's single-layer CReLU layout (e.g. Stormphrax net013), exported as
+	// crelu_affine.i16(QA) (nnue.BulletCReLU). ArchCPW only.
+	CReLU bool
 	// BucketRule chooses the output bucket (ArchCPW's output neuron, ArchThesis's stack and
 	// PSQT column) from the piece count, kings included: a declared rule as an architecture
 	// string's buckets= field states it (nnue.ParseBucketRule: "pieces(N,Sub,Div)" or
@@ -203,6 +207,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("train: %d output buckets outside [1, 32]", c.Buckets)
 	case c.Arch == ArchThesis && (c.L3 < 0 || c.L3 > 1<<12):
 		return fmt.Errorf("train: L3 %d outside [0, 4096]", c.L3)
+	case c.CReLU && c.Arch != ArchCPW:
+		return fmt.Errorf("train: CReLU is the cpw architecture's option (the thesis architecture always uses ClippedReLU)")
 	case c.PSQT && c.Arch != ArchThesis:
 		return fmt.Errorf("train: PSQT needs the thesis architecture (have %v)", c.Arch)
 	case c.Pairwise && (c.Arch != ArchThesis || c.L1%2 != 0):
@@ -383,7 +389,7 @@ func (t *Trainer) build() {
 	case ArchThesis:
 		t.net = newThesisNet(t.features, t.virtual, c.L1, c.hiddenWidths(), c.Pairwise, c.PSQT, c.buckets(), c.OutScale, c.Thesis, c.Seed)
 	case ArchCPW:
-		t.net = newCPWNet(t.features, t.virtual, c.L1, c.buckets(), c.CPW, c.Seed)
+		t.net = newCPWNet(t.features, t.virtual, c.L1, c.buckets(), c.CReLU, c.CPW, c.Seed)
 	}
 	t.ts = t.net.tensors()
 	t.m = make([][]float32, len(t.ts))
