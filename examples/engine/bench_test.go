@@ -49,3 +49,25 @@ func BenchmarkStopLatency(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/stop")
 }
+
+// TestBenchNodes pins the bench's node counts, the fingerprint of the search and the
+// evaluation (bench.go): any change to either changes them. Measured with the default
+// network (depth 5) and the material evaluation (depth 6).
+func TestBenchNodes(t *testing.T) {
+	for _, c := range []struct {
+		eval  string
+		depth int
+		nodes int64
+	}{
+		{evalDefault, 5, 106230},
+		{evalMaterial, 6, 190809},
+	} {
+		e := quietEngine(t)
+		if err := e.setEvalFile(c.eval); err != nil {
+			t.Fatal(err)
+		}
+		if r := e.runBench(c.depth, nil); r.nodes != c.nodes || r.positions != len(benchFENs) {
+			t.Errorf("bench %d with %s: %d nodes over %d positions, want %d over %d", c.depth, c.eval, r.nodes, r.positions, c.nodes, len(benchFENs))
+		}
+	}
+}
