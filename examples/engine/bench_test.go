@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/search"
 )
 
 // BenchmarkSearch: the bench positions searched to depth 6 with one thread, per
@@ -26,8 +27,8 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportAllocs()
 			start := time.Now()
 			for i := 0; b.Loop(); i++ {
-				_, _, s := searchPos(e, pos[i%len(pos)], limits{depth: 6})
-				nodes += s.nodes()
+				_, _, s := searchPos(e, pos[i%len(pos)], search.FixedLimits(6, 0))
+				nodes += s.Nodes()
 			}
 			b.ReportMetric(float64(nodes)/time.Since(start).Seconds(), "nodes/s")
 		})
@@ -41,7 +42,8 @@ func BenchmarkStopLatency(b *testing.B) {
 	e.tt = newTT(16)
 	var total time.Duration
 	for b.Loop() {
-		e.startSearch(limits{infinite: true})
+		infinite, _ := search.ParseGo([]string{"infinite"})
+		e.startSearch(infinite)
 		time.Sleep(20 * time.Millisecond)
 		t0 := time.Now()
 		e.stopSearch()

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package search
 
 // mem_other.go: the transposition table's memory where the engine has no memory query
 // (not Linux): a Go slice, cleared by writing. Hash is then limited to
