@@ -29,10 +29,15 @@ type player interface {
 	close()
 }
 
-// loadNet loads the network at path (netDefault: the embedded one). Only regular files are
-// opened: a FIFO or a device could block or never end.
-func loadNet(flagName, path string) (*nnue.Network, error) {
+// loadNet loads the network at path (netDefault: the embedded one); with arch, path is a
+// bullet weights file of that declared architecture (nnue.ParseSpec, doc/bullet.md; default
+// file layout: no header, not transposed, quantised). Only regular files are opened: a FIFO or
+// a device could block or never end.
+func loadNet(flagName, path, arch string) (*nnue.Network, error) {
 	if path == "" || path == netDefault {
+		if arch != "" {
+			return nil, fmt.Errorf("%s: an architecture was declared for the embedded network", flagName)
+		}
 		return nnue.Default()
 	}
 	fi, err := os.Stat(path)
@@ -41,6 +46,17 @@ func loadNet(flagName, path string) (*nnue.Network, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s %s: not a regular file", flagName, path)
+	}
+	if arch != "" {
+		spec, err := nnue.ParseSpec(arch)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: the declared architecture: %w", flagName, path, err)
+		}
+		net, err := nnue.LoadBulletFile(path, spec, nnue.BulletFile{})
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: not a bullet network of the declared architecture: %w", flagName, path, err)
+		}
+		return net, nil
 	}
 	net, err := nnue.LoadFile(path)
 	if err != nil {

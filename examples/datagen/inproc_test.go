@@ -99,6 +99,10 @@ func TestInternalDeterministic(t *testing.T) {
 	if n, end, err := scanChunks(f, fi.Size(), a); err != nil || n != 4 || end != fi.Size() {
 		t.Errorf("%d chunks ending at %d of %d bytes: %v", n, end, fi.Size(), err)
 	}
+	if fs, err := readStats(a); err != nil || fs.games != 4 || fs.positions != st.written || fs.quiet != st.written ||
+		fs.results[dataset.WhiteWins]+fs.results[dataset.Draw]+fs.results[dataset.BlackWins] != 4 {
+		t.Errorf("-stats: %+v, %v (run: %+v)", fs, err, st)
+	}
 	samples := readBinpack(t, a)
 	if int64(len(samples)) != st.written {
 		t.Errorf("%d samples in the file, %d reported written", len(samples), st.written)
@@ -115,22 +119,29 @@ func TestInternalDeterministic(t *testing.T) {
 // converted to internal units — exactly Evaluate for the default net and Stockfish 15.1's
 // (PawnValue 361), ×3.61 rounded for a thesis net (PawnValue 100).
 func TestLabelEqualsEvaluate(t *testing.T) {
-	nets := []string{netDefault}
-	for _, p := range []string{"../../../shared/nets/nn-ad9b42354671.nnue", "../../../shared/thesis-models/hv.nn"} {
-		if _, err := os.Stat(p); err == nil {
-			nets = append(nets, p)
+	type labelNet struct{ path, arch string }
+	nets := []labelNet{{netDefault, ""}}
+	for _, n := range []labelNet{
+		{"../../../shared/nets/nn-ad9b42354671.nnue", ""},
+		{"../../../shared/thesis-models/hv.nn", ""},
+		// a bullet net (Maelstrom's, MIT) read with its declared architecture
+		{"../../../shared/nets/bullet/maelstrom-512.bin", "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100"},
+	} {
+		if _, err := os.Stat(n.path); err == nil {
+			nets = append(nets, n)
 		} else {
-			t.Logf("%s absent (../shared not mounted): not tested", p)
+			t.Logf("%s absent (../shared not mounted): not tested", n.path)
 		}
 	}
-	for _, path := range nets {
-		net, err := loadNet("-label-net", path)
+	for _, n := range nets {
+		path := n.path
+		net, err := loadNet("-label-net", path, n.arch)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := filepath.Join(t.TempDir(), "l.binpack")
 		o := internalOptions(out, 2)
-		o.labelNet = path
+		o.labelNet, o.labelArch = path, n.arch
 		mustRun(t, context.Background(), o)
 		samples := readBinpack(t, out)
 		if len(samples) < 20 {
@@ -273,6 +284,13 @@ func TestInternalBadInputs(t *testing.T) {
 		{"depth with a UCI engine", func(o *options) { o.engine = "/usr/games/stockfish"; o.depth = 3 }, "-depth needs -engine internal"},
 		{"no limit", func(o *options) { o.nodes = 0 }, "needs -nodes or -depth"},
 		{"label nodes alone", func(o *options) { o.labelNodes = 10 }, "-label-nodes needs -label-net"},
+		{"label arch alone", func(o *options) {
+			o.labelArch = "ft=all:i16 width=32 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100"
+		}, "-label-arch needs -label-net"},
+		{"label arch wrong for the file", func(o *options) {
+			o.labelNet, o.labelArch = notNet, "ft=all:i16 width=32 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100"
+		}, "not a bullet network of the declared architecture"},
+		{"label arch not a spec", func(o *options) { o.labelNet, o.labelArch = notNet, "frob" }, "the declared architecture"},
 		{"quiet-only text", func(o *options) { o.out = filepath.Join(dir, "x.txt") }, "-quiet-only needs a .binpack"},
 		{"bad shard", func(o *options) { o.shard = "3/3" }, "-shard"},
 		{"bad random plies", func(o *options) { o.randomPlies = "5-2" }, "-random-plies"},
@@ -325,5 +343,36 @@ func TestBook(t *testing.T) {
 			(s.Pos.ByRole(board.Rook)|s.Pos.ByRole(board.Bishop)).Count() > 1 {
 			t.Fatalf("%s: pieces the book position does not have", s.Pos.FEN())
 		}
+	}
+}
+
+// BenchmarkLabel: one static label (a full refresh and the forward pass) per position, by
+// network, over the positions of a short in-process run.
+func BenchmarkLabel(b *testing.B) {
+	out := filepath.Join(b.TempDir(), "p.binpack")
+	if _, err := run(context.Background(), internalOptions(out, 2), io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	r := dataset.NewBinpackReader(bytes.NewReader(func() []byte { d, _ := os.ReadFile(out); return d }()))
+	var ps []board.Position
+	for r.Next() {
+		ps = append(ps, r.Sample().Pos)
+	}
+	for _, path := range []string{netDefault, "../../../shared/nets/nn-ad9b42354671.nnue"} {
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			net, err := loadNet("-label-net", path, "")
+			if err != nil {
+				b.Skip(err)
+			}
+			lab, err := newLabeller(net, 0, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				lab.label(&ps[i%len(ps)])
+				i++
+			}
+		})
 	}
 }

@@ -87,6 +87,8 @@ type options struct {
 	randomPlies string
 	quietOnly   bool
 	labelNet    string
+	arch        string
+	labelArch   string
 	labelNodes  int
 	shard       string
 	progress    time.Duration
@@ -101,10 +103,10 @@ const usage = `datagen generates NNUE training data by self-play, of nnuekit's o
 Stockfish's .binpack, optionally labelled by any network (doc/datagen.md).
 
 Usage:
-  datagen -out FILE.binpack|FILE.txt [-engine internal|PATH] [-net NET] [-nodes N] [-depth D]
+  datagen -out FILE.binpack|FILE.txt [-engine internal|PATH] [-net NET [-arch SPEC]] [-nodes N] [-depth D]
           [-games N] [-workers N] [-seed S] [-shard I/N] [-book FILE.epd] [-random-plies MIN-MAX]
-          [-quiet-only] [-label-net NET [-label-nodes N]] [-append | -force] [-json]
-  datagen -stats FILE.txt [-json]
+          [-quiet-only] [-label-net NET [-label-arch SPEC] [-label-nodes N]] [-append | -force] [-json]
+  datagen -stats FILE.txt|FILE.binpack [-json]
 
 Examples:
   go run ./examples/datagen -out d.binpack -engine internal -nodes 1000 -games 10000 -quiet-only -label-net ../shared/nets/nn-ad9b42354671.nnue
@@ -128,6 +130,8 @@ func main() {
 	flag.Uint64Var(&o.seed, "seed", 1, "random seed (openings and random plies); game k depends on the seed and k only")
 	flag.StringVar(&o.engine, "engine", "/usr/games/stockfish", `"internal" (nnuekit's own search in this process) or a UCI engine executable`)
 	flag.StringVar(&o.net, "net", netDefault, "network the internal engine evaluates with (any file nnue.Load reads; "+netDefault+": the embedded one)")
+	flag.StringVar(&o.arch, "arch", "", "with -net: the file is bullet's weights for this declared architecture string (doc/bullet.md)")
+	flag.StringVar(&o.labelArch, "label-arch", "", "with -label-net: the file is bullet's weights for this declared architecture string")
 	flag.IntVar(&o.hash, "hash", 16, "hash size in MiB per engine (process or in-process search)")
 	flag.StringVar(&o.book, "book", "", "EPD/FEN file of start positions (one per line) instead of the ECO list")
 	flag.StringVar(&o.randomPlies, "random-plies", "2-8", "uniformly random legal plies after the opening: MIN-MAX")
@@ -137,7 +141,7 @@ func main() {
 	flag.StringVar(&o.shard, "shard", "", "I/N: play only the I-th (0-based) of N equal ranges of the -games games")
 	flag.DurationVar(&o.progress, "progress", time.Second, "progress update interval (a new line every 30 updates when stderr is not a terminal)")
 	flag.BoolVar(&o.quiet, "quiet", false, "no progress output")
-	statsPath := flag.String("stats", "", "print statistics of an existing text data file (games, positions, quiet positions, results, WDL fit) and exit")
+	statsPath := flag.String("stats", "", "print statistics of a datagen file, .txt or .binpack (games, positions, quiet positions, results, WDL fit) and exit")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), usage)
 		flag.PrintDefaults()
@@ -250,6 +254,12 @@ func (o *options) validate() error {
 		if o.net != netDefault && o.net != "" {
 			return errors.New("-net needs -engine internal (a UCI engine loads its own network)")
 		}
+	}
+	if o.arch != "" && !o.internal() {
+		return errors.New("-arch needs -engine internal and -net")
+	}
+	if o.labelArch != "" && o.labelNet == "" {
+		return errors.New("-label-arch needs -label-net")
 	}
 	if o.labelNodes > 0 && o.labelNet == "" {
 		return errors.New("-label-nodes needs -label-net (the network to search with)")
@@ -456,12 +466,12 @@ func loadSources(o options) (*sources, error) {
 	var s sources
 	var err error
 	if o.internal() {
-		if s.net, err = loadNet("-net", o.net); err != nil {
+		if s.net, err = loadNet("-net", o.net, o.arch); err != nil {
 			return nil, err
 		}
 	}
 	if o.labelNet != "" {
-		if s.labelNet, err = loadNet("-label-net", o.labelNet); err != nil {
+		if s.labelNet, err = loadNet("-label-net", o.labelNet, o.labelArch); err != nil {
 			return nil, err
 		}
 	}
