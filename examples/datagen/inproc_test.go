@@ -376,3 +376,59 @@ func BenchmarkLabel(b *testing.B) {
 		})
 	}
 }
+
+// FuzzBinpackResume: whatever bytes an existing .binpack output holds, the -append checks and
+// the resume's chunk count return (no panic, no hang), and a file they accept is cut to its
+// whole chunks.
+func FuzzBinpackResume(f *testing.F) {
+	chunk := func() []byte {
+		var buf bytes.Buffer
+		p := board.StartPosition()
+		m, _ := board.ParseUCIMove(&p, "e2e4")
+		binpackGame(&buf, []dataset.Sample{{Pos: p, Score: 20, Best: m, Result: dataset.Draw}})
+		return buf.Bytes()
+	}()
+	f.Add(chunk)
+	f.Add(append(append([]byte{}, chunk...), chunk[:len(chunk)-3]...))
+	f.Add([]byte("BINP\x00\x00\x00\x00"))
+	f.Add([]byte("BINP\xff\xff\xff\x7f"))
+	f.Add([]byte("not a binpack"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "f.binpack")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n, end, err := scanChunks(bytes.NewReader(data), int64(len(data)), path)
+		if err == nil && (end > int64(len(data)) || n > end/9+1) {
+			t.Fatalf("%d chunks ending at %d of %d bytes", n, end, len(data))
+		}
+		if checkDatagenBinpack(path) != nil {
+			return
+		}
+		fh, m, err := prepareBinpack(path, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh.Close()
+		if b, _ := os.ReadFile(path); m != n || int64(len(b)) != end {
+			t.Fatalf("resume: %d games in %d bytes, scan: %d chunks ending at %d", m, len(b), n, end)
+		}
+	})
+}
+
+// FuzzRanges: -random-plies and -shard either parse into a valid range or give an error.
+func FuzzRanges(f *testing.F) {
+	for _, s := range []string{"2-8", "0-0", "5", "8-2", "-1-3", "1/2", "0/1", "3/3", "x/y", "", "2-99999999999999999999"} {
+		f.Add(s, 1000)
+	}
+	f.Fuzz(func(t *testing.T, s string, games int) {
+		if lo, hi, err := parseRange(s); err == nil && (lo < 0 || hi < lo || hi > 1000) {
+			t.Fatalf("parseRange(%q) = %d, %d", s, lo, hi)
+		}
+		games = max(games, 0) % 1_000_000
+		o := options{shard: s, games: games}
+		if first, end, err := o.shardRange(); err == nil && (first < 0 || end < first || end > int64(games)) {
+			t.Fatalf("-shard %q of %d games: [%d, %d)", s, games, first, end)
+		}
+	})
+}
