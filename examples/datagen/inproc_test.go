@@ -432,3 +432,38 @@ func FuzzRanges(f *testing.F) {
 		}
 	})
 }
+
+// TestBinpackWriteErrorKeepsGames: -append to a binpack whose writes fail (a full disk) ends
+// with the write error, and the games already in the file stay.
+func TestBinpackWriteErrorKeepsGames(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "full.binpack")
+	o := internalOptions(out, 1)
+	mustRun(t, context.Background(), o)
+	before := readFile(t, out)
+	saved := appendWriter
+	appendWriter = func(*os.File) io.Writer { return failingWriter{} }
+	defer func() { appendWriter = saved }()
+	o.games, o.appendTo = 5, true
+	if _, err := run(context.Background(), o, io.Discard); err == nil || !strings.Contains(err.Error(), "no space") {
+		t.Errorf("write error: %v", err)
+	}
+	if !bytes.Equal(readFile(t, out), before) {
+		t.Error("the file's games changed")
+	}
+}
+
+// TestStockfishDeterministic: the subprocess source, written as a binpack with -quiet-only,
+// gives the same bytes for 1 and 2 workers (one Stockfish thread, go nodes, ucinewgame before
+// every game; game k depends on the seed and k only).
+func TestStockfishDeterministic(t *testing.T) {
+	needStockfish(t)
+	dir := t.TempDir()
+	o := options{out: filepath.Join(dir, "a.binpack"), games: 3, nodes: 200, workers: 1, seed: 4,
+		engine: stockfish, hash: 16, quietOnly: true, quiet: true}
+	mustRun(t, context.Background(), o)
+	o.out, o.workers = filepath.Join(dir, "b.binpack"), 2
+	mustRun(t, context.Background(), o)
+	if a, b := readFile(t, filepath.Join(dir, "a.binpack")), readFile(t, o.out); !bytes.Equal(a, b) || len(a) == 0 {
+		t.Errorf("1 and 2 workers: %d and %d bytes, different", len(a), len(b))
+	}
+}
