@@ -467,3 +467,36 @@ func TestStockfishDeterministic(t *testing.T) {
 		t.Errorf("1 and 2 workers: %d and %d bytes, different", len(a), len(b))
 	}
 }
+
+// TestBookPGN: a PGN book's games start where its main lines end (the text output keeps every
+// position, so a line's first FEN is its start position).
+func TestBookPGN(t *testing.T) {
+	ps, err := readBook("../match/testdata/openings.pgn")
+	if err != nil || len(ps) != 2 {
+		t.Fatalf("%d positions, %v", len(ps), err)
+	}
+	want := map[string]bool{}
+	for _, p := range ps {
+		want[p.FEN()] = true
+	}
+	if !want["rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4"] {
+		t.Errorf("book positions %v lack the end of 1. d4 Nf6 2. c4 e6 3. Nc3 Bb4", want)
+	}
+	o := internalOptions(filepath.Join(t.TempDir(), "b.txt"), 4)
+	o.quietOnly, o.book, o.randomPlies = false, "../match/testdata/openings.pgn", "0-0"
+	mustRun(t, context.Background(), o)
+	for _, line := range strings.Split(strings.TrimSpace(string(readFile(t, o.out))), "\n") {
+		samples, err := dataset.ParseLine(line, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !want[samples[0].Pos.FEN()] {
+			t.Errorf("a game starts at %s, not a book position", samples[0].Pos.FEN())
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.pgn")
+	os.WriteFile(bad, []byte("1. e4 e5 2. Qxf7 *\n"), 0o644)
+	if _, err := readBook(bad); err == nil {
+		t.Error("a PGN with an illegal move was accepted")
+	}
+}

@@ -11,7 +11,8 @@
 //	go run ./examples/datagen -stats /work/data/train.txt
 //
 // Each game starts from a random line of the lichess ECO list (github.com/corentings/chess/v2/
-// opening) or a random position of a -book file (EPD/FEN lines), followed by -random-plies
+// opening) or a random position of a -book file (EPD/FEN lines, or the end of each main line of a
+// PGN file), followed by -random-plies
 // uniformly random legal plies (default 2–8; redrawn when the engine scores the start beyond
 // ±300 cp), then the engine plays its best move at a fixed node count (and, in process, depth)
 // until checkmate, stalemate, insufficient material, threefold repetition, the 50-move rule, or
@@ -67,6 +68,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/internal/epdfile"
 	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/nnue"
@@ -104,7 +106,7 @@ Stockfish's .binpack, optionally labelled by any network (doc/datagen.md).
 
 Usage:
   datagen -out FILE.binpack|FILE.txt [-engine internal|PATH] [-net NET [-arch SPEC]] [-nodes N] [-depth D]
-          [-games N] [-workers N] [-seed S] [-shard I/N] [-book FILE.epd] [-random-plies MIN-MAX]
+          [-games N] [-workers N] [-seed S] [-shard I/N] [-book FILE.epd|.pgn] [-random-plies MIN-MAX]
           [-quiet-only] [-label-net NET [-label-arch SPEC] [-label-nodes N]] [-append | -force] [-json]
   datagen -stats FILE.txt|FILE.binpack [-json]
 
@@ -133,7 +135,7 @@ func main() {
 	flag.StringVar(&o.arch, "arch", "", "with -net: the file is bullet's weights for this declared architecture string (doc/bullet.md)")
 	flag.StringVar(&o.labelArch, "label-arch", "", "with -label-net: the file is bullet's weights for this declared architecture string")
 	flag.IntVar(&o.hash, "hash", 16, "hash size in MiB per engine (process or in-process search)")
-	flag.StringVar(&o.book, "book", "", "EPD/FEN file of start positions (one per line) instead of the ECO list")
+	flag.StringVar(&o.book, "book", "", "start positions instead of the ECO list: an EPD/FEN file (one per line) or a .pgn (the end of each game's main line)")
 	flag.StringVar(&o.randomPlies, "random-plies", "2-8", "uniformly random legal plies after the opening: MIN-MAX")
 	flag.BoolVar(&o.quietOnly, "quiet-only", false, "write only quiet positions: not in check, best move neither a capture nor a promotion, |score| ≤ 5000 (.binpack only)")
 	flag.StringVar(&o.labelNet, "label-net", "", "label every written position with this network's evaluation, in internal units ("+netDefault+": the embedded one)")
@@ -477,7 +479,7 @@ func loadSources(o options) (*sources, error) {
 	}
 	s.ops = &openings{}
 	if o.book != "" {
-		ps, err := epdfile.ReadAll(o.book)
+		ps, err := readBook(o.book)
 		if err != nil {
 			return nil, fmt.Errorf("-book: %w", err)
 		}
@@ -493,6 +495,32 @@ func loadSources(o options) (*sources, error) {
 		return nil, err
 	}
 	return &s, nil
+}
+
+// readBook returns the start positions of a book: every position of an EPD/FEN file, or for
+// a name ending in .pgn the position at the end of each game's main line (board.ReadPGN).
+func readBook(path string) ([]board.Position, error) {
+	if !strings.EqualFold(filepath.Ext(path), ".pgn") {
+		return epdfile.ReadAll(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	games, err := board.ReadPGN(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	ps := make([]board.Position, 0, len(games))
+	for _, g := range games {
+		p := g.Start
+		for _, m := range g.Moves {
+			p, _ = p.Play(m)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
 }
 
 // newPlayer starts the position source of one worker.
