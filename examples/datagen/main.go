@@ -130,7 +130,7 @@ func main() {
 	flag.IntVar(&o.depth, "depth", 0, "search depth per move (-engine internal only; 0: none)")
 	flag.IntVar(&o.workers, "workers", 2, "games played in parallel (engine processes or in-process searches, one thread each)")
 	flag.Uint64Var(&o.seed, "seed", 1, "random seed (openings and random plies); game k depends on the seed and k only")
-	flag.StringVar(&o.engine, "engine", "/usr/games/stockfish", `"internal" (nnuekit's own search in this process) or a UCI engine executable`)
+	flag.StringVar(&o.engine, "engine", "/usr/games/stockfish", `"internal" (nnuekit's own search in this process) or a UCI engine executable (a file named internal: ./internal)`)
 	flag.StringVar(&o.net, "net", netDefault, "network the internal engine evaluates with (any file nnue.Load reads; "+netDefault+": the embedded one)")
 	flag.StringVar(&o.arch, "arch", "", "with -net: the file is bullet's weights for this declared architecture string (doc/bullet.md)")
 	flag.StringVar(&o.labelArch, "label-arch", "", "with -label-net: the file is bullet's weights for this declared architecture string")
