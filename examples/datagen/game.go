@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,6 +48,13 @@ var (
 	openingsErr  error
 )
 
+// openings is where games start: the positions of a book file (-book), or, without one, the
+// lines of the ECO list; random plies follow either.
+type openings struct {
+	lines     [][]board.Move   // ECO lines from the start position
+	positions []board.Position // book positions (used instead of lines when non-empty)
+}
+
 // loadOpenings returns every line of the lichess ECO list shipped with chess/v2/opening, as UCI
 // move lists.
 func loadOpenings() ([][]board.Move, error) {
@@ -85,7 +93,22 @@ func readOpenings() ([][]board.Move, error) {
 	if len(lines) == 0 {
 		return nil, errors.New("no openings in the ECO book")
 	}
+	// Book.Possible returns the lines in an order that varies from run to run; sorted, a
+	// seed draws the same openings every time.
+	slices.SortFunc(lines, func(a, b []board.Move) int {
+		return slices.Compare(movesKey(a), movesKey(b))
+	})
+	lines = slices.CompactFunc(lines, func(a, b []board.Move) bool { return slices.Equal(a, b) })
 	return lines, nil
+}
+
+// movesKey returns the moves as integers, for sorting lines.
+func movesKey(ms []board.Move) []int {
+	k := make([]int, len(ms))
+	for i, m := range ms {
+		k[i] = int(m)
+	}
+	return k
 }
 
 // repKey is a position's FEN without the clocks, for repetition detection.
@@ -111,12 +134,16 @@ func insufficientMaterial(p *board.Position) bool {
 	return p.PieceCount() <= 3
 }
 
-// startPosition draws a random ECO line and random plies after it.
-func startPosition(rng *rand.Rand, openings [][]board.Move, cfg *gameConfig) (board.Position, bool) {
-	line := openings[rng.IntN(len(openings))]
-	p := board.StartPosition()
-	for _, m := range line {
-		p, _ = p.Play(m)
+// startPosition draws a random book position or ECO line and random plies after it.
+func startPosition(rng *rand.Rand, ops *openings, cfg *gameConfig) (board.Position, bool) {
+	var p board.Position
+	if len(ops.positions) > 0 {
+		p = ops.positions[rng.IntN(len(ops.positions))]
+	} else {
+		p = board.StartPosition()
+		for _, m := range ops.lines[rng.IntN(len(ops.lines))] {
+			p, _ = p.Play(m)
+		}
 	}
 	n := cfg.randomPliesMin + rng.IntN(cfg.randomPliesMax-cfg.randomPliesMin+1)
 	for range n {
@@ -132,7 +159,7 @@ func startPosition(rng *rand.Rand, openings [][]board.Move, cfg *gameConfig) (bo
 // playGame plays one self-play game and returns its samples (every searched position, Played set
 // for all but the last) and result. It returns errStopped when ctx is cancelled (the game is
 // dropped).
-func playGame(ctx context.Context, rng *rand.Rand, en *engine, openings [][]board.Move, cfg *gameConfig) ([]dataset.Sample, dataset.Result, error) {
+func playGame(ctx context.Context, rng *rand.Rand, en player, ops *openings, cfg *gameConfig) ([]dataset.Sample, dataset.Result, error) {
 	if err := en.newGame(); err != nil {
 		return nil, 0, err
 	}
@@ -143,7 +170,7 @@ func playGame(ctx context.Context, rng *rand.Rand, en *engine, openings [][]boar
 		if ctx.Err() != nil {
 			return nil, 0, errStopped
 		}
-		p, ok := startPosition(rng, openings, cfg)
+		p, ok := startPosition(rng, ops, cfg)
 		if !ok {
 			continue
 		}

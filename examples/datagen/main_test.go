@@ -263,7 +263,7 @@ func TestOutputRules(t *testing.T) {
 		{out: mine, appendTo: true, force: true, want: "exclude"},
 		{out: plain, force: true, want: "not a datagen file"},
 		{out: bin, force: true, want: "binpack"},
-		{out: filepath.Join(dir, "x.binpack"), want: "convert"},
+		{out: filepath.Join(dir, "x.plain"), want: "convert"},
 		{out: filepath.Join(dir, "nodir", "x.txt"), want: "does not exist"},
 	} {
 		o.out, o.appendTo, o.force = tc.out, tc.appendTo, tc.force

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ func readStats(path string) (fileStats, error) {
 		return st, err
 	}
 	defer f.Close()
+	if isBinpack(path) {
+		return readBinpackStats(f, path)
+	}
 	start := time.Now()
 	r := dataset.NewReader(f)
 	var all, quiet dataset.WDLFitter
@@ -49,6 +53,55 @@ func readStats(path string) (fileStats, error) {
 			}
 		}
 	}
+	st.a, st.b, st.fitErr = all.Fit()
+	st.aQuiet, st.bQuiet, st.fitQuietErr = quiet.Fit()
+	st.elapsed = time.Since(start)
+	return st, nil
+}
+
+// readBinpackStats reads a datagen binpack chunk by chunk (one game each).
+func readBinpackStats(f *os.File, path string) (fileStats, error) {
+	var st fileStats
+	start := time.Now()
+	fi, err := f.Stat()
+	if err != nil {
+		return st, err
+	}
+	n, end, err := scanChunks(f, fi.Size(), path)
+	if err != nil {
+		return st, err
+	}
+	if end != fi.Size() {
+		return st, fmt.Errorf("%s: an unfinished last chunk (%d bytes; -append cuts it)", path, fi.Size()-end)
+	}
+	var all, quiet dataset.WDLFitter
+	r := dataset.NewBinpackReader(bufio.NewReaderSize(io.NewSectionReader(f, 0, end), 1<<20))
+	for r.Next() {
+		s := r.Sample()
+		st.positions++
+		all.Add(s)
+		if dataset.Quiet(s) {
+			st.quiet++
+			quiet.Add(s)
+		}
+	}
+	if err := r.Err(); err != nil {
+		return st, fmt.Errorf("%s: %w", path, err)
+	}
+	// Results per game: the first sample of each chunk.
+	var hdr [8]byte
+	for off := int64(0); off < end; {
+		if _, err := f.ReadAt(hdr[:], off); err != nil {
+			return st, err
+		}
+		cs := int64(hdr[4]) | int64(hdr[5])<<8 | int64(hdr[6])<<16 | int64(hdr[7])<<24
+		cr := dataset.NewBinpackReader(io.NewSectionReader(f, off, 8+cs))
+		if cr.Next() {
+			st.results[cr.Sample().Result]++
+		}
+		off += 8 + cs
+	}
+	st.games = n
 	st.a, st.b, st.fitErr = all.Fit()
 	st.aQuiet, st.bQuiet, st.fitQuietErr = quiet.Fit()
 	st.elapsed = time.Since(start)

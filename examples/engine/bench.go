@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/search"
 )
 
 const defaultBenchDepth = 8
@@ -42,7 +43,7 @@ type benchResult struct {
 // benchJob lets the UCI loop stop a bench between or inside its searches.
 type benchJob struct {
 	mu      sync.Mutex
-	s       *searcher // the search running now
+	s       *search.Searcher // the search running now
 	stopped bool
 }
 
@@ -52,12 +53,12 @@ func (j *benchJob) stop() {
 	defer j.mu.Unlock()
 	j.stopped = true
 	if j.s != nil {
-		j.s.halt()
+		j.s.Halt()
 	}
 }
 
 // begin registers the next search; false when the bench was stopped.
-func (j *benchJob) begin(s *searcher) bool {
+func (j *benchJob) begin(s *search.Searcher) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.s = s
@@ -74,9 +75,9 @@ func (j *benchJob) isStopped() bool {
 // ends early once job.stop is called (positions then counts the finished searches). The
 // engine's position is not touched.
 func (e *engine) runBench(depth int, job *benchJob) benchResult {
-	e.tt.clear()
+	e.tt.Clear()
 	for _, t := range e.threads {
-		t.clearHistory()
+		t.ClearHistory()
 	}
 	var r benchResult
 	start := time.Now()
@@ -86,12 +87,12 @@ func (e *engine) runBench(depth int, job *benchJob) benchResult {
 			e.printf("info string error: bench position %q: %v", fen, err)
 			continue
 		}
-		s := e.newSearcher(&pos, limits{depth: depth}, nil)
+		s := e.newSearcher(&pos, search.FixedLimits(depth, 0), nil)
 		if job != nil && !job.begin(s) {
 			break
 		}
-		s.run(&pos, nil)
-		r.nodes += s.nodes()
+		s.Run(&pos, nil)
+		r.nodes += s.Nodes()
 		if job != nil && job.isStopped() {
 			break // this search was cut short: not counted
 		}

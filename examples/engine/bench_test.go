@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/search"
 )
 
 // BenchmarkSearch: the bench positions searched to depth 6 with one thread, per
@@ -26,8 +27,8 @@ func BenchmarkSearch(b *testing.B) {
 			b.ReportAllocs()
 			start := time.Now()
 			for i := 0; b.Loop(); i++ {
-				_, _, s := searchPos(e, pos[i%len(pos)], limits{depth: 6})
-				nodes += s.nodes()
+				_, _, s := searchPos(e, pos[i%len(pos)], search.FixedLimits(6, 0))
+				nodes += s.Nodes()
 			}
 			b.ReportMetric(float64(nodes)/time.Since(start).Seconds(), "nodes/s")
 		})
@@ -41,11 +42,34 @@ func BenchmarkStopLatency(b *testing.B) {
 	e.tt = newTT(16)
 	var total time.Duration
 	for b.Loop() {
-		e.startSearch(limits{infinite: true})
+		infinite, _ := search.ParseGo([]string{"infinite"})
+		e.startSearch(infinite)
 		time.Sleep(20 * time.Millisecond)
 		t0 := time.Now()
 		e.stopSearch()
 		total += time.Since(t0)
 	}
 	b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/stop")
+}
+
+// TestBenchNodes pins the bench's node counts, the fingerprint of the search and the
+// evaluation (bench.go): any change to either changes them. Measured with the default
+// network (depth 5) and the material evaluation (depth 6).
+func TestBenchNodes(t *testing.T) {
+	for _, c := range []struct {
+		eval  string
+		depth int
+		nodes int64
+	}{
+		{evalDefault, 5, 106230},
+		{evalMaterial, 6, 190809},
+	} {
+		e := quietEngine(t)
+		if err := e.setEvalFile(c.eval); err != nil {
+			t.Fatal(err)
+		}
+		if r := e.runBench(c.depth, nil); r.nodes != c.nodes || r.positions != len(benchFENs) {
+			t.Errorf("bench %d with %s: %d nodes over %d positions, want %d over %d", c.depth, c.eval, r.nodes, r.positions, c.nodes, len(benchFENs))
+		}
+	}
 }

@@ -5,10 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/search"
 )
 
 // shared returns the path of a file under ../shared (from the repository root), or skips.
@@ -21,26 +21,6 @@ func shared(t testing.TB, parts ...string) string {
 	return p
 }
 
-// epdPositions returns the first n positions of ../shared/data/positions.epd, or skips.
-func epdPositions(t testing.TB, n int) []board.Position {
-	data, err := os.ReadFile(shared(t, "data", "positions.epd"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []board.Position
-	for i, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if len(out) == n {
-			break
-		}
-		p, _, err := board.ParseEPD(l)
-		if err != nil {
-			t.Fatalf("positions.epd line %d: %v", i+1, err)
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
 // quietEngine returns an engine writing to io.Discard.
 func quietEngine(t testing.TB) *engine {
 	t.Helper()
@@ -49,16 +29,16 @@ func quietEngine(t testing.TB) *engine {
 
 // searchPos searches pos with e's threads and limits lim; it returns the best move, the
 // main thread's score and the searcher.
-func searchPos(e *engine, pos board.Position, lim limits) (board.Move, int, *searcher) {
+func searchPos(e *engine, pos board.Position, lim search.Limits) (board.Move, int, *search.Searcher) {
 	e.root, e.history = pos, nil
 	s := e.newSearcher(&e.root, lim, nil)
-	m := s.run(&e.root, nil)
-	return m, s.threads[0].bestScore, s
+	m := s.Run(&e.root, nil)
+	return m, s.Score(), s
 }
 
 // newTT returns a table of mb MiB (small sizes that cannot fail) for tests.
-func newTT(mb int) *tt {
-	t, err := allocTT(mb)
+func newTT(mb int) *search.TT {
+	t, err := search.NewTT(mb)
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/search"
 )
 
 // TestSelfPlay plays the engine against itself from the start position through the UCI
@@ -25,8 +26,8 @@ func TestSelfPlay(t *testing.T) {
 		if err := e.position(append([]string{"startpos", "moves"}, moves...)); err != nil {
 			t.Fatal(err)
 		}
-		s := e.newSearcher(&e.root, limits{depth: 4}, nil)
-		m := s.run(&e.root, e.history)
+		s := e.newSearcher(&e.root, search.FixedLimits(4, 0), nil)
+		m := s.Run(&e.root, e.history)
 		if m == board.NullMove {
 			if pos.HasLegalMove() {
 				t.Fatalf("ply %d %s: no move although legal moves exist", ply, pos.FEN())
@@ -40,7 +41,7 @@ func TestSelfPlay(t *testing.T) {
 		pos, _ = pos.Play(m)
 		moves = append(moves, m.String())
 		seen[pos.Key()]++
-		if seen[pos.Key()] >= 3 || pos.HalfmoveClock() >= 100 || insufficientMaterial(&pos) {
+		if seen[pos.Key()] >= 3 || pos.HalfmoveClock() >= 100 || search.InsufficientMaterial(&pos) {
 			t.Logf("draw after %d plies: %s", len(moves), strings.Join(moves, " "))
 			return
 		}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/search"
 	"github.com/nnuekit/nnuekit/nnue"
 )
 
@@ -48,21 +49,21 @@ type engine struct {
 	evalArch   *nnue.Spec
 	evalLayout nnue.BulletFile
 	net        *nnue.Network // nil: material evaluation
-	tt         *tt
-	threads    []*thread
+	tt         *search.TT
+	threads    []*search.Thread
 
 	root    board.Position
 	history []uint64 // keys of the game positions before root
 	posErr  error    // the last position command was rejected: go answers bestmove 0000
 
-	cur    *searcher     // the running go search (ponderhit), nil otherwise
-	cancel func()        // stops the running job (a search or a bench); nil: none
-	done   chan struct{} // closed when the running job has printed its last line
+	cur    *search.Searcher // the running go search (ponderhit), nil otherwise
+	cancel func()           // stops the running job (a search or a bench); nil: none
+	done   chan struct{}    // closed when the running job has printed its last line
 }
 
 // machineMemory returns the machine's memory and the part available now, in bytes
 // (mem_linux.go); ok is false where it cannot be read. Tests replace it.
-var machineMemory = readMachineMemory
+var machineMemory = search.ReadMachineMemory
 
 // maxHashUnknownMemory is the Hash maximum where the machine's memory cannot be read.
 const maxHashUnknownMemory = 4096
@@ -91,21 +92,21 @@ var maxHash = func() int {
 // available now (machineMemory); a refusal (not available, or the allocation failed) is
 // an error and the old table stays. The same size keeps the table and its contents.
 func (e *engine) resizeTT(mb int) error {
-	if ttBytes(mb) == ttBytes(e.hashMB) && e.tt != nil {
+	if search.TTBytes(mb) == search.TTBytes(e.hashMB) && e.tt != nil {
 		e.hashMB = mb
 		return nil
 	}
-	need := ttBytes(mb)
+	need := search.TTBytes(mb)
 	if _, avail, ok := machineMemory(); ok && need > avail {
 		return fmt.Errorf("option Hash: %d MiB is more than the %d MiB of memory available now; the %d MiB table stays",
-			need>>20, avail>>20, ttBytes(e.hashMB)>>20)
+			need>>20, avail>>20, search.TTBytes(e.hashMB)>>20)
 	}
-	t, err := allocTT(mb)
+	t, err := search.NewTT(mb)
 	if err != nil {
-		return fmt.Errorf("option Hash: %v; the %d MiB table stays", err, ttBytes(e.hashMB)>>20)
+		return fmt.Errorf("option Hash: %v; the %d MiB table stays", err, search.TTBytes(e.hashMB)>>20)
 	}
 	if e.tt != nil {
-		e.tt.release()
+		e.tt.Release()
 	}
 	e.tt, e.hashMB = t, mb
 	return nil
@@ -142,18 +143,11 @@ func (e *engine) flush() {
 	e.mu.Unlock()
 }
 
-func (e *engine) newEvaluator() evaluator {
-	if e.net == nil {
-		return &materialEval{}
-	}
-	return newNNUEEval(e.net)
-}
-
 // makeThreads (re)creates the per-thread state (accumulator stacks etc.).
 func (e *engine) makeThreads() {
 	e.threads = e.threads[:0]
 	for i := 0; i < e.nThreads; i++ {
-		e.threads = append(e.threads, newThread(i, e.newEvaluator()))
+		e.threads = append(e.threads, search.NewThread(i, e.net))
 	}
 }
 
@@ -232,9 +226,9 @@ func (e *engine) command(line string) bool {
 		e.printf("readyok")
 	case "ucinewgame":
 		e.stopSearch()
-		e.tt.clear()
+		e.tt.Clear()
 		for _, t := range e.threads {
-			t.clearHistory()
+			t.ClearHistory()
 		}
 	case "setoption":
 		e.stopSearch()
@@ -249,7 +243,7 @@ func (e *engine) command(line string) bool {
 		}
 	case "go":
 		e.stopSearch()
-		lim, notes := parseGo(f[1:])
+		lim, notes := search.ParseGo(f[1:])
 		for _, n := range notes {
 			e.printf("info string warning: %s", n)
 		}
@@ -265,7 +259,7 @@ func (e *engine) command(line string) bool {
 		e.stopSearch()
 	case "ponderhit":
 		if e.cur != nil {
-			e.cur.ponderhit()
+			e.cur.PonderHit()
 		}
 	case "quit":
 		e.stopSearch()
@@ -282,8 +276,8 @@ func (e *engine) command(line string) bool {
 		depth := defaultBenchDepth
 		if len(f) > 1 {
 			d, err := strconv.Atoi(f[1])
-			if err != nil || d < 1 || d >= maxPly {
-				e.printf("info string error: bench depth %s: want an integer in 1…%d", quoteShort(f[1]), maxPly-1)
+			if err != nil || d < 1 || d >= search.MaxPly {
+				e.printf("info string error: bench depth %s: want an integer in 1…%d", search.QuoteShort(f[1]), search.MaxPly-1)
 				return true
 			}
 			depth = d
@@ -302,7 +296,7 @@ func (e *engine) command(line string) bool {
 	case "debug", "register":
 		// UCI commands without effect here.
 	default:
-		e.printf("info string error: unknown command %s", quoteShort(f[0]))
+		e.printf("info string error: unknown command %s", search.QuoteShort(f[0]))
 	}
 	return true
 }
@@ -329,7 +323,7 @@ func (e *engine) setOption(args []string) error {
 	spin := func(name string, lo, hi int) (int, error) {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("option %s: value %s is not an integer in %d…%d", name, quoteShort(v), lo, hi)
+			return 0, fmt.Errorf("option %s: value %s is not an integer in %d…%d", name, search.QuoteShort(v), lo, hi)
 		}
 		return n, nil
 	}
@@ -340,7 +334,7 @@ func (e *engine) setOption(args []string) error {
 		case "false":
 			return false, nil
 		}
-		return false, fmt.Errorf("option %s: value %s is not true or false", name, quoteShort(v))
+		return false, fmt.Errorf("option %s: value %s is not true or false", name, search.QuoteShort(v))
 	}
 	switch id {
 	case "hash":
@@ -394,7 +388,7 @@ func (e *engine) setOption(args []string) error {
 	case "evalfile":
 		return e.setEvalFile(v)
 	default:
-		return fmt.Errorf("unknown option %s", quoteShort(strings.Join(name, " ")))
+		return fmt.Errorf("unknown option %s", search.QuoteShort(strings.Join(name, " ")))
 	}
 	return nil
 }
@@ -414,7 +408,7 @@ func (e *engine) setEvalFile(path string) error {
 		// reading a device may never end, a directory is no network.
 		var fi os.FileInfo
 		if fi, err = os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-			return fmt.Errorf("EvalFile %s: not a regular file (%s)", quoteShort(path), fileKind(fi.Mode()))
+			return fmt.Errorf("EvalFile %s: not a regular file (%s)", search.QuoteShort(path), fileKind(fi.Mode()))
 		}
 		if err == nil && e.evalArch != nil {
 			net, err = nnue.LoadBulletFile(path, *e.evalArch, e.evalLayout)
@@ -480,16 +474,16 @@ func (e *engine) position(args []string) error {
 		}
 		pos, rest = p, rest[n:]
 	default:
-		return fmt.Errorf("position: want startpos or fen, got %s", quoteShort(args[0]))
+		return fmt.Errorf("position: want startpos or fen, got %s", search.QuoteShort(args[0]))
 	}
 	var hist []uint64
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
-			return fmt.Errorf("position: unexpected %s (want 'moves')", quoteShort(rest[0]))
+			return fmt.Errorf("position: unexpected %s (want 'moves')", search.QuoteShort(rest[0]))
 		}
 		for _, s := range rest[1:] {
 			if len(s) > 5 {
-				return fmt.Errorf("position: move %s is not a UCI move (4 or 5 characters)", quoteShort(s))
+				return fmt.Errorf("position: move %s is not a UCI move (4 or 5 characters)", search.QuoteShort(s))
 			}
 			m, err := board.ParseUCIMove(&pos, s)
 			if err != nil {
@@ -497,9 +491,9 @@ func (e *engine) position(args []string) error {
 			}
 			next, _, err := pos.PlayChecked(m)
 			if err != nil {
-				return fmt.Errorf("position: move %s in %s: %v", quoteShort(s), pos.FEN(), err)
+				return fmt.Errorf("position: move %s in %s: %v", search.QuoteShort(s), pos.FEN(), err)
 			}
-			hist = append(hist, key(&pos))
+			hist = append(hist, pos.Key())
 			if next.HalfmoveClock() == 0 {
 				hist = hist[:0] // irreversible: earlier positions cannot repeat
 			}
@@ -512,105 +506,21 @@ func (e *engine) position(args []string) error {
 
 // goKeywords are the parameters of go (UCI); searchmoves takes the moves after it up to
 // the next keyword.
-var goKeywords = map[string]bool{"searchmoves": true, "ponder": true, "wtime": true, "btime": true,
-	"winc": true, "binc": true, "movestogo": true, "depth": true, "nodes": true, "mate": true,
-	"movetime": true, "infinite": true}
-
-// parseGo parses the arguments of a go command. It never fails: an unknown token, a
-// parameter without a value or with a value that is not an integer is skipped and named
-// in the returned notes (one "info string" each); a number beyond int64 counts as the
-// largest one. Values are clamped: times to ±maxTimeMs (increments and movestogo to ≥ 0),
-// depth to 1…maxPly−1, nodes to ≥ 1, mate n to 1…maxPly/2.
-func parseGo(args []string) (limits, []string) {
-	var l limits
-	var notes []string
-	note := func(format string, a ...any) { notes = append(notes, fmt.Sprintf(format, a...)) }
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch a {
-		case "infinite":
-			l.infinite = true
-			continue
-		case "ponder":
-			l.ponder = true
-			continue
-		case "searchmoves":
-			for i+1 < len(args) && !goKeywords[args[i+1]] {
-				i++
-				l.searchMoves = append(l.searchMoves, args[i])
-			}
-			if len(l.searchMoves) == 0 {
-				note("go: searchmoves without moves ignored")
-			}
-			continue
-		}
-		if !goKeywords[a] {
-			note("go: unknown parameter %s ignored", quoteShort(a))
-			continue
-		}
-		if i+1 >= len(args) || goKeywords[args[i+1]] {
-			note("go: %s without a value ignored", a)
-			continue
-		}
-		i++
-		n, err := strconv.ParseInt(args[i], 10, 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			note("go: %s %s is not an integer, ignored", a, quoteShort(args[i]))
-			continue
-		}
-		// ParseInt returns ±MaxInt64 with ErrRange: the clamps below take it from there.
-		ms := time.Duration(min(max(n, -maxTimeMs), maxTimeMs)) * time.Millisecond
-		switch a {
-		case "wtime":
-			l.wtime, l.wtimeSet, l.clock = ms, true, true
-		case "btime":
-			l.btime, l.btimeSet, l.clock = ms, true, true
-		case "winc":
-			l.winc, l.clock = max(ms, 0), true
-		case "binc":
-			l.binc, l.clock = max(ms, 0), true
-		case "movestogo":
-			l.movesToGo, l.clock = int(min(max(n, 0), maxMovesToGo)), true
-		case "movetime":
-			l.moveTime, l.moveTimeSet = ms, true
-		case "depth":
-			l.depth = int(min(max(n, 1), maxPly-1))
-		case "nodes":
-			l.nodes = max(n, 1)
-		case "mate":
-			// A mate in n is found by depth 2n−1; one ply more confirms it.
-			l.depth = int(2*min(max(n, 1), maxPly/2) + 1)
-			l.depth = min(l.depth, maxPly-1)
-		}
-	}
-	return l, notes
-}
-
-// quoteShort quotes s for a message, cut to 200 bytes (a hostile token is not echoed
-// whole).
-func quoteShort(s string) string {
-	const n = 200
-	if len(s) <= n {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:n]) + fmt.Sprintf("… (%d bytes)", len(s))
-}
-
 // startSearch runs a search of the current position in the background; it prints
 // bestmove (with the expected reply as "ponder", when the principal variation has one)
 // when done.
-func (e *engine) startSearch(lim limits) {
+func (e *engine) startSearch(lim search.Limits) {
 	s := e.newSearcher(&e.root, lim, func(msg string) { e.printf("info %s", msg) })
-	for _, n := range s.notes {
+	for _, n := range s.Notes() {
 		e.printf("info string warning: %s", n)
 	}
-	e.cur, e.cancel = s, s.halt
+	e.cur, e.cancel = s, s.Halt
 	done := make(chan struct{})
 	e.done = done
 	go func() {
 		defer close(done)
-		best := s.run(&e.root, e.history)
-		if p := s.threads[0].ponderMove; p != board.NullMove && best == s.threads[0].bestMove {
+		best := s.Run(&e.root, e.history)
+		if p := s.PonderMove(best); p != board.NullMove {
 			e.printf("bestmove %s ponder %s", best, p)
 		} else {
 			e.printf("bestmove %s", best)
@@ -618,36 +528,9 @@ func (e *engine) startSearch(lim limits) {
 	}()
 }
 
-// newSearcher prepares a search of root with limits lim: the time budget and the legal
-// moves of searchmoves (notes for what it ignored).
-func (e *engine) newSearcher(root *board.Position, lim limits, info func(string)) *searcher {
-	s := &searcher{tt: e.tt, lim: lim, t0: time.Now(), stopCh: make(chan struct{}),
-		ponderhitCh: make(chan struct{}), threads: e.threads, debug: e.debug, info: info}
-	var note string
-	s.budget, note = lim.timeBudget(root.SideToMove() == board.White, e.overhead)
-	if note != "" {
-		s.notes = append(s.notes, note)
-	}
-	s.pondering.Store(lim.ponder)
-	if len(lim.searchMoves) > 0 {
-		moves := []board.Move{}
-		for _, str := range lim.searchMoves {
-			m, err := board.ParseUCIMove(root, str)
-			if err != nil || !root.IsLegal(m) {
-				s.notes = append(s.notes, fmt.Sprintf("go searchmoves: %s is not a legal move here, ignored", quoteShort(str)))
-				continue
-			}
-			if !slices.Contains(moves, m) {
-				moves = append(moves, m)
-			}
-		}
-		if len(moves) == 0 {
-			s.notes = append(s.notes, "go searchmoves: no legal move given, searching every move")
-		} else {
-			s.rootMoves = moves
-		}
-	}
-	return s
+// newSearcher prepares a search of root with limits lim on the engine's table and threads.
+func (e *engine) newSearcher(root *board.Position, lim search.Limits, info func(string)) *search.Searcher {
+	return search.NewSearcher(root, lim, search.Config{TT: e.tt, Threads: e.threads, Overhead: e.overhead, Debug: e.debug, Info: info})
 }
 
 // stopSearch stops the running job (a search or a bench), if any, and waits for its last
@@ -661,72 +544,10 @@ func (e *engine) stopSearch() {
 	e.cur, e.cancel, e.done = nil, nil, nil
 }
 
-// run searches root with every thread and returns the best move (NullMove, printed
-// "0000", when there is no legal move). With go infinite it returns after stop, with go
-// ponder after ponderhit or stop.
-func (s *searcher) run(root *board.Position, history []uint64) board.Move {
-	var ml moveList
-	genLegal(root, &ml)
-	s.restrictRoot(&ml)
-	if ml.N == 0 {
-		if s.info != nil {
-			if root.InCheck() {
-				s.info("depth 0 score mate 0")
-			} else {
-				s.info("depth 0 score cp 0")
-			}
-		}
-		s.waitRelease()
-		s.halt()
-		return board.NullMove
-	}
-	s.tt.newSearch()
-	for _, t := range s.threads {
-		t.prepare(s, root, history)
-	}
-	s.startClock()
-	var wg sync.WaitGroup
-	for _, t := range s.threads[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.iterate()
-		}()
-	}
-	main := s.threads[0]
-	main.iterate()
-	s.waitRelease()
-	s.halt()
-	wg.Wait()
-	if s.debugErr.Load() > 0 && s.info != nil {
-		s.info(fmt.Sprintf("string debug: %d nodes where incremental != refresh", s.debugErr.Load()))
-	}
-	if main.bestMove == board.NullMove {
-		return ml.Moves[0]
-	}
-	return main.bestMove
-}
-
-// waitRelease holds the bestmove as UCI asks: with go infinite until stop, with go ponder
-// until ponderhit or stop.
-func (s *searcher) waitRelease() {
-	switch {
-	case s.lim.infinite:
-		<-s.stopCh
-	case s.lim.ponder:
-		select {
-		case <-s.stopCh:
-		case <-s.ponderhitCh:
-		}
-	}
-}
-
 // eval prints the static evaluation of the current position.
 func (e *engine) eval() {
 	if e.net == nil {
-		ev := &materialEval{}
-		ev.reset(&e.root)
-		e.printf("info string material evaluation: %d cp (side to move)", ev.evaluate())
+		e.printf("info string material evaluation: %d cp (side to move)", search.MaterialEval(&e.root))
 		return
 	}
 	ev := e.net.NewEvaluator()
@@ -751,7 +572,3 @@ func (e *engine) eval() {
 	e.printf("info string NNUE evaluation %d (network units), %.2f pawns for the side to move (%v), %+.2f for White [%s]",
 		v, e.net.Centipawns(v)/100, stm, e.net.Centipawns(white)/100, e.evalFile)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func appendInt(b []byte, n int64) []byte { return strconv.AppendInt(b, n, 10) }

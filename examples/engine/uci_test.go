@@ -227,40 +227,14 @@ func checkLegal(t *testing.T, pos *board.Position, uci string) {
 	}
 }
 
-// TestParseGo covers the go parameters, their clamps and the tokens it skips.
-func TestParseGo(t *testing.T) {
-	l, notes := parseGo(strings.Fields("wtime 60000 btime 50000 winc 1000 binc 900 movestogo 20"))
-	if len(notes) > 0 || l.wtime != time.Minute || l.btime != 50*time.Second || l.winc != time.Second || l.binc != 900*time.Millisecond || l.movesToGo != 20 || !l.clock || !l.wtimeSet || !l.btimeSet {
-		t.Fatalf("parseGo: %+v, %v", l, notes)
+// TestPositionHistory: the position command keeps the keys of the game positions before the
+// root (since the last irreversible move) for repetitions.
+func TestPositionHistory(t *testing.T) {
+	e := quietEngine(t)
+	if err := e.position(strings.Fields("fen 6k1/8/8/8/8/8/8/q5K1 w - - 0 1 moves g1h2 a1b1 h2g3 b1a1 g3h2 a1b1")); err != nil {
+		t.Fatal(err)
 	}
-	l, notes = parseGo(strings.Fields("depth 7 nodes 1000 infinite ponder"))
-	if len(notes) > 0 || l.depth != 7 || l.nodes != 1000 || !l.infinite || !l.ponder || l.clock {
-		t.Fatalf("parseGo: %+v, %v", l, notes)
-	}
-	l, notes = parseGo(strings.Fields("searchmoves e2e4 d2d4 xx movetime 50"))
-	if len(notes) > 0 || !slices.Equal(l.searchMoves, []string{"e2e4", "d2d4", "xx"}) || l.moveTime != 50*time.Millisecond || !l.moveTimeSet {
-		t.Fatalf("parseGo searchmoves: %+v, %v", l, notes)
-	}
-	// Clamps: no value overflows a Duration, nothing is negative that must not be.
-	l, _ = parseGo(strings.Fields("wtime 99999999999999999999 btime -99999999999999999999 winc -5 movetime 9223372036854775807 movestogo -3 depth 1000 nodes -1 mate 99999999999"))
-	if l.wtime != maxTimeMs*time.Millisecond || l.btime != -maxTimeMs*time.Millisecond || l.winc != 0 ||
-		l.moveTime != maxTimeMs*time.Millisecond || l.movesToGo != 0 || l.depth != maxPly-1 || l.nodes != 1 {
-		t.Fatalf("parseGo clamps: %+v", l)
-	}
-	for bad, want := range map[string]string{
-		"depth":            "go: depth without a value ignored",
-		"depth x":          `go: depth "x" is not an integer, ignored`,
-		"wtime 1e3":        `go: wtime "1e3" is not an integer, ignored`,
-		"bogus 1":          `go: unknown parameter "bogus" ignored`,
-		"searchmoves":      "go: searchmoves without moves ignored",
-		"wtime movetime 5": "go: wtime without a value ignored",
-	} {
-		l, notes := parseGo(strings.Fields(bad))
-		if len(notes) == 0 || notes[0] != want {
-			t.Errorf("parseGo(%q): notes %q, want first %q", bad, notes, want)
-		}
-		if bad == "wtime movetime 5" && (!l.moveTimeSet || l.moveTime != 5*time.Millisecond) {
-			t.Errorf("parseGo(%q): movetime lost: %+v", bad, l)
-		}
+	if len(e.history) != 6 {
+		t.Fatalf("history: %d keys, want 6", len(e.history))
 	}
 }

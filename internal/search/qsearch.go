@@ -1,4 +1,4 @@
-package main
+package search
 
 // qsearch.go: quiescence search (thesis §2.2; CPW "Quiescence Search"): at the horizon
 // only captures and queen promotions are searched, most valuable victim / least valuable
@@ -8,7 +8,7 @@ package main
 
 import "github.com/nnuekit/nnuekit/board"
 
-func (t *thread) qsearch(alpha, beta, ply int) int {
+func (t *Thread) qsearch(alpha, beta, ply int) int {
 	if t.countNode() {
 		return 0
 	}

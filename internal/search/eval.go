@@ -1,4 +1,4 @@
-package main
+package search
 
 // eval.go: static evaluation. The engine evaluates with any network nnuekit loads, through
 // the library's AccumulatorStack (incremental, lazy updates), or with a material-only

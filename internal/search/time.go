@@ -1,4 +1,4 @@
-package main
+package search
 
 // time.go: search limits and time management. With wtime/btime the engine spends the
 // increment plus 2 % of its remaining time per move, as the thesis's Lichess bot
@@ -19,8 +19,8 @@ const maxTimeMs = 100_000_000_000
 // maxMovesToGo bounds movestogo.
 const maxMovesToGo = 1_000_000
 
-// limits is what a go command asks for. Zero fields are unset unless a flag says otherwise.
-type limits struct {
+// Limits is what a go command asks for. Zero fields are unset unless a flag says otherwise.
+type Limits struct {
 	wtime, btime, winc, binc time.Duration // clamped to ±maxTimeMs; increments ≥ 0
 	wtimeSet, btimeSet       bool          // wtime / btime were given (0 or less: flagged)
 	clock                    bool          // any of wtime, btime, winc, binc, movestogo was given
@@ -56,7 +56,7 @@ type budget struct {
 //   - clock tokens without remaining time or increment for the side to move (go
 //     movestogo 10, or only btime while White is to move): move at once, with a note.
 //   - no clock and no movetime: no time limit.
-func (l *limits) timeBudget(white bool, overhead time.Duration) (budget, string) {
+func (l *Limits) timeBudget(white bool, overhead time.Duration) (budget, string) {
 	const ms = time.Millisecond
 	if l.infinite {
 		return budget{}, ""

@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"os"
@@ -36,7 +36,7 @@ func TestForcedMates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, score, _ := searchPos(e, pos, limits{depth: 2*n + 1})
+			m, score, _ := searchPos(e, pos, FixedLimits(2*n+1, 0))
 			if got := uciScore(score); got != "mate "+strconv.Itoa(n) {
 				t.Errorf("%s %s: score %s (move %v), want mate %d", evalFile, fen, got, m, n)
 			}
@@ -64,7 +64,7 @@ func TestMatedAndDraws(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, score, _ := searchPos(e, pos, limits{depth: 4})
+		_, score, _ := searchPos(e, pos, Limits{depth: 4})
 		if c.fen == cases[3].fen {
 			// fifty-move rule: every child position is a draw by the clock.
 			if score != 0 {
@@ -77,27 +77,21 @@ func TestMatedAndDraws(t *testing.T) {
 		}
 	}
 	pos, _ := board.ParseFEN(cases[0].fen)
-	if m, _, _ := searchPos(e, pos, limits{depth: 3}); m != board.NullMove {
+	if m, _, _ := searchPos(e, pos, Limits{depth: 3}); m != board.NullMove {
 		t.Errorf("mated position: bestmove %v, want 0000", m)
-	}
-	// Repetition: with the game history, a position reached for the third time is a
-	// draw; Kh1-g1-h1 shuffles are found as draws.
-	e.position(strings.Fields("fen 6k1/8/8/8/8/8/8/q5K1 w - - 0 1 moves g1h2 a1b1 h2g3 b1a1 g3h2 a1b1"))
-	if len(e.history) != 6 {
-		t.Fatalf("history: %d keys, want 6", len(e.history))
 	}
 	// A long reversible history (more keys than the preallocated 1024) must not break
 	// the search.
 	long := make([]uint64, 3000)
 	pos0 := board.StartPosition()
 	e.root, e.history = pos0, long
-	if m := e.newSearcher(&e.root, limits{depth: 2}, nil).run(&e.root, long); !pos0.IsLegal(m) {
+	if m := e.newSearcher(&e.root, Limits{depth: 2}, nil).Run(&e.root, long); !pos0.IsLegal(m) {
 		t.Fatalf("long history: move %v", m)
 	}
 	th := e.threads[0]
 	start := board.StartPosition()
 	start.SetClocks(4, 3)
-	s := e.newSearcher(&e.root, limits{}, nil)
+	s := e.newSearcher(&e.root, Limits{}, nil)
 	other := board.StartPosition()
 	m, _ := board.ParseUCIMove(&other, "e2e4")
 	other, _ = other.Play(m)
@@ -128,7 +122,7 @@ func TestLegalMovesEPD(t *testing.T) {
 	e := quietEngine(t)
 	e.tt = newTT(8)
 	for i, pos := range epdPositions(t, n) {
-		m, _, _ := searchPos(e, pos, limits{depth: 2})
+		m, _, _ := searchPos(e, pos, Limits{depth: 2})
 		if m == board.NullMove {
 			if pos.HasLegalMove() {
 				t.Fatalf("position %d %s: no move returned", i, pos.FEN())
@@ -168,7 +162,7 @@ func TestIncrementalEqualsRefreshInSearch(t *testing.T) {
 		e.tt = newTT(4)
 		for _, fen := range fens {
 			pos, _ := board.ParseFEN(fen)
-			_, _, s := searchPos(e, pos, limits{depth: 4})
+			_, _, s := searchPos(e, pos, Limits{depth: 4})
 			if s.debugErr.Load() != 0 {
 				t.Errorf("%s %s: %d nodes where incremental != refresh", path, fen, s.debugErr.Load())
 			}
@@ -186,17 +180,15 @@ func TestIncrementalEqualsRefreshInSearch(t *testing.T) {
 // shares one network.
 func TestThreads(t *testing.T) {
 	e := quietEngine(t)
-	if err := e.setOption(strings.Fields("name Threads value 2")); err != nil {
-		t.Fatal(err)
-	}
+	e.setThreads(2)
 	e.tt = newTT(4)
 	depth := 6
 	if testing.Short() {
 		depth = 4
 	}
-	for _, fen := range benchFENs[:4] {
+	for _, fen := range testFENs[:4] {
 		pos, _ := board.ParseFEN(fen)
-		m, _, s := searchPos(e, pos, limits{depth: depth})
+		m, _, s := searchPos(e, pos, Limits{depth: depth})
 		if !pos.IsLegal(m) {
 			t.Fatalf("%s: illegal move %v", fen, m)
 		}
@@ -218,11 +210,11 @@ func TestNoAllocsPerNode(t *testing.T) {
 	}
 	e := quietEngine(t)
 	e.tt = newTT(4)
-	pos, _ := board.ParseFEN(benchFENs[1])
+	pos, _ := board.ParseFEN(testFENs[1])
 	var nodes int64
-	searchPos(e, pos, limits{depth: 5})
+	searchPos(e, pos, Limits{depth: 5})
 	allocs := testing.AllocsPerRun(3, func() {
-		_, _, s := searchPos(e, pos, limits{depth: 5})
+		_, _, s := searchPos(e, pos, Limits{depth: 5})
 		nodes = s.nodes()
 	})
 	if nodes < 1000 || allocs > 10 {

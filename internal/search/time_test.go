@@ -1,4 +1,4 @@
-package main
+package search
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 // overhead, the safety caps, and the go forms without a usable clock.
 func TestTimeBudget(t *testing.T) {
 	ms := time.Millisecond
-	clock := func(l limits) limits {
+	clock := func(l Limits) Limits {
 		l.clock = true
 		l.wtimeSet = l.wtime != 0 || l.wtimeSet
 		l.btimeSet = l.btime != 0 || l.btimeSet
@@ -21,28 +21,28 @@ func TestTimeBudget(t *testing.T) {
 	}
 	cases := []struct {
 		name       string
-		l          limits
+		l          Limits
 		white      bool
 		timed      bool
 		soft, hard time.Duration
 	}{
-		{"movetime", limits{moveTime: 100 * ms, moveTimeSet: true}, true, true, 70 * ms, 70 * ms},
-		{"movetime 300 spent to its end", limits{moveTime: 300 * ms, moveTimeSet: true}, true, true, 270 * ms, 270 * ms},
-		{"movetime below the overhead", limits{moveTime: 40 * ms, moveTimeSet: true}, true, true, 20 * ms, 20 * ms},
-		{"movetime 0", limits{moveTimeSet: true}, true, true, ms, ms},
-		{"thesis rule white", clock(limits{wtime: 60000 * ms, winc: 1000 * ms, btime: 1000 * ms}), true, true, 1100 * ms, 2200 * ms},
-		{"thesis rule black", clock(limits{wtime: 60000 * ms, btime: 10000 * ms, binc: 100 * ms}), false, true, 150 * ms, 300 * ms},
-		{"movestogo share", clock(limits{wtime: 40000 * ms, movesToGo: 9}), true, true, 2000 * ms, 4000 * ms},
-		{"safety margin", clock(limits{wtime: 40 * ms, winc: 2000 * ms}), true, true, 5 * ms, 10 * ms},
-		{"nearly flagged", clock(limits{wtime: 5 * ms}), true, true, ms, ms},
-		{"wtime 0 moves at once", clock(limits{wtimeSet: true, btime: 1000 * ms}), true, true, ms, ms},
-		{"wtime < 0 moves at once", clock(limits{wtime: -50 * ms, btime: 1000 * ms}), true, true, ms, ms},
-		{"winc alone", clock(limits{winc: 1000 * ms}), true, true, 485 * ms, 970 * ms},
-		{"movestogo alone", clock(limits{movesToGo: 10}), true, true, ms, ms},
-		{"only the opponent's clock", clock(limits{btime: 5000 * ms}), true, true, ms, ms},
-		{"huge clock", clock(limits{wtime: maxTimeMs * ms, winc: maxTimeMs * ms}), true, true, (maxTimeMs - 30) * ms / 2, (maxTimeMs - 30) * ms},
-		{"infinite", limits{infinite: true, wtime: 1000 * ms}, true, false, 0, 0},
-		{"depth only", limits{depth: 5}, true, false, 0, 0},
+		{"movetime", Limits{moveTime: 100 * ms, moveTimeSet: true}, true, true, 70 * ms, 70 * ms},
+		{"movetime 300 spent to its end", Limits{moveTime: 300 * ms, moveTimeSet: true}, true, true, 270 * ms, 270 * ms},
+		{"movetime below the overhead", Limits{moveTime: 40 * ms, moveTimeSet: true}, true, true, 20 * ms, 20 * ms},
+		{"movetime 0", Limits{moveTimeSet: true}, true, true, ms, ms},
+		{"thesis rule white", clock(Limits{wtime: 60000 * ms, winc: 1000 * ms, btime: 1000 * ms}), true, true, 1100 * ms, 2200 * ms},
+		{"thesis rule black", clock(Limits{wtime: 60000 * ms, btime: 10000 * ms, binc: 100 * ms}), false, true, 150 * ms, 300 * ms},
+		{"movestogo share", clock(Limits{wtime: 40000 * ms, movesToGo: 9}), true, true, 2000 * ms, 4000 * ms},
+		{"safety margin", clock(Limits{wtime: 40 * ms, winc: 2000 * ms}), true, true, 5 * ms, 10 * ms},
+		{"nearly flagged", clock(Limits{wtime: 5 * ms}), true, true, ms, ms},
+		{"wtime 0 moves at once", clock(Limits{wtimeSet: true, btime: 1000 * ms}), true, true, ms, ms},
+		{"wtime < 0 moves at once", clock(Limits{wtime: -50 * ms, btime: 1000 * ms}), true, true, ms, ms},
+		{"winc alone", clock(Limits{winc: 1000 * ms}), true, true, 485 * ms, 970 * ms},
+		{"movestogo alone", clock(Limits{movesToGo: 10}), true, true, ms, ms},
+		{"only the opponent's clock", clock(Limits{btime: 5000 * ms}), true, true, ms, ms},
+		{"huge clock", clock(Limits{wtime: maxTimeMs * ms, winc: maxTimeMs * ms}), true, true, (maxTimeMs - 30) * ms / 2, (maxTimeMs - 30) * ms},
+		{"infinite", Limits{infinite: true, wtime: 1000 * ms}, true, false, 0, 0},
+		{"depth only", Limits{depth: 5}, true, false, 0, 0},
 	}
 	for _, c := range cases {
 		b, _ := c.l.timeBudget(c.white, 30*ms)
@@ -66,7 +66,7 @@ func TestTimeBudgetProperties(t *testing.T) {
 				args = append(args, k, strconv.FormatInt(v, 10))
 			}
 		}
-		l, _ := parseGo(args)
+		l, _ := ParseGo(args)
 		overhead := time.Duration(rapid.IntRange(0, 5000).Draw(rt, "overhead")) * time.Millisecond
 		white := rapid.Bool().Draw(rt, "white")
 		b, _ := l.timeBudget(white, overhead)

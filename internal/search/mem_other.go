@@ -1,10 +1,10 @@
 //go:build !linux
 
-package main
+package search
 
 // mem_other.go: the transposition table's memory where the engine has no memory query
 // (not Linux): a Go slice, cleared by writing. Hash is then limited to
-// maxHashUnknownMemory (uci.go).
+// maxHashUnknownMemory (examples/engine/uci.go).
 
 import "unsafe"
 

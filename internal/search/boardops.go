@@ -1,4 +1,4 @@
-package main
+package search
 
 // boardops.go gathers the engine's calls of the board package's search API (doc/board.md):
 // the allocation-free legal move generator (MoveList, GenerateLegal, GenerateCaptures),

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package search
 
 // mem_linux.go: the transposition table's memory on Linux. The table is an anonymous
 // private mapping (mmap) outside the Go heap, so that

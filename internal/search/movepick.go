@@ -1,4 +1,4 @@
-package main
+package search
 
 // movepick.go: move ordering (thesis §2.3 "Move ordering"; CPW "Move Ordering"): the
 // transposition table move, then captures and queen promotions by MVV-LVA (captures that
@@ -21,7 +21,7 @@ func mvvLVA(victim, attacker board.Role) int32 {
 }
 
 // scoreMoves gives each move of l its ordering score; ply < 0: quiescence (no killers).
-func (t *thread) scoreMoves(pos *board.Position, l *moveList, ttMove board.Move, ply int) {
+func (t *Thread) scoreMoves(pos *board.Position, l *moveList, ttMove board.Move, ply int) {
 	stm := pos.SideToMove()
 	for i, m := range l.Moves[:l.N] {
 		var s int32

@@ -1,4 +1,4 @@
-package main
+package search
 
 // tt.go: the transposition table (thesis §2.3 "Transposition table"; CPW "Transposition
 // Table", "Shared Hash Table"). One table is shared by all search threads without locks:
@@ -30,8 +30,8 @@ type ttSlot struct {
 	data  atomic.Uint64
 }
 
-// tt is a power-of-two array of slots (16 bytes each) in memory from mapTable.
-type tt struct {
+// TT is the transposition table: a power-of-two array of slots (16 bytes each) in memory from mapTable.
+type TT struct {
 	slots []ttSlot
 	mask  uint64
 	gen   atomic.Uint32 // search generation (6 bits), for replacement and hashfull
@@ -73,7 +73,7 @@ func ttBytes(mb int) uint64 {
 // allocTT returns a zeroed table of ttBytes(mb) bytes. The memory comes from mapTable
 // (mem_linux.go: outside the Go heap, so a refusal is an error, not a fatal runtime
 // error); it is returned by release, or when the table is no longer referenced.
-func allocTT(mb int) (*tt, error) {
+func allocTT(mb int) (*TT, error) {
 	size := ttBytes(mb)
 	if size > uint64(math.MaxInt) {
 		return nil, fmt.Errorf("%d MiB does not fit in this platform's address space", mb)
@@ -83,26 +83,26 @@ func allocTT(mb int) (*tt, error) {
 		return nil, err
 	}
 	n := size / 16
-	t := &tt{slots: unsafe.Slice((*ttSlot)(unsafe.Pointer(unsafe.SliceData(b))), n), mask: n - 1, mem: &ttMem{b: b}}
+	t := &TT{slots: unsafe.Slice((*ttSlot)(unsafe.Pointer(unsafe.SliceData(b))), n), mask: n - 1, mem: &ttMem{b: b}}
 	runtime.AddCleanup(t, (*ttMem).free, t.mem)
 	return t, nil
 }
 
 // release returns the table's memory now; the table must not be used afterwards.
-func (t *tt) release() {
+func (t *TT) release() {
 	t.slots = nil
 	t.mem.free()
 }
 
 // clear empties the table (ucinewgame, bench; no search may be running). On Linux the
 // pages are dropped (madvise), not written: instant for any size.
-func (t *tt) clear() {
+func (t *TT) clear() {
 	zeroTable(t.mem.b)
 	t.gen.Store(0)
 }
 
 // newSearch advances the generation.
-func (t *tt) newSearch() { t.gen.Store((t.gen.Load() + 1) & 63) }
+func (t *TT) newSearch() { t.gen.Store((t.gen.Load() + 1) & 63) }
 
 // data layout: move 16 | score int16 16 | eval int16 16 | depth uint8 8 | bound 2 | gen 6.
 func pack(e ttEntry, gen uint32) uint64 {
@@ -121,7 +121,7 @@ func unpack(d uint64) ttEntry {
 }
 
 // probe returns the entry stored for key, if any.
-func (t *tt) probe(key uint64) (ttEntry, bool) {
+func (t *TT) probe(key uint64) (ttEntry, bool) {
 	s := &t.slots[key&t.mask]
 	d := s.data.Load()
 	if s.check.Load()^d != key || d == 0 {
@@ -132,7 +132,7 @@ func (t *tt) probe(key uint64) (ttEntry, bool) {
 
 // store writes e for key. An entry of another position is replaced when it is from an
 // older search or not deeper; the same position's entry keeps its move when e has none.
-func (t *tt) store(key uint64, e ttEntry) {
+func (t *TT) store(key uint64, e ttEntry) {
 	s := &t.slots[key&t.mask]
 	gen := t.gen.Load()
 	old := s.data.Load()
@@ -156,7 +156,7 @@ func (t *tt) store(key uint64, e ttEntry) {
 }
 
 // hashfull returns the permille of the first 1000 slots used in the current search.
-func (t *tt) hashfull() int {
+func (t *TT) hashfull() int {
 	gen := t.gen.Load()
 	n, used := min(1000, len(t.slots)), 0
 	for i := 0; i < n; i++ {

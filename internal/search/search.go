@@ -1,4 +1,4 @@
-package main
+package search
 
 // search.go: iterative deepening, principal variation search (negamax alpha-beta with a
 // null window for every move but the first), transposition table cutoffs, null-move
@@ -26,7 +26,7 @@ const (
 	maxEval   = mateBound - 1        // static evaluations stay below
 )
 
-// searcher is one go command: shared state of the threads searching it.
+// Searcher is one go command: shared state of the threads searching it.
 //
 // Time: the clock starts at the go command (t0), or at ponderhit for go ponder. A timer
 // (time.AfterFunc) fires at the hard limit and every thread checks the clock every 256 of
@@ -34,9 +34,9 @@ const (
 // the main thread is rarely scheduled. Running out of time stops the helper threads at
 // once and the main thread once it has completed its first iteration (timeUp): a move is
 // always the result of a finished depth-1 search, never an arbitrary legal move.
-type searcher struct {
-	tt        *tt
-	lim       limits
+type Searcher struct {
+	tt        *TT
+	lim       Limits
 	t0        time.Time    // the go command
 	clockOff  atomic.Int64 // ns from t0 to the start of the clock (set by ponderhit)
 	budget    budget
@@ -54,14 +54,14 @@ type searcher struct {
 	stop     atomic.Bool
 	stopOnce sync.Once
 	stopCh   chan struct{}
-	threads  []*thread
+	threads  []*Thread
 	debug    bool
 	info     func(string) // receives info lines (without "info "); nil: silent
 	debugErr atomic.Int64
 }
 
 // halt stops the search (stop, limits reached); it is idempotent.
-func (s *searcher) halt() {
+func (s *Searcher) halt() {
 	s.stopOnce.Do(func() {
 		s.stop.Store(true)
 		close(s.stopCh)
@@ -74,12 +74,12 @@ func (s *searcher) halt() {
 }
 
 // elapsed is the time on the search's clock (since go, or since ponderhit).
-func (s *searcher) elapsed() time.Duration {
+func (s *Searcher) elapsed() time.Duration {
 	return time.Since(s.t0) - time.Duration(s.clockOff.Load())
 }
 
 // startClock arms the hard-limit timer (timed searches, not while pondering).
-func (s *searcher) startClock() {
+func (s *Searcher) startClock() {
 	if !s.budget.timed || s.pondering.Load() {
 		return
 	}
@@ -93,7 +93,7 @@ func (s *searcher) startClock() {
 
 // timeUp: the hard limit has passed. The search stops now, or as soon as the main thread
 // completes its first iteration.
-func (s *searcher) timeUp() {
+func (s *Searcher) timeUp() {
 	s.outOfTime.Store(true)
 	if s.firstDone.Load() {
 		s.halt()
@@ -102,7 +102,7 @@ func (s *searcher) timeUp() {
 
 // ponderhit switches a go ponder search to normal search: the clock starts now, with the
 // budget of the go command's clock.
-func (s *searcher) ponderhit() {
+func (s *Searcher) ponderhit() {
 	if !s.lim.ponder {
 		return
 	}
@@ -116,7 +116,7 @@ func (s *searcher) ponderhit() {
 
 // checkLimits (every 256 nodes of any thread) stops the search at the hard time limit or
 // the node limit.
-func (s *searcher) checkLimits() {
+func (s *Searcher) checkLimits() {
 	if s.budget.timed && !s.pondering.Load() && s.elapsed() >= s.budget.hard {
 		s.timeUp()
 	}
@@ -126,7 +126,7 @@ func (s *searcher) checkLimits() {
 }
 
 // restrictRoot keeps in l only the moves of go searchmoves (if any were given).
-func (s *searcher) restrictRoot(l *moveList) {
+func (s *Searcher) restrictRoot(l *moveList) {
 	if s.rootMoves == nil {
 		return
 	}
@@ -140,7 +140,7 @@ func (s *searcher) restrictRoot(l *moveList) {
 	l.N = n
 }
 
-func (s *searcher) nodes() int64 {
+func (s *Searcher) nodes() int64 {
 	var n int64
 	for _, t := range s.threads {
 		n += t.nodes.Load()
@@ -148,11 +148,11 @@ func (s *searcher) nodes() int64 {
 	return n
 }
 
-// thread is one Lazy SMP search thread: its own position/accumulator stack, history and
+// Thread is one Lazy SMP search thread: its own position/accumulator stack, history and
 // killers; the transposition table is shared.
-type thread struct {
+type Thread struct {
 	id       int
-	s        *searcher
+	s        *Searcher
 	ev       evaluator
 	nodes    atomic.Int64
 	seldepth int
@@ -170,12 +170,12 @@ type thread struct {
 	depth      int // last completed iteration
 }
 
-func newThread(id int, ev evaluator) *thread {
-	return &thread{id: id, ev: ev, keys: make([]uint64, 0, 1024+maxPly+2)}
+func newThread(id int, ev evaluator) *Thread {
+	return &Thread{id: id, ev: ev, keys: make([]uint64, 0, 1024+maxPly+2)}
 }
 
 // clearHistory forgets killers and history (ucinewgame).
-func (t *thread) clearHistory() {
+func (t *Thread) clearHistory() {
 	t.killers = [maxPly + 1][2]board.Move{}
 	t.history = [2][64][64]int32{}
 }
@@ -192,7 +192,7 @@ var lmrTable = func() (t [64][64]int) {
 }()
 
 // prepare sets the thread up for a search of root with the game history keys.
-func (t *thread) prepare(s *searcher, root *board.Position, history []uint64) {
+func (t *Thread) prepare(s *Searcher, root *board.Position, history []uint64) {
 	t.s = s
 	t.nodes.Store(0)
 	t.seldepth = 0
@@ -207,7 +207,7 @@ func (t *thread) prepare(s *searcher, root *board.Position, history []uint64) {
 }
 
 // iterate is iterative deepening on thread t until the limits stop it.
-func (t *thread) iterate() {
+func (t *Thread) iterate() {
 	s := t.s
 	maxDepth := maxPly - 1
 	if s.lim.depth > 0 {
@@ -251,7 +251,7 @@ func (t *thread) iterate() {
 }
 
 // report prints an info line for the main thread's last completed iteration.
-func (t *thread) report() {
+func (t *Thread) report() {
 	s := t.s
 	if s.info == nil {
 		return
@@ -285,13 +285,13 @@ func (t *thread) report() {
 // stopped reports whether thread t must stop: the search was halted, or (helper threads)
 // the time is up while the main thread finishes its first iteration with the cores to
 // itself.
-func (t *thread) stopped() bool {
+func (t *Thread) stopped() bool {
 	return t.s.stop.Load() || t.id > 0 && t.s.outOfTime.Load()
 }
 
 // countNode counts a node and, every 256 nodes of any thread, checks the time and node
 // limits. It reports whether the search must stop.
-func (t *thread) countNode() bool {
+func (t *Thread) countNode() bool {
 	n := t.nodes.Add(1)
 	s := t.s
 	if n&255 == 0 {
@@ -303,7 +303,7 @@ func (t *thread) countNode() bool {
 // isDraw: fifty-move rule, insufficient material, or a repetition of a position since the
 // last irreversible move (one repetition inside the search counts as a draw, CPW
 // "Repetitions").
-func (t *thread) isDraw(pos *board.Position, ply int) bool {
+func (t *Thread) isDraw(pos *board.Position, ply int) bool {
 	if pos.HalfmoveClock() >= 100 || insufficientMaterial(pos) {
 		return true
 	}
@@ -357,7 +357,7 @@ func scoreFromTT(s, ply int) int {
 // search is the negamax alpha-beta principal variation search of the position on top of
 // t.ev, depth plies deep, ply plies from the root. afterNull forbids two null moves in a
 // row.
-func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
+func (t *Thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 	pvNode := beta-alpha > 1
 	t.pvLen[ply] = 0
 	if depth <= 0 {
@@ -528,7 +528,7 @@ func (t *thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 // updateQuietStats rewards the quiet move that caused a beta cutoff (killer, history
 // bonus) and penalises the quiet moves tried before it (history malus). CPW "Killer
 // Heuristic", "History Heuristic".
-func (t *thread) updateQuietStats(pos *board.Position, m board.Move, depth, ply int, tried []board.Move) {
+func (t *Thread) updateQuietStats(pos *board.Position, m board.Move, depth, ply int, tried []board.Move) {
 	if t.killers[ply][0] != m {
 		t.killers[ply][1] = t.killers[ply][0]
 		t.killers[ply][0] = m
@@ -554,7 +554,7 @@ func abs32(x int32) int32 {
 }
 
 // verify (debug option) checks that the incremental accumulator equals a refresh.
-func (t *thread) verify() {
+func (t *Thread) verify() {
 	if err := t.ev.verify(); err != nil {
 		if t.s.debugErr.Add(1) == 1 && t.s.info != nil {
 			t.s.info("string debug: " + err.Error())
