@@ -3,7 +3,7 @@
 # doc/default-network.md "Recipe"): positions from in-process self-play, labels from a network,
 # training, export, a quick strength check against the embedded network.
 #
-#   examples/recipe/default-net.sh OUTDIR            # the full recipe (estimated ≈ 1.5 h on 2 cores)
+#   examples/recipe/default-net.sh OUTDIR            # the full recipe (≈ 1 h on 2 idle cores)
 #   SCALE=smoke examples/recipe/default-net.sh OUTDIR   # the same steps at toy sizes (≈ 1 min)
 #
 # Run it from the repository root. Everything is written under OUTDIR (never into the
@@ -14,8 +14,8 @@
 #
 #   LABEL_NET    the labelling network (default ../shared/nets/nn-ad9b42354671.nnue, Stockfish 15.1,
 #                GPL-3.0: the licence of the labels is the user's to state)
-#   GAMES NODES SEED   self-play games, nodes per move, seed (default 40000, 1000, 1)
-#   EPOCHS L1    training epochs and feature transformer width (default 8, 256)
+#   GAMES NODES SEED   self-play games, nodes per move, seed (default 120000, 200, 1)
+#   EPOCHS L1    training epochs and feature transformer width (default 10, 256)
 #   MATCH_GAMES MATCH_NODES   strength check: games against the embedded network, nodes per move
 #                (default 200, 20000)
 set -euo pipefail
@@ -25,7 +25,7 @@ label=${LABEL_NET:-../shared/nets/nn-ad9b42354671.nnue}
 if [ "${SCALE:-}" = smoke ]; then
   : "${GAMES:=20}" "${NODES:=300}" "${EPOCHS:=1}" "${L1:=32}" "${MATCH_GAMES:=2}" "${MATCH_NODES:=2000}"
 fi
-games=${GAMES:-40000} nodes=${NODES:-1000} seed=${SEED:-1} epochs=${EPOCHS:-8} l1=${L1:-256}
+games=${GAMES:-120000} nodes=${NODES:-200} seed=${SEED:-1} epochs=${EPOCHS:-10} l1=${L1:-256}
 mgames=${MATCH_GAMES:-200} mnodes=${MATCH_NODES:-20000}
 mkdir -p "$out/bin"
 step() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
