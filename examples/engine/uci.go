@@ -48,6 +48,10 @@ type engine struct {
 	// evalArch is set, EvalFile is read as bullet's parameters of that architecture.
 	evalArch   *nnue.Spec
 	evalLayout nnue.BulletFile
+	// evalWant is the EvalFile last given, loaded or not: a change of EvalArch or
+	// EvalLayout loads it again, so the three options work in any order (GUIs send options
+	// in their own order, often alphabetical: EvalArch, EvalFile, EvalLayout).
+	evalWant string
 	net        *nnue.Network // nil: material evaluation
 	tt         *search.TT
 	threads    []*search.Thread
@@ -369,13 +373,14 @@ func (e *engine) setOption(args []string) error {
 	case "evalarch":
 		if v == "" || v == "<empty>" {
 			e.evalArch = nil
-			return nil
+			return e.reloadEvalFile()
 		}
 		spec, err := nnue.ParseSpec(v)
 		if err != nil {
 			return fmt.Errorf("EvalArch: %v", err)
 		}
 		e.evalArch = &spec
+		return e.reloadEvalFile()
 	case "evallayout":
 		if v == "<empty>" {
 			v = ""
@@ -385,12 +390,24 @@ func (e *engine) setOption(args []string) error {
 			return fmt.Errorf("EvalLayout: %v", err)
 		}
 		e.evalLayout = f
+		return e.reloadEvalFile()
 	case "evalfile":
+		e.evalWant = v
 		return e.setEvalFile(v)
 	default:
 		return fmt.Errorf("unknown option %s", search.QuoteShort(strings.Join(name, " ")))
 	}
 	return nil
+}
+
+// reloadEvalFile loads the EvalFile last given again after EvalArch or EvalLayout changed,
+// when it names a file (not the embedded or the material evaluation).
+func (e *engine) reloadEvalFile() error {
+	switch e.evalWant {
+	case "", evalDefault, evalMaterial:
+		return nil
+	}
+	return e.setEvalFile(e.evalWant)
 }
 
 // setEvalFile loads a network of any format nnue.Load detects, or, when EvalArch is set, a

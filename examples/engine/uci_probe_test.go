@@ -456,6 +456,29 @@ func TestUCIEvalArch(t *testing.T) {
 	}
 }
 
+// TestUCIEvalOptionOrder: EvalFile, EvalArch and EvalLayout work in any order (a GUI sends
+// them in its own, often alphabetical, order): Stormphrax net013 (64-byte header, 4 king
+// buckets) given file first, then its layout, then its architecture, evaluates the first row of
+// its ../shared/data/bullet CSV (-368), and so it does with the layout last.
+func TestUCIEvalOptionOrder(t *testing.T) {
+	net := shared(t, "nets", "bullet", "stormphrax-net013.nnue")
+	arch := "ft=kings(0.0.0.0.1.1.1.1.0.0.0.0.1.1.1.1.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3.2.2.2.2.3.3.3.3)*all:i16 width=512 stack=stm>crelu_affine.i16(255) out=*400/16320 pawn=100"
+	for _, order := range [][]string{
+		{"EvalFile value " + net, "EvalLayout value header=64", "EvalArch value " + arch},
+		{"EvalArch value " + arch, "EvalFile value " + net, "EvalLayout value header=64"},
+	} {
+		s := readySession(t)
+		for _, o := range order {
+			s.send("setoption name " + o)
+		}
+		s.send("position fen rnb1kb2/2q2p1Q/p2pp1r1/1p6/3NP3/P1N1P1P1/1PP1B2P/R3K2R b KQq - 0 15")
+		s.send("eval")
+		if _, _, ok := s.expect(regexp.MustCompile(`^info string NNUE evaluation -368 \(network units\)`), time.Minute); !ok {
+			t.Errorf("order %q: no evaluation -368; output:\n%s", order[0], s.out.String())
+		}
+	}
+}
+
 // TestUCIEvalTable: eval prints Stockfish's per-bucket PSQT/positional table for a network
 // with PSQT buckets (SF15.1) and not for one without (SF13 HalfKP); the choice comes from the
 // network's PSQT columns, not from its description text.
