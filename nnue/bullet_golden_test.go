@@ -208,54 +208,16 @@ func bulletFloatOut(e *Evaluator, b int) float32 {
 	return bufs[len(bufs)-2].f32[0]
 }
 
-// BenchmarkBulletNets measures, for each shared bullet net, a full refresh plus forward pass
-// (evaluate), a refresh plus a quiet move (quiet: Reset, Evaluate, PushMove, Evaluate — subtract
-// evaluate for the move alone) and the forward pass alone (layer stack after the
-// accumulators), over the first 256 shared positions.
+// BenchmarkBulletNets runs BenchmarkStockfish's cells (refresh, forward, quiet, king,
+// king-table: the same 5,283 positions, moves and clocks, stockfish_bench_test.go) for each
+// shared bullet net, so that they stand beside the Stockfish nets' cells in one run
+// (doc/benchmarks.md, "bullet nets"):
+//
+//	go test ./nnue -run '^$' -bench 'BulletNets|Stockfish/sf1[56]' -benchtime 20000x
 func BenchmarkBulletNets(b *testing.B) {
 	for _, c := range bulletNets {
-		net, rows := loadBulletCase(b, c.file, c.csv, c.spec, c.layout)
-		rows = rows[:256]
-		name := strings.TrimSuffix(c.file, filepath.Ext(c.file))
-		b.Run(name+"/evaluate", func(b *testing.B) {
-			e := net.NewEvaluator()
-			for i := 0; b.Loop(); i++ {
-				e.Evaluate(&rows[i%len(rows)].pos)
-			}
-		})
-		b.Run(name+"/quiet", func(b *testing.B) {
-			// A quiet non-king move pushed on an AccumulatorStack, evaluated, popped: the
-			// incremental update of both perspectives plus the forward pass.
-			s := net.NewAccumulatorStack()
-			type pm struct {
-				pos board.Position
-				m   board.Move
-			}
-			var work []pm
-			for _, r := range rows {
-				for _, m := range r.pos.LegalMoves() {
-					pc := r.pos.PieceAt(m.From())
-					if _, promo := m.Promotion(); !promo && pc.Role() != board.King && r.pos.PieceAt(m.To()) == board.NoPiece {
-						work = append(work, pm{r.pos, m})
-						break
-					}
-				}
-			}
-			for i := 0; b.Loop(); i++ {
-				w := &work[i%len(work)]
-				s.Reset(&w.pos)
-				s.Evaluate()
-				s.PushMove(w.m)
-				s.Evaluate()
-			}
-		})
-		b.Run(name+"/forward", func(b *testing.B) {
-			e := net.NewEvaluator()
-			e.Refresh(&rows[0].pos)
-			for b.Loop() {
-				e.Forward(e.Accumulator(), &rows[0].pos)
-			}
-		})
+		net, _ := loadBulletCase(b, c.file, c.csv, c.spec, c.layout)
+		sfBenchNet(b, net, strings.TrimSuffix(c.file, filepath.Ext(c.file)))
 	}
 }
 

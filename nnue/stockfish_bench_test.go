@@ -164,149 +164,155 @@ var sfSink int32
 func BenchmarkStockfish(b *testing.B) {
 	for _, name := range []string{sfNetSFNNv5, sfNetHalfKP, sfNetSF16, sfNetSF19} {
 		n := sfTestNetwork(b, name)
-		d := sfBenchSetup(b)
-		roots := sfRoots(n, d.positions)
-		p2roots := sfRoots(n, d.p2)
 		short := map[string]string{sfNetSFNNv5: "sf15.1", sfNetHalfKP: "sf13", sfNetSF16: "sf16", sfNetSF19: "sf19"}[name]
-		for _, lvl := range simd.Available() {
-			prefix := short + "/" + lvl.String() + "/"
-			set := func(b *testing.B) func() {
-				runtime.LockOSThread()
-				prev, _ := simd.SetLevel(lvl)
-				return func() { simd.SetLevel(prev); runtime.UnlockOSThread() }
+		sfBenchNet(b, n, short)
+	}
+}
+
+// sfBenchNet runs the cells listed at the top of this file for network n under the name short, at every SIMD level:
+// BenchmarkStockfish for the Stockfish nets, BenchmarkBulletNets for bullet-trained ones.
+func sfBenchNet(b *testing.B, n *Network, short string) {
+	d := sfBenchSetup(b)
+	roots := sfRoots(n, d.positions)
+	p2roots := sfRoots(n, d.p2)
+	for _, lvl := range simd.Available() {
+		prefix := short + "/" + lvl.String() + "/"
+		set := func(b *testing.B) func() {
+			runtime.LockOSThread()
+			prev, _ := simd.SetLevel(lvl)
+			return func() { simd.SetLevel(prev); runtime.UnlockOSThread() }
+		}
+		b.Run(prefix+"refresh", func(b *testing.B) {
+			defer set(b)()
+			ev := n.NewEvaluator()
+			var c sfClock
+			c.start()
+			for i := 0; i < b.N; i++ {
+				sfSink += ev.Evaluate(&d.positions[i%len(d.positions)])
 			}
-			b.Run(prefix+"refresh", func(b *testing.B) {
-				defer set(b)()
-				ev := n.NewEvaluator()
-				var c sfClock
+			c.stop(b.N)
+			c.report(b)
+		})
+		b.Run(prefix+"forward", func(b *testing.B) {
+			defer set(b)()
+			ev := n.NewEvaluator()
+			// batches of 64 accumulators copied into a hot working set (not timed),
+			// as after an update; the forward passes over them are timed
+			const batch = 64
+			hot := make([]*Accumulator, batch)
+			for i := range hot {
+				hot[i] = n.ft.NewAccumulator()
+			}
+			var c sfClock
+			for k := 0; c.evals < b.N; k = (k + batch) % len(d.positions) {
+				m := min(batch, len(d.positions)-k, b.N-c.evals)
+				for j := 0; j < m; j++ {
+					hot[j].CopyFrom(roots[k+j])
+				}
 				c.start()
-				for i := 0; i < b.N; i++ {
-					sfSink += ev.Evaluate(&d.positions[i%len(d.positions)])
+				for j := 0; j < m; j++ {
+					sfSink += ev.Forward(hot[j], &d.positions[k+j]).Value
 				}
-				c.stop(b.N)
-				c.report(b)
-			})
-			b.Run(prefix+"forward", func(b *testing.B) {
-				defer set(b)()
-				ev := n.NewEvaluator()
-				// batches of 64 accumulators copied into a hot working set (not timed),
-				// as after an update; the forward passes over them are timed
-				const batch = 64
-				hot := make([]*Accumulator, batch)
-				for i := range hot {
-					hot[i] = n.ft.NewAccumulator()
+				c.stop(m)
+			}
+			c.report(b)
+		})
+		b.Run(prefix+"quiet", func(b *testing.B) {
+			defer set(b)()
+			ev := n.NewEvaluator()
+			acc := n.ft.NewAccumulator()
+			hot := n.ft.NewAccumulator()
+			fs := n.ft.set
+			var ad, rm [2][]int
+			var hotMv []sfBenchMove
+			var c sfClock
+			rows := 0
+			for i := 0; c.evals < b.N; {
+				// one parent's quiet moves: the parent accumulator is copied into a
+				// hot buffer first (not timed), as in a search
+				r := d.quiet[i].root
+				hot.CopyFrom(roots[r])
+				parent := &d.positions[r]
+				j := i
+				for j < len(d.quiet) && d.quiet[j].root == r && c.evals+(j-i) < b.N {
+					j++
 				}
-				var c sfClock
-				for k := 0; c.evals < b.N; k = (k + batch) % len(d.positions) {
-					m := min(batch, len(d.positions)-k, b.N-c.evals)
-					for j := 0; j < m; j++ {
-						hot[j].CopyFrom(roots[k+j])
+				hotMv = append(hotMv[:0], d.quiet[i:j]...) // the moves just made (not timed)
+				c.start()
+				for k := range hotMv {
+					mv := &hotMv[k] // a pointer: a range copy escaped (192 B, 1 alloc per move)
+					if acc.UpdateQuiet(hot, &mv.after, &mv.dirty) {
+						rows += 4
+					} else {
+						// both perspectives' lists from one Set.DiffBoth, as AccumulatorStack
+						for p := range ad {
+							ad[p], rm[p] = ad[p][:0], rm[p][:0]
+						}
+						fs.DiffBoth(parent, &mv.after, &mv.dirty, &ad, &rm)
+						for p := board.White; p <= board.Black; p++ {
+							acc.UpdateFrom(hot, p, ad[p], rm[p])
+							rows += len(ad[p]) + len(rm[p])
+						}
 					}
-					c.start()
-					for j := 0; j < m; j++ {
-						sfSink += ev.Forward(hot[j], &d.positions[k+j]).Value
-					}
-					c.stop(m)
+					sfSink += ev.Forward(acc, &mv.after).Value
 				}
-				c.report(b)
-			})
-			b.Run(prefix+"quiet", func(b *testing.B) {
+				c.stop(j - i)
+				i = j % len(d.quiet)
+			}
+			c.report(b)
+			b.ReportMetric(float64(rows)/float64(max(c.evals, 1)), "rows/move")
+		})
+		for _, withTable := range []bool{false, true} {
+			label := "king"
+			if withTable {
+				label = "king-table"
+			}
+			b.Run(prefix+label, func(b *testing.B) {
 				defer set(b)()
 				ev := n.NewEvaluator()
 				acc := n.ft.NewAccumulator()
-				hot := n.ft.NewAccumulator()
 				fs := n.ft.set
-				var ad, rm [2][]int
+				tab := n.NewRefreshTable()
+				var added, removed []int
 				var hotMv []sfBenchMove
 				var c sfClock
-				rows := 0
-				for i := 0; c.evals < b.N; {
-					// one parent's quiet moves: the parent accumulator is copied into a
-					// hot buffer first (not timed), as in a search
-					r := d.quiet[i].root
-					hot.CopyFrom(roots[r])
-					parent := &d.positions[r]
-					j := i
-					for j < len(d.quiet) && d.quiet[j].root == r && c.evals+(j-i) < b.N {
-						j++
+				hot := n.ft.NewAccumulator()
+				one := func(mv *sfBenchMove, parent *board.Position, root *Accumulator) {
+					mover := parent.SideToMove()
+					if withTable {
+						tab.Refresh(acc, &mv.after, mover)
+					} else {
+						ev.RefreshPerspective(acc, &mv.after, mover)
 					}
-					hotMv = append(hotMv[:0], d.quiet[i:j]...) // the moves just made (not timed)
-					c.start()
-					for k := range hotMv {
-						mv := &hotMv[k] // a pointer: a range copy escaped (192 B, 1 alloc per move)
-						if acc.UpdateQuiet(hot, &mv.after, &mv.dirty) {
-							rows += 4
-						} else {
-							// both perspectives' lists from one Set.DiffBoth, as AccumulatorStack
-							for p := range ad {
-								ad[p], rm[p] = ad[p][:0], rm[p][:0]
-							}
-							fs.DiffBoth(parent, &mv.after, &mv.dirty, &ad, &rm)
-							for p := board.White; p <= board.Black; p++ {
-								acc.UpdateFrom(hot, p, ad[p], rm[p])
-								rows += len(ad[p]) + len(rm[p])
+					added, removed = fs.Diff(parent, &mv.after, &mv.dirty, mover.Other(), added[:0], removed[:0])
+					acc.UpdateFrom(root, mover.Other(), added, removed)
+					sfSink += ev.Forward(acc, &mv.after).Value
+				}
+				for c.evals < b.N {
+					for k := range d.kingTimed {
+						if withTable { // warm: king moves of P (not timed)
+							for j := range d.kingWarm[k] {
+								mv := &d.kingWarm[k][j]
+								one(mv, &d.positions[mv.root], roots[mv.root])
 							}
 						}
-						sfSink += ev.Forward(acc, &mv.after).Value
+						hot.CopyFrom(p2roots[k])
+						hotMv = append(hotMv[:0], d.kingTimed[k]...) // the moves just made (not timed)
+						c.start()
+						for j := range hotMv {
+							one(&hotMv[j], &d.p2[k], hot)
+						}
+						c.stop(len(d.kingTimed[k]))
+						if c.evals >= b.N {
+							break
+						}
 					}
-					c.stop(j - i)
-					i = j % len(d.quiet)
 				}
 				c.report(b)
-				b.ReportMetric(float64(rows)/float64(max(c.evals, 1)), "rows/move")
-			})
-			for _, withTable := range []bool{false, true} {
-				label := "king"
 				if withTable {
-					label = "king-table"
+					b.ReportMetric(float64(tab.Rows)/float64(max(tab.Hits, 1)), "rows/hit")
 				}
-				b.Run(prefix+label, func(b *testing.B) {
-					defer set(b)()
-					ev := n.NewEvaluator()
-					acc := n.ft.NewAccumulator()
-					fs := n.ft.set
-					tab := n.NewRefreshTable()
-					var added, removed []int
-					var hotMv []sfBenchMove
-					var c sfClock
-					hot := n.ft.NewAccumulator()
-					one := func(mv *sfBenchMove, parent *board.Position, root *Accumulator) {
-						mover := parent.SideToMove()
-						if withTable {
-							tab.Refresh(acc, &mv.after, mover)
-						} else {
-							ev.RefreshPerspective(acc, &mv.after, mover)
-						}
-						added, removed = fs.Diff(parent, &mv.after, &mv.dirty, mover.Other(), added[:0], removed[:0])
-						acc.UpdateFrom(root, mover.Other(), added, removed)
-						sfSink += ev.Forward(acc, &mv.after).Value
-					}
-					for c.evals < b.N {
-						for k := range d.kingTimed {
-							if withTable { // warm: king moves of P (not timed)
-								for j := range d.kingWarm[k] {
-									mv := &d.kingWarm[k][j]
-									one(mv, &d.positions[mv.root], roots[mv.root])
-								}
-							}
-							hot.CopyFrom(p2roots[k])
-							hotMv = append(hotMv[:0], d.kingTimed[k]...) // the moves just made (not timed)
-							c.start()
-							for j := range hotMv {
-								one(&hotMv[j], &d.p2[k], hot)
-							}
-							c.stop(len(d.kingTimed[k]))
-							if c.evals >= b.N {
-								break
-							}
-						}
-					}
-					c.report(b)
-					if withTable {
-						b.ReportMetric(float64(tab.Rows)/float64(max(tab.Hits, 1)), "rows/hit")
-					}
-				})
-			}
+			})
 		}
 	}
 }
