@@ -613,7 +613,7 @@ func run(ctx context.Context, o options, logw io.Writer) (st stats, err error) {
 	if err != nil {
 		return st, err
 	}
-	unlock, err := outfile.Lock(o.out)
+	unlock, err := outfile.Lock(o.out, logw)
 	if err != nil {
 		return st, err
 	}

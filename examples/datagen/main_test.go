@@ -399,7 +399,7 @@ func TestStopFake(t *testing.T) {
 // append the same games twice; two new files would be renamed over each other).
 func TestLocked(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "d.txt")
-	unlock, err := outfile.Lock(out)
+	unlock, err := outfile.Lock(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

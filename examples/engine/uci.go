@@ -52,9 +52,9 @@ type engine struct {
 	// EvalLayout loads it again, so the three options work in any order (GUIs send options
 	// in their own order, often alphabetical: EvalArch, EvalFile, EvalLayout).
 	evalWant string
-	net        *nnue.Network // nil: material evaluation
-	tt         *search.TT
-	threads    []*search.Thread
+	net      *nnue.Network // nil: material evaluation
+	tt       *search.TT
+	threads  []*search.Thread
 
 	root    board.Position
 	history []uint64 // keys of the game positions before root

@@ -19,7 +19,7 @@
 // Engine options are checked against the options each engine declares (-lenient: skipped
 // with a warning).
 //
-// With -pgn FILE the games are appended to FILE game by game (FILE.lock keeps a second run
+// With -pgn FILE the games are appended to FILE game by game (.FILE.lock keeps a second run
 // off it); running the same command again after an interruption (Ctrl-C, kill, crash) reads
 // it back and plays the remaining games only. Without -pgn the games are not saved. A progress
 // line follows each game on stderr; the final tables go to stdout (with -json, a JSON summary
@@ -390,8 +390,10 @@ func setup(o options, logw io.Writer) (*tournament, error) {
 		fmt.Fprintln(logw, "match: no -pgn: the games are not saved and the run cannot be resumed")
 		return t, nil
 	}
-	if err := t.lockPGN(); err != nil {
-		return nil, err
+	if st, err := os.Stat(o.pgn); err != nil || st.Mode().IsRegular() { // a device or FIFO is not locked
+		if t.unlock, err = outfile.Lock(o.pgn, logw); err != nil {
+			return nil, fmt.Errorf("-pgn: %w", err)
+		}
 	}
 	ok := false
 	defer func() {

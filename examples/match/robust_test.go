@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"io"
 	"os"
 	"os/exec"
@@ -136,7 +137,7 @@ func TestInterrupt(t *testing.T) {
 	if status != 130 || !strings.Contains(stdout.String(), "0 of 2 games") || !strings.Contains(stderr.String(), "interrupted after 0 of 2 games") {
 		t.Errorf("status %d after %s\nstdout:\n%s\nstderr:\n%s", status, time.Since(start), stdout.String(), stderr.String())
 	}
-	if _, err := os.Stat(o.pgn + ".lock"); err == nil {
+	if _, err := os.Stat(outfile.LockPath(o.pgn)); err == nil {
 		t.Error("lock file left behind")
 	}
 }
@@ -217,28 +218,29 @@ func TestResumeTolerant(t *testing.T) {
 	}
 }
 
-// TestLock: a second run on the same -pgn is refused while the first holds it; a lock left by
-// a process that is gone is taken over.
+// TestLock: a second run on the same -pgn is refused while the first holds it (the error
+// names the lock file and the PID); a lock left by a process that is gone is taken over.
 func TestLock(t *testing.T) {
 	o := baseOptions(t, fakeEngine(t, "A", "first", 0), fakeEngine(t, "B", "first", 0))
 	tr, err := setup(o, &syncBuf{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	lock := outfile.LockPath(o.pgn)
 	_, err = setup(o, &syncBuf{})
-	if err == nil || !strings.Contains(err.Error(), o.pgn+".lock") || !strings.Contains(err.Error(), "PID "+strconv.Itoa(os.Getpid())) {
+	if err == nil || !strings.Contains(err.Error(), lock) || !strings.Contains(err.Error(), "PID "+strconv.Itoa(os.Getpid())) {
 		t.Errorf("second run: %v", err)
 	}
 	tr.release()
 	// A PID that does not exist: max pid is below 2^22 on Linux.
-	os.WriteFile(o.pgn+".lock", []byte("99999999\n"), 0o644)
+	os.WriteFile(lock, []byte("99999999\n"), 0o644)
 	var log syncBuf
 	tr, err = setup(o, &log)
 	if err != nil || !strings.Contains(log.String(), "taking over the stale lock") {
 		t.Fatalf("stale lock: %v, %s", err, log.String())
 	}
 	tr.release()
-	if _, err := os.Stat(o.pgn + ".lock"); err == nil {
+	if _, err := os.Stat(lock); err == nil {
 		t.Error("lock not removed")
 	}
 }

@@ -50,9 +50,9 @@ type tournament struct {
 	event       string
 	pgnPath     string
 	jsonPath    string
-	force       bool // -force: -json-out may replace an existing file
-	jsonReplace bool // -json-out exists and may be replaced (-force, or this tournament's summary)
-	lockPath    string
+	force       bool   // -force: -json-out may replace an existing file
+	jsonReplace bool   // -json-out exists and may be replaced (-force, or this tournament's summary)
+	unlock      func() // removes the -pgn lock (outfile.Lock); nil when none is held
 	// pgnNeedsNewline: the resumed PGN does not end with a line end.
 	pgnNeedsNewline bool
 	concurrency     int
@@ -78,6 +78,14 @@ type gameInfo struct {
 // makeSchedule lists the games: for each opening pair k, for each pairing (a, b), a game with
 // a as White and then one with b as White from the same opening. Openings are used in file
 // order, or shuffled by seed, and reused cyclically when there are fewer than the pairs.
+// release removes the -pgn lock taken by setup (safe to call more than once).
+func (t *tournament) release() {
+	if t.unlock != nil {
+		t.unlock()
+		t.unlock = nil
+	}
+}
+
 func (t *tournament) makeSchedule(gamesPerPairing int, shuffle bool, seed uint64) {
 	n := len(t.specs)
 	t.pairings = nil

@@ -14,7 +14,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // ErrExists is returned (wrapped) by Check and Create when the output exists and overwriting was
@@ -198,29 +197,4 @@ func WriteFile(path string, data []byte, force bool, inputs ...string) error {
 		return fmt.Errorf("output %s: %w", path, err)
 	}
 	return f.Commit()
-}
-
-// ErrLocked is returned (wrapped) by Lock when another run holds the output's lock.
-var ErrLocked = errors.New("is being written by another run")
-
-// Lock marks path as being written by this process, so that a second run on the same output
-// (two resumes appending the same games, two new files renamed over each other) is refused
-// instead of losing or duplicating data. The lock is the file "."+base(path)+".lock" beside
-// path, created exclusively and holding the process id; the returned function removes it. A
-// lock left behind by a killed process is reported with its path and process id, to be removed
-// by hand once no run writes the output.
-func Lock(path string) (unlock func(), err error) {
-	lock := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			pid, _ := os.ReadFile(lock)
-			return nil, fmt.Errorf("output %s %w (lock %s, process %s; remove the lock if no run writes it)",
-				path, ErrLocked, lock, strings.TrimSpace(string(pid)))
-		}
-		return nil, fmt.Errorf("output %s: lock: %w", path, err)
-	}
-	fmt.Fprintf(f, "%d\n", os.Getpid())
-	f.Close()
-	return func() { os.Remove(lock) }, nil
 }

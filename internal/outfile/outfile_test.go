@@ -4,6 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -120,22 +123,40 @@ func TestSameFormat(t *testing.T) {
 	}
 }
 
+// TestLock: a second lock on one output is refused (ErrLocked, naming the lock file and the
+// PID) while the first is held; unlock removes the lock; a lock whose process is gone is taken
+// over with a line on warn; an empty lock (being created) counts as held.
 func TestLock(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "games.txt")
-	unlock, err := Lock(out)
+	unlock, err := Lock(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Lock(out); !errors.Is(err, ErrLocked) {
+	if _, err := Lock(out, nil); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), LockPath(out)) ||
+		!strings.Contains(err.Error(), "PID "+strconv.Itoa(os.Getpid())) {
 		t.Errorf("second lock: %v", err)
 	}
 	unlock()
-	unlock2, err := Lock(out)
+	unlock2, err := Lock(out, nil)
 	if err != nil {
 		t.Fatalf("lock after unlock: %v", err)
 	}
 	unlock2()
 	if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) != 0 {
 		t.Errorf("%d entries left", len(ents))
+	}
+	if runtime.GOOS != "windows" && runtime.GOOS != "plan9" {
+		// a PID that does not exist: Linux's maximum is below 2^22
+		os.WriteFile(LockPath(out), []byte("99999999\n"), 0o644)
+		var warn strings.Builder
+		unlock3, err := Lock(out, &warn)
+		if err != nil || !strings.Contains(warn.String(), "taking over the stale lock") {
+			t.Fatalf("stale lock: %v, %q", err, warn.String())
+		}
+		unlock3()
+	}
+	os.WriteFile(LockPath(out), nil, 0o644)
+	if _, err := Lock(out, nil); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "being created") {
+		t.Errorf("empty lock: %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package outfile
 
 // processAlive cannot tell without Unix signals: every lock counts as held (the message says
 // to delete a stale lock file).
