@@ -29,6 +29,16 @@ type Accumulator struct {
 	// for quietPSQT8, so that UpdateQuiet's one UpdatePair call also does the PSQT sums.
 	quiet uint8
 	rows  simd.FeatureRows
+	// For transformers with int8 rows: tri[p] holds perspective p's values v[p] followed by
+	// its two summands, part[p][0] the bias plus the int16 rows and part[p][1] the int8
+	// rows (as int16 sums), v[p] = part[p][0] + part[p][1]; psqtPart likewise for the PSQT
+	// sums. Every Refresh and update writes all three (simd.UpdateMixed, one pass). Kept
+	// apart so that an own-king move refreshes the king-bucketed int16 part while the int8
+	// part is updated incrementally (updateKing; Stockfish 19's separate piece-square and
+	// threat accumulators). nil for transformers without int8 rows.
+	tri      [2][]int16
+	part     [2][2][]int16
+	psqtPart [2][2][]int32
 }
 
 // UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
@@ -52,13 +62,42 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 			a.rows, a.quiet = r, quietPSQT8
 		}
 	}
-	buf := alignedInt16(2 * ft.width)
-	a.v[0], a.v[1] = buf[:ft.width:ft.width], buf[ft.width:]
-	if ft.psqtBuckets > 0 {
-		a.psqt[0] = make([]int32, ft.psqtBuckets)
-		a.psqt[1] = make([]int32, ft.psqtBuckets)
+	m, nb := ft.width, ft.psqtBuckets
+	nv := ft.accVectors()
+	buf := alignedInt16(nv * m)
+	var pbuf []int32
+	if nb > 0 {
+		pbuf = make([]int32, nv*nb)
+	}
+	// Layout: per perspective its values, then (int8 rows) its int16 and int8 parts.
+	k := nv / 2
+	for p := range 2 {
+		v := buf[p*k*m : (p+1)*k*m : (p+1)*k*m]
+		a.v[p] = v[:m:m]
+		if nb > 0 {
+			a.psqt[p] = pbuf[p*k*nb : p*k*nb+nb : p*k*nb+nb]
+		}
+		if k == 3 {
+			a.tri[p] = v
+			for j := range 2 {
+				a.part[p][j] = v[(j+1)*m : (j+2)*m : (j+2)*m]
+				if nb > 0 {
+					o := (p*k + j + 1) * nb
+					a.psqtPart[p][j] = pbuf[o : o+nb : o+nb]
+				}
+			}
+		}
 	}
 	return a
+}
+
+// accVectors returns the number of Width-long vectors (and PSQT sums) an Accumulator of
+// ft keeps: both perspectives' values, and for int8 rows both perspectives' two parts.
+func (ft *FeatureTransformer) accVectors() int {
+	if ft.rows8 > 0 {
+		return 6
+	}
+	return 2
 }
 
 // Values returns perspective persp's Width accumulator values (quantized units of the
@@ -78,6 +117,10 @@ func (a *Accumulator) CopyFrom(src *Accumulator) {
 func (a *Accumulator) copyPersp(src *Accumulator, p int) {
 	copy(a.v[p], src.v[p])
 	copy(a.psqt[p], src.psqt[p])
+	for k := range 2 {
+		copy(a.part[p][k], src.part[p][k])
+		copy(a.psqtPart[p][k], src.psqtPart[p][k])
+	}
 }
 
 func (a *Accumulator) checkIndices(idx []int) {
@@ -103,9 +146,13 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	defer a.refreshPanic(active)
 	p := int(persp & 1)
 	ft := a.ft
-	if ft.rows8 > 0 { // int8 and int16 rows in one pass from the bias
+	if ft.rows8 > 0 { // the int16 part from the bias, the int8 part from zero, and their sum
 		a8, a16 := a.splitRows(active, 0, 2)
-		simd.UpdateMixed(a.v[p], ft.bias, ft.weights, a16, nil, ft.weights8, a8, nil)
+		v8 := a.part[p][1]
+		clear(v8)
+		simd.UpdateMixed(a.tri[p], ft.bias, v8, ft.weights, a16, nil, ft.weights8, a8, nil)
+		a.psqtMixed(p, nil, nil, a16, nil, a8, nil)
+		return
 	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
 		simd.RefreshPSQT(a.v[p], ft.bias, ft.weights, active, a.psqt[p], ft.psqt)
 		return
@@ -155,8 +202,7 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	}
 	if len(added) == 0 && len(removed) == 0 { // e.g. the other side's king move in HalfKP
 		if a != src {
-			copy(a.v[p], src.v[p])
-			copy(a.psqt[p], src.psqt[p])
+			a.copyPersp(src, p)
 		}
 		return
 	}
@@ -203,12 +249,14 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	ft := a.ft
 	dst, s := a.v[p], src.v[p]
 	switch {
-	case ft.rows8 > 0: // int8 and int16 rows in one pass (simd.UpdateMixed)
+	case ft.rows8 > 0: // each part from src's, and their sum, in one pass
 		a.checkIndices(added)
 		a.checkIndices(removed)
 		ad8, ad16 := a.splitRows(added, 0, 2)
 		rm8, rm16 := a.splitRows(removed, 1, 3)
-		simd.UpdateMixed(dst, s, ft.weights, ad16, rm16, ft.weights8, ad8, rm8)
+		simd.UpdateMixed(a.tri[p], src.part[p][0], src.part[p][1], ft.weights, ad16, rm16, ft.weights8, ad8, rm8)
+		a.psqtMixed(p, src.psqtPart[p][0], src.psqtPart[p][1], ad16, rm16, ad8, rm8)
+		return
 	case a.rows.Width() > 0:
 		a.rows.Update(dst, s, added, removed)
 	default:
@@ -219,7 +267,7 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	if ft.psqtBuckets > 0 {
 		pd, ps := a.psqt[p], src.psqt[p]
 		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
-			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
+			psqtUpdate8(ft.psqt, (*[8]int32)(pd), (*[8]int32)(ps), added, removed)
 			return
 		}
 		if a != src {
@@ -289,4 +337,41 @@ func (a *Accumulator) splitRows(idx []int, i8, i16 int) ([]int, []int) {
 	}
 	a.split[i8], a.split[i16] = l8, l16
 	return l8, l16
+}
+
+// psqtMixed sets perspective p's PSQT parts (transformers with int8 rows) to src16's
+// plus the int16 features' rows ad16 − rm16 (indices relative to the int16 rows) and
+// src8's plus the int8 features' rows ad8 − rm8 (nil sources: zero), and the PSQT sums to
+// their sum.
+func (a *Accumulator) psqtMixed(p int, src16, src8 []int32, ad16, rm16, ad8, rm8 []int) {
+	ft := a.ft
+	if ft.psqtBuckets == 0 {
+		return
+	}
+	d, d16, d8 := a.psqt[p], a.psqtPart[p][0], a.psqtPart[p][1]
+	ft.psqtApply(ft.psqt[ft.rows8*ft.psqtBuckets:], d16, src16, ad16, rm16)
+	ft.psqtApply(ft.psqt, d8, src8, ad8, rm8)
+	for b := range d {
+		d[b] = d16[b] + d8[b]
+	}
+}
+
+// updateKing is the update of perspective persp across an own-king move of a transformer
+// with int8 rows whose int8 blocks need no refresh (Stockfish 19's threats and pawn pairs
+// while the king stays on its side of the d/e line): the int8 part is src's plus the
+// int8 rows of added minus those of removed (their int16 features are ignored), the int16
+// part is refreshed from the int16 features of active16 (absolute indices, all ≥
+// Int8Rows). One simd.UpdateMixed pass writes both parts and the values. dst may not be
+// src.
+func (a *Accumulator) updateKing(src *Accumulator, persp board.Color, added, removed, active16 []int) {
+	p := int(persp & 1)
+	ft := a.ft
+	a.checkIndices(added)
+	a.checkIndices(removed)
+	a.checkIndices(active16)
+	ad8, _ := a.splitRows(added, 0, 2)
+	rm8, _ := a.splitRows(removed, 1, 3)
+	_, a16 := a.splitRows(active16, 2, 3)
+	simd.UpdateMixed(a.tri[p], ft.bias, src.part[p][1], ft.weights, a16, nil, ft.weights8, ad8, rm8)
+	a.psqtMixed(p, nil, src.psqtPart[p][1], a16, nil, ad8, rm8)
 }

@@ -47,6 +47,16 @@ type AccumulatorStack struct {
 	// own: the stack was reset with ResetBoard; boards[i] is entry i's board.
 	own    bool
 	boards []ownBoard
+	// blocks8 and blocks16 (with offsets off16): for a transformer with int8 rows that
+	// are whole top-level summands of a feature set without the piece-square path
+	// (Stockfish 19: FullThreats and PawnPairs, then HalfKAv2_hm), the summands of the
+	// int8 and the int16 rows. Only an int8 summand's RequiresRefresh refreshes a
+	// perspective; where only an int16 summand requires one (an own-king move) the entry
+	// is updated by Accumulator.updateKing (the int8 part incremental, the int16 part
+	// refreshed from the int16 summands' features, active16). nil otherwise.
+	blocks8, blocks16 []featureset.Block
+	off16             []int
+	active16          []int
 
 	// Statistics since creation: perspective updates and refreshes performed.
 	Updates, Refreshes int
@@ -73,7 +83,79 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	for p := range s.addedBoth {
 		s.addedBoth[p], s.removedBoth[p] = make([]int, 0, k), make([]int, 0, k)
 	}
+	s.splitBlocks()
 	return s
+}
+
+// splitBlocks sets blocks8, blocks16 and off16 where the int8 rows of the transformer
+// are whole top-level summands of a feature set without the piece-square path.
+func (s *AccumulatorStack) splitBlocks() {
+	ft := s.net.ft
+	if ft.rows8 == 0 || s.psq != nil {
+		return
+	}
+	var b8, b16 []featureset.Block
+	var off16 []int
+	n16 := 0
+	for k, b := range ft.set.Blocks() {
+		off := ft.set.Offset(k)
+		switch {
+		case off+b.Size() <= ft.rows8:
+			b8 = append(b8, b)
+		case off >= ft.rows8:
+			b16 = append(b16, b)
+			off16 = append(off16, off)
+			n16 += b.MaxActive()
+		default: // a summand with int8 and int16 rows: no split
+			return
+		}
+	}
+	if len(b8) == 0 || len(b16) == 0 {
+		return
+	}
+	s.blocks8, s.blocks16, s.off16 = b8, b16, off16
+	s.active16 = make([]int, 0, max(n16, 64))
+}
+
+// anyRefresh reports whether a block of bs requires a refresh of persp for dirty.
+func anyRefresh(bs []featureset.Block, dirty *board.DirtyPieces, persp board.Color) bool {
+	for _, b := range bs {
+		if b.RequiresRefresh(dirty, persp) {
+			return true
+		}
+	}
+	return false
+}
+
+// mustRefresh reports whether perspective persp of entry e is refreshed rather than
+// updated from its parent: the root; where the int8 and int16 summands are split
+// (blocks8), when an int8 summand requires it; else when the feature set requires it or
+// a king-dependent piece-square set lacks the king.
+func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
+	switch {
+	case e.root:
+		return true
+	case s.blocks8 != nil:
+		return anyRefresh(s.blocks8, &e.dirty, persp)
+	}
+	return s.net.ft.set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid()
+}
+
+// update sets perspective persp of e from its parent prev and the move's feature
+// difference (added, removed): Accumulator.UpdateFrom, or where an int16 summand
+// requires a refresh (split summands: an own-king move), Accumulator.updateKing with the
+// int16 summands' features of e's position.
+func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added, removed []int) {
+	if s.blocks16 != nil && anyRefresh(s.blocks16, &e.dirty, persp) {
+		a := s.active16[:0]
+		for k, b := range s.blocks16 {
+			a = b.AppendActive(&e.pos, persp, s.off16[k], a)
+		}
+		s.active16 = a
+		e.acc.updateKing(prev.acc, persp, added, removed, a)
+		return
+	}
+	e.acc.UpdateFrom(prev.acc, persp, added, removed)
 }
 
 // Reserve allocates entries so that the stack holds plies+1 entries (the root and plies
@@ -87,10 +169,12 @@ func (s *AccumulatorStack) Reserve(plies int) {
 }
 
 // MemoryPerPly returns the bytes one stack entry takes: the accumulator (2·Width int16 plus
-// 2·PSQTBuckets int32) and the stored position and dirty pieces.
+// 2·PSQTBuckets int32, three times that for a transformer with int8 rows, which keeps
+// each perspective's int16 and int8 parts too) and the stored position and dirty pieces.
 func (n *Network) MemoryPerPly() int {
 	var e stackEntry
-	return 2*2*n.ft.width + 2*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
+	k := n.ft.accVectors()
+	return k*2*n.ft.width + k*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
 }
 
 func (s *AccumulatorStack) grow() *stackEntry {
@@ -230,7 +314,7 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 	i := top
 	for !s.entries[i].computed[p] {
 		e := &s.entries[i]
-		if e.root || set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid() {
+		if s.mustRefresh(e, persp) {
 			if s.own {
 				s.refreshBoard(e.acc, &s.boards[i], e.kings[persp], persp)
 			} else if s.table != nil { // optional refresh table (refresh_table.go)
@@ -253,18 +337,18 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		// Both perspectives from one Set.DiffBoth where the other one is updated from
 		// the same parent too (Stockfish 19's threats: the changed relations computed
 		// once per move).
-		if prev.computed[p^1] && !e.computed[p^1] && !set.RequiresRefresh(&e.dirty, persp^1) {
+		if prev.computed[p^1] && !e.computed[p^1] && !s.mustRefresh(e, persp^1) {
 			ad, rm := &s.addedBoth, &s.removedBoth
 			ad[0], ad[1], rm[0], rm[1] = ad[0][:0], ad[1][:0], rm[0][:0], rm[1][:0]
 			set.DiffBoth(&prev.pos, &e.pos, &e.dirty, ad, rm)
-			e.acc.UpdateFrom(prev.acc, board.White, ad[0], rm[0])
-			e.acc.UpdateFrom(prev.acc, board.Black, ad[1], rm[1])
+			s.update(prev, e, board.White, ad[0], rm[0])
+			s.update(prev, e, board.Black, ad[1], rm[1])
 			e.computed[0], e.computed[1] = true, true
 			s.Updates += 2
 			continue
 		}
 		s.added, s.removed = set.Diff(&prev.pos, &e.pos, &e.dirty, persp, s.added[:0], s.removed[:0])
-		e.acc.UpdateFrom(prev.acc, persp, s.added, s.removed)
+		s.update(prev, e, persp, s.added, s.removed)
 		e.computed[p] = true
 		s.Updates++
 	}

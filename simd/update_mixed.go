@@ -1,25 +1,33 @@
 package simd
 
 // updateMixedFn is the installed UpdateMixed kernel of the current Level.
-var updateMixedFn func(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int)
+var updateMixedFn func(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int)
 
-// UpdateMixed is the update (or, with empty sub lists and src the bias, the refresh) of one
-// perspective of a feature transformer whose rows are partly int16 and partly int8
-// (Stockfish 19: the HalfKAv2_hm rows, and the threat and pawn-pair rows it keeps in int8),
-// in one pass over the accumulator:
+// UpdateMixed is the update (or, with empty sub lists and the sources the bias and
+// zeros, the refresh) of one perspective of a feature transformer whose rows are partly
+// int16 and partly int8 (Stockfish 19: the HalfKAv2_hm rows, and the threat and
+// pawn-pair rows it keeps in int8), kept as two parts and their sum. dst holds three
+// vectors of n = len(dst)/3 int16 — the sum, the int16 part, the int8 part — and one
+// pass over them sets
 //
-//	dst[i] = src[i] + Σ_{r in add16} w16[r·n + i] − Σ_{r in sub16} w16[r·n + i]
-//	                + Σ_{r in add8} int16(w8[r·n + i]) − Σ_{r in sub8} int16(w8[r·n + i])
+//	dst[2n+i] = src8[i]  + Σ_{r in add8} int16(w8[r·n + i]) − Σ_{r in sub8} int16(w8[r·n + i])
+//	dst[n+i]  = src16[i] + Σ_{r in add16} w16[r·n + i]      − Σ_{r in sub16} w16[r·n + i]
+//	dst[i]    = dst[n+i] + dst[2n+i]
 //
-// for i < n = len(dst), wrapping in int16 (so any order of rows gives the same bits);
-// len(src) ≥ n; dst may alias src. Every row index r must satisfy (r+1)·n ≤ len(w16)
-// (resp. len(w8)), otherwise it panics before writing anything. The assembly (AVX2;
-// AVX-512 with 512-bit tiles) keeps a tile of up to 8 (16) vectors in registers while it
-// adds every row, for n a multiple of 16; other lengths run the Go twin. One pass, where
-// an int16 pass and a separate int8 pass (UpdateI8) would walk the accumulator twice.
-func UpdateMixed(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
-	updateMixedFn(dst, src, w16, add16, sub16, w8, add8, sub8)
+// for i < n, wrapping in int16 (so any order of rows gives the same bits). len(dst) must
+// be a multiple of 3 and len(src16), len(src8) ≥ n (else it panics); src16 may be
+// dst[n:2n] and src8 dst[2n:3n] (in place), no other overlap. Every row index r must
+// satisfy (r+1)·n ≤ len(w16) (resp. len(w8)), otherwise it panics before writing
+// anything. The assembly (AVX2; AVX-512 with 512-bit tiles) keeps a tile of up to 8 (16)
+// vectors in registers while it adds every row, for n a multiple of 16; other lengths run
+// the Go twin. Keeping the parts apart lets an own-king move refresh the king-bucketed
+// int16 part alone while the int8 part is updated (Stockfish 19's separate piece-square
+// and threat accumulators, summed where its transform reads them).
+func UpdateMixed(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
+	updateMixedFn(dst, src16, src8, w16, add16, sub16, w8, add8, sub8)
 }
+
+const errUpdateMixedLen = "simd: UpdateMixed: dst is not three vectors, or a source is shorter than one"
 
 const errUpdateMixedRow = "simd: UpdateMixed row index out of range"
 
@@ -42,40 +50,52 @@ func checkRowsMixed(n int, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub
 	}
 }
 
-func updateMixedGeneric(dst, src []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
-	n := len(dst)
-	src = src[:n]
+// mixedParts returns n and the three vectors of dst, or panics on bad lengths.
+func mixedParts(dst, src16, src8 []int16) (n int, sum, d16, d8 []int16) {
+	n = len(dst) / 3
+	if len(dst)%3 != 0 || len(src16) < n || len(src8) < n {
+		panic(errUpdateMixedLen)
+	}
+	return n, dst[:n:n], dst[n : 2*n : 2*n], dst[2*n : 3*n : 3*n]
+}
+
+func updateMixedGeneric(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
+	n, sum, d16, d8 := mixedParts(dst, src16, src8)
 	if n == 0 {
 		return
 	}
 	checkRowsMixed(n, w16, add16, sub16, w8, add8, sub8)
-	copy(dst, src)
+	copy(d8, src8[:n])
+	copy(d16, src16[:n])
 	for _, r := range add16 {
 		row := w16[r*n : r*n+n]
-		d := dst[:len(row)]
+		d := d16[:len(row)]
 		for i, w := range row {
 			d[i] += w
 		}
 	}
 	for _, r := range sub16 {
 		row := w16[r*n : r*n+n]
-		d := dst[:len(row)]
+		d := d16[:len(row)]
 		for i, w := range row {
 			d[i] -= w
 		}
 	}
 	for _, r := range add8 {
 		row := w8[r*n : r*n+n]
-		d := dst[:len(row)]
+		d := d8[:len(row)]
 		for i, w := range row {
 			d[i] += int16(w)
 		}
 	}
 	for _, r := range sub8 {
 		row := w8[r*n : r*n+n]
-		d := dst[:len(row)]
+		d := d8[:len(row)]
 		for i, w := range row {
 			d[i] -= int16(w)
 		}
+	}
+	for i := range sum {
+		sum[i] = d16[i] + d8[i]
 	}
 }

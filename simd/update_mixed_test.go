@@ -8,32 +8,34 @@ import (
 	"pgregory.net/rapid"
 )
 
-// mixedRef is UpdateMixed written plainly: per element, the int64 sum of src and the
-// signed rows, wrapped to int16 once at the end (wrapping sums are order-independent).
-func mixedRef(n int, src, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) []int16 {
-	out := make([]int16, n)
-	for i := range out {
-		v := int64(src[i])
+// mixedRef is UpdateMixed written plainly: per element, the int64 sums of each source and
+// its signed rows, wrapped to int16 once at the end (wrapping sums are order-independent),
+// then the wrapped sum of the two parts: sum ++ int16 part ++ int8 part.
+func mixedRef(n int, src16, src8, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) []int16 {
+	out := make([]int16, 3*n)
+	for i := range n {
+		v16, v8 := int64(src16[i]), int64(src8[i])
 		for _, r := range add16 {
-			v += int64(w16[r*n+i])
+			v16 += int64(w16[r*n+i])
 		}
 		for _, r := range sub16 {
-			v -= int64(w16[r*n+i])
+			v16 -= int64(w16[r*n+i])
 		}
 		for _, r := range add8 {
-			v += int64(w8[r*n+i])
+			v8 += int64(w8[r*n+i])
 		}
 		for _, r := range sub8 {
-			v -= int64(w8[r*n+i])
+			v8 -= int64(w8[r*n+i])
 		}
-		out[i] = int16(v)
+		out[n+i], out[2*n+i] = int16(v16), int16(v8)
+		out[i] = int16(v16 + v8)
 	}
 	return out
 }
 
 // TestUpdateMixedMatchesGo: UpdateMixed at every level equals the plain reference (and so
-// the Go twin), in place or not, guard zones untouched, for any row lists (repeats,
-// empty lists) and lengths.
+// the Go twin), in place (the sources the parts of dst) or not, guard zones untouched,
+// for any row lists (repeats, empty lists) and lengths.
 func TestUpdateMixedMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
@@ -41,7 +43,8 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 			n := length(t, "n", 16)
 			n16 := rapid.IntRange(1, 24).Draw(t, "rows16")
 			n8 := rapid.IntRange(1, 48).Draw(t, "rows8")
-			src, _ := buffer(t, "src", n, f.i16)
+			src16, _ := buffer(t, "src16", n, f.i16)
+			src8, _ := buffer(t, "src8", n, f.i16)
 			w16, _ := buffer(t, "w16", n16*n, f.i16)
 			w8, _ := buffer(t, "w8", n8*n, f.i8)
 			rows := func(nr, k int, name string) []int {
@@ -49,20 +52,20 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 			}
 			add16, sub16 := rows(n16, 6, "add16"), rows(n16, 6, "sub16")
 			add8, sub8 := rows(n8, 40, "add8"), rows(n8, 40, "sub8")
-			dst, whole := buffer(t, "dst", n, f.i16)
+			dst, whole := buffer(t, "dst", 3*n, f.i16)
 			inPlace := rapid.Bool().Draw(t, "inPlace")
 			if inPlace {
-				dst = src
+				copy(dst[n:], src16)
+				copy(dst[2*n:], src8)
+				src16, src8 = dst[n:2*n], dst[2*n:]
 			}
-			want := mixedRef(n, src, w16, add16, sub16, w8, add8, sub8)
+			want := mixedRef(n, src16, src8, w16, add16, sub16, w8, add8, sub8)
 			before := slices.Clone(whole)
-			UpdateMixed(dst, src, w16, add16, sub16, w8, add8, sub8)
+			UpdateMixed(dst, src16, src8, w16, add16, sub16, w8, add8, sub8)
 			checkSame(t, "dst", dst, want)
-			if !inPlace {
-				off := len(whole) - guard - n
-				copy(before[off:], want)
-				checkSame(t, "dst buffer", whole, before)
-			}
+			off := len(whole) - guard - 3*n
+			copy(before[off:], want)
+			checkSame(t, "dst buffer", whole, before)
 		})
 	})
 }
@@ -72,7 +75,7 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 func TestUpdateMixedRowBounds(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		n := 32
-		src, dst := make([]int16, n), make([]int16, n)
+		src, dst := make([]int16, n), make([]int16, 3*n)
 		for i := range dst {
 			dst[i] = 7
 		}
@@ -87,9 +90,9 @@ func TestUpdateMixedRowBounds(t *testing.T) {
 						t.Errorf("%+v: recovered %v", c, r)
 					}
 				}()
-				UpdateMixed(dst, src, w16, c.a16, c.s16, w8, c.a8, c.s8)
+				UpdateMixed(dst, src, src, w16, c.a16, c.s16, w8, c.a8, c.s8)
 			}()
-			if dst[0] != 7 || dst[n-1] != 7 {
+			if dst[0] != 7 || dst[3*n-1] != 7 {
 				t.Fatalf("%+v: dst written before the panic", c)
 			}
 		}

@@ -20,24 +20,32 @@ func sf19Kernels() {
 
 // updateMixed generates updateMixed+ISA: the update of one perspective of a feature
 // transformer whose rows are partly int16 (Stockfish 19's HalfKAv2_hm rows) and partly
-// int8 (its threat and pawn-pair rows), in one pass over the accumulator:
+// int8 (its threat and pawn-pair rows), kept as two parts and their sum, in one pass over
+// the accumulator (dst holds three vectors of n int16: the sum, the int16 part, the int8
+// part):
 //
-//	dst[i] = src[i] + Σ_{r in add16} w16[r·n + i] − Σ_{r in sub16} w16[r·n + i]
-//	                + Σ_{r in add8} w8[r·n + i] − Σ_{r in sub8} w8[r·n + i]
+//	dst8[i]  = src8[i]  + Σ_{r in add8} w8[r·n + i]   − Σ_{r in sub8} w8[r·n + i]
+//	dst16[i] = src16[i] + Σ_{r in add16} w16[r·n + i] − Σ_{r in sub16} w16[r·n + i]
+//	dst[i]   = dst16[i] + dst8[i]
 //
 // (int8 widened with VPMOVSXBW, int16 wrapping), n a multiple of 16. As refresh and
 // updateI8, the accumulator is processed in tiles of up to 8 (AVX2) or 16 (AVX-512)
-// vector registers that stay in registers while every row is added or subtracted; the
-// two weight pointers advance by the tile's int16 and int8 bytes.
+// vector registers that stay in registers: the int8 part's rows are added to src8's tile
+// and the result stored, then src16's tile and the int16 rows are added (giving the sum,
+// stored), and the stored int8 part subtracted again (giving the int16 part, exact in
+// wrapping arithmetic). The two weight pointers advance by the tile's int16 and int8
+// bytes; dst16 and dst8 are addressed as dst + 2n and dst + 4n bytes.
 func updateMixed(s isa) {
 	fn := "updateMixed" + s.name
-	TEXT(fn, NOSPLIT, "func(dst, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)")
+	TEXT(fn, NOSPLIT, "func(dst, src16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)")
 	Pragma("noescape")
-	Doc(fn+" sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +",
-		"Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,",
-		"wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).")
+	Doc(fn+" sets dst[2n+i] = src8[i] + Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i],",
+		"dst[n+i] = src16[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] and",
+		"dst[i] = dst[n+i] + dst[2n+i] for i < n (int8 weights widened to int16, wrapping); n is a",
+		"multiple of 16 and every row index must be valid (the caller checks).")
 	dst := ld("dst")
-	src := ld("src")
+	src16 := ld("src16")
+	src8 := ld("src8")
 	w16 := ld("w16")
 	w8 := ld("w8")
 	n := ld("n")
@@ -45,7 +53,7 @@ func updateMixed(s isa) {
 	MOVQ(n, rb8) // int8 row bytes
 	rb16 := GP64()
 	MOVQ(n, rb16)
-	SHLQ(U8(1), rb16) // int16 row bytes
+	SHLQ(U8(1), rb16) // int16 row bytes: dst + rb16 is the int16 part, dst + 2·rb16 the int8 part
 	SHLQ(U8(1), n)    // int16 bytes left
 	steps := tileSteps(s.wide)
 	const ahead = 1 // tiles ahead that the row prefetches reach
@@ -63,10 +71,10 @@ func updateMixed(s isa) {
 		acc := make([]reg.VecVirtual, st.regs)
 		for r := range acc {
 			acc[r] = vec()
-			s.mov(Mem{Base: src, Disp: r * st.width}, acc[r])
+			s.mov(Mem{Base: src8, Disp: r * st.width}, acc[r])
 		}
 		tmp := vec()
-		for _, kind := range []string{"add16", "sub16", "add8", "sub8"} {
+		rows := func(kind string) {
 			rp, cnt := GP64(), GP64()
 			Load(Param(kind), rp)
 			Load(Param("n"+kind), cnt)
@@ -119,11 +127,23 @@ func updateMixed(s isa) {
 			JMP(LabelRef(rowLoop))
 			Label(rowDone)
 		}
+		part8 := func(r int) Mem { return Mem{Base: dst, Index: rb16, Scale: 2, Disp: r * st.width} }
+		rows("add8")
+		rows("sub8")
+		for r := range acc {
+			s.mov(acc[r], part8(r))
+			VPADDW(Mem{Base: src16, Disp: r * st.width}, acc[r], acc[r])
+		}
+		rows("add16")
+		rows("sub16")
 		for r := range acc {
 			s.mov(acc[r], Mem{Base: dst, Disp: r * st.width})
+			VPSUBW(part8(r), acc[r], acc[r])
+			s.mov(acc[r], Mem{Base: dst, Index: rb16, Scale: 1, Disp: r * st.width})
 		}
 		ADDQ(U32(tile), dst)
-		ADDQ(U32(tile), src)
+		ADDQ(U32(tile), src16)
+		ADDQ(U32(tile), src8)
 		ADDQ(U32(tile), w16)
 		ADDQ(U32(tile/2), w8)
 		SUBQ(U32(tile), n)
