@@ -39,6 +39,7 @@ type Accumulator struct {
 	tri      [2][]int16
 	part     [2][2][]int16
 	psqtPart [2][2][]int32
+	mixed    simd.MixedRows // ft's int16 and int8 rows and their PSQT rows
 }
 
 // UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
@@ -68,6 +69,9 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 	var pbuf []int32
 	if nb > 0 {
 		pbuf = make([]int32, nv*nb)
+	}
+	if ft.rows8 > 0 {
+		a.mixed = simd.MixedRows{W16: ft.weights, W8: ft.weights8, PSQT16: ft.psqt[ft.rows8*nb:], PSQT8: ft.psqt[:ft.rows8*nb], Buckets: nb}
 	}
 	// Layout: per perspective its values, then (int8 rows) its int16 and int8 parts.
 	k := nv / 2
@@ -150,7 +154,7 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 		a8, a16 := a.splitRows(active, 0, 2)
 		v8 := a.part[p][1]
 		clear(v8)
-		simd.UpdateMixed(a.tri[p], ft.bias, v8, ft.weights, a16, nil, ft.weights8, a8, nil)
+		simd.UpdateMixed(a.tri[p], ft.bias, v8, &a.mixed, a16, nil, a8, nil)
 		a.psqtMixed(p, nil, nil, a16, nil, a8, nil)
 		return
 	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
@@ -254,7 +258,7 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 		a.checkIndices(removed)
 		ad8, ad16 := a.splitRows(added, 0, 2)
 		rm8, rm16 := a.splitRows(removed, 1, 3)
-		simd.UpdateMixed(a.tri[p], src.part[p][0], src.part[p][1], ft.weights, ad16, rm16, ft.weights8, ad8, rm8)
+		simd.UpdateMixed(a.tri[p], src.part[p][0], src.part[p][1], &a.mixed, ad16, rm16, ad8, rm8)
 		a.psqtMixed(p, src.psqtPart[p][0], src.psqtPart[p][1], ad16, rm16, ad8, rm8)
 		return
 	case a.rows.Width() > 0:
@@ -349,8 +353,8 @@ func (a *Accumulator) psqtMixed(p int, src16, src8 []int32, ad16, rm16, ad8, rm8
 		return
 	}
 	d, d16, d8 := a.psqt[p], a.psqtPart[p][0], a.psqtPart[p][1]
-	ft.psqtApply(ft.psqt[ft.rows8*ft.psqtBuckets:], d16, src16, ad16, rm16)
-	ft.psqtApply(ft.psqt, d8, src8, ad8, rm8)
+	ft.psqtApply(a.mixed.PSQT16, d16, src16, ad16, rm16)
+	ft.psqtApply(a.mixed.PSQT8, d8, src8, ad8, rm8)
 	for b := range d {
 		d[b] = d16[b] + d8[b]
 	}
@@ -372,6 +376,6 @@ func (a *Accumulator) updateKing(src *Accumulator, persp board.Color, added, rem
 	ad8, _ := a.splitRows(added, 0, 2)
 	rm8, _ := a.splitRows(removed, 1, 3)
 	_, a16 := a.splitRows(active16, 2, 3)
-	simd.UpdateMixed(a.tri[p], ft.bias, src.part[p][1], ft.weights, a16, nil, ft.weights8, ad8, rm8)
+	simd.UpdateMixed(a.tri[p], ft.bias, src.part[p][1], &a.mixed, a16, nil, ad8, rm8)
 	a.psqtMixed(p, nil, src.psqtPart[p][1], a16, nil, ad8, rm8)
 }

@@ -8555,9 +8555,115 @@ refreshListedAVX512_bad:
 	MOVQ AX, ret+72(FP)
 	RET
 
-// func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+// func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-112
+TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-136
+	MOVQ add16+32(FP), AX
+	MOVQ nadd16+40(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX2_prefetch_add16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_add16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_add16
+
+updateMixedAVX2_prefetch_add16_done:
+	MOVQ sub16+48(FP), AX
+	MOVQ nsub16+56(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX2_prefetch_sub16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_sub16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_sub16
+
+updateMixedAVX2_prefetch_sub16_done:
+	MOVQ add8+72(FP), AX
+	MOVQ nadd8+80(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX2_prefetch_add8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_add8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_add8
+
+updateMixedAVX2_prefetch_add8_done:
+	MOVQ sub8+88(FP), AX
+	MOVQ nsub8+96(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX2_prefetch_sub8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_sub8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_sub8
+
+updateMixedAVX2_prefetch_sub8_done:
 	MOVQ dst+0(FP), AX
 	MOVQ src16+8(FP), CX
 	MOVQ src8+16(FP), DX
@@ -8589,27 +8695,31 @@ updateMixedAVX2_tile8x32_add8:
 	JZ         updateMixedAVX2_tile8x32_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 128(SI)(R12*1)
-	PREFETCHT0 192(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y8
-	VPADDW     Y8, Y0, Y0
-	VPMOVSXBW  16(SI)(R12*1), Y8
-	VPADDW     Y8, Y1, Y1
-	VPMOVSXBW  32(SI)(R12*1), Y8
-	VPADDW     Y8, Y2, Y2
-	VPMOVSXBW  48(SI)(R12*1), Y8
-	VPADDW     Y8, Y3, Y3
-	VPMOVSXBW  64(SI)(R12*1), Y8
-	VPADDW     Y8, Y4, Y4
-	VPMOVSXBW  80(SI)(R12*1), Y8
-	VPADDW     Y8, Y5, Y5
-	VPMOVSXBW  96(SI)(R12*1), Y8
-	VPADDW     Y8, Y6, Y6
-	VPMOVSXBW  112(SI)(R12*1), Y8
-	VPADDW     Y8, Y7, Y7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile8x32_add8
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_add8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX2_tile8x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y8
+	VPADDW    Y8, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y8
+	VPADDW    Y8, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y8
+	VPADDW    Y8, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y8
+	VPADDW    Y8, Y3, Y3
+	VPMOVSXBW 64(SI)(R12*1), Y8
+	VPADDW    Y8, Y4, Y4
+	VPMOVSXBW 80(SI)(R12*1), Y8
+	VPADDW    Y8, Y5, Y5
+	VPMOVSXBW 96(SI)(R12*1), Y8
+	VPADDW    Y8, Y6, Y6
+	VPMOVSXBW 112(SI)(R12*1), Y8
+	VPADDW    Y8, Y7, Y7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile8x32_add8
 
 updateMixedAVX2_tile8x32_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -8621,27 +8731,31 @@ updateMixedAVX2_tile8x32_sub8:
 	JZ         updateMixedAVX2_tile8x32_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 128(SI)(R12*1)
-	PREFETCHT0 192(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y8
-	VPSUBW     Y8, Y0, Y0
-	VPMOVSXBW  16(SI)(R12*1), Y8
-	VPSUBW     Y8, Y1, Y1
-	VPMOVSXBW  32(SI)(R12*1), Y8
-	VPSUBW     Y8, Y2, Y2
-	VPMOVSXBW  48(SI)(R12*1), Y8
-	VPSUBW     Y8, Y3, Y3
-	VPMOVSXBW  64(SI)(R12*1), Y8
-	VPSUBW     Y8, Y4, Y4
-	VPMOVSXBW  80(SI)(R12*1), Y8
-	VPSUBW     Y8, Y5, Y5
-	VPMOVSXBW  96(SI)(R12*1), Y8
-	VPSUBW     Y8, Y6, Y6
-	VPMOVSXBW  112(SI)(R12*1), Y8
-	VPSUBW     Y8, Y7, Y7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile8x32_sub8
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_sub8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX2_tile8x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y8
+	VPSUBW    Y8, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y8
+	VPSUBW    Y8, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y8
+	VPSUBW    Y8, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y8
+	VPSUBW    Y8, Y3, Y3
+	VPMOVSXBW 64(SI)(R12*1), Y8
+	VPSUBW    Y8, Y4, Y4
+	VPMOVSXBW 80(SI)(R12*1), Y8
+	VPSUBW    Y8, Y5, Y5
+	VPMOVSXBW 96(SI)(R12*1), Y8
+	VPSUBW    Y8, Y6, Y6
+	VPMOVSXBW 112(SI)(R12*1), Y8
+	VPSUBW    Y8, Y7, Y7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile8x32_sub8
 
 updateMixedAVX2_tile8x32_sub8_done:
 	VMOVDQU Y0, (AX)(R9*2)
@@ -8669,21 +8783,25 @@ updateMixedAVX2_tile8x32_add16:
 	JZ         updateMixedAVX2_tile8x32_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 256(BX)(R12*1)
-	PREFETCHT0 320(BX)(R12*1)
-	PREFETCHT0 384(BX)(R12*1)
-	PREFETCHT0 448(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Y0, Y0
-	VPADDW     32(BX)(R12*1), Y1, Y1
-	VPADDW     64(BX)(R12*1), Y2, Y2
-	VPADDW     96(BX)(R12*1), Y3, Y3
-	VPADDW     128(BX)(R12*1), Y4, Y4
-	VPADDW     160(BX)(R12*1), Y5, Y5
-	VPADDW     192(BX)(R12*1), Y6, Y6
-	VPADDW     224(BX)(R12*1), Y7, Y7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile8x32_add16
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_add16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX2_tile8x32_add16_noprefetch:
+	VPADDW (BX)(R12*1), Y0, Y0
+	VPADDW 32(BX)(R12*1), Y1, Y1
+	VPADDW 64(BX)(R12*1), Y2, Y2
+	VPADDW 96(BX)(R12*1), Y3, Y3
+	VPADDW 128(BX)(R12*1), Y4, Y4
+	VPADDW 160(BX)(R12*1), Y5, Y5
+	VPADDW 192(BX)(R12*1), Y6, Y6
+	VPADDW 224(BX)(R12*1), Y7, Y7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile8x32_add16
 
 updateMixedAVX2_tile8x32_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -8695,21 +8813,25 @@ updateMixedAVX2_tile8x32_sub16:
 	JZ         updateMixedAVX2_tile8x32_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 256(BX)(R12*1)
-	PREFETCHT0 320(BX)(R12*1)
-	PREFETCHT0 384(BX)(R12*1)
-	PREFETCHT0 448(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Y0, Y0
-	VPSUBW     32(BX)(R12*1), Y1, Y1
-	VPSUBW     64(BX)(R12*1), Y2, Y2
-	VPSUBW     96(BX)(R12*1), Y3, Y3
-	VPSUBW     128(BX)(R12*1), Y4, Y4
-	VPSUBW     160(BX)(R12*1), Y5, Y5
-	VPSUBW     192(BX)(R12*1), Y6, Y6
-	VPSUBW     224(BX)(R12*1), Y7, Y7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile8x32_sub16
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_sub16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX2_tile8x32_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Y0, Y0
+	VPSUBW 32(BX)(R12*1), Y1, Y1
+	VPSUBW 64(BX)(R12*1), Y2, Y2
+	VPSUBW 96(BX)(R12*1), Y3, Y3
+	VPSUBW 128(BX)(R12*1), Y4, Y4
+	VPSUBW 160(BX)(R12*1), Y5, Y5
+	VPSUBW 192(BX)(R12*1), Y6, Y6
+	VPSUBW 224(BX)(R12*1), Y7, Y7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile8x32_sub16
 
 updateMixedAVX2_tile8x32_sub16_done:
 	VMOVDQU Y0, (AX)
@@ -8760,18 +8882,22 @@ updateMixedAVX2_tile4x32_add8:
 	JZ         updateMixedAVX2_tile4x32_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 64(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y4
-	VPADDW     Y4, Y0, Y0
-	VPMOVSXBW  16(SI)(R12*1), Y4
-	VPADDW     Y4, Y1, Y1
-	VPMOVSXBW  32(SI)(R12*1), Y4
-	VPADDW     Y4, Y2, Y2
-	VPMOVSXBW  48(SI)(R12*1), Y4
-	VPADDW     Y4, Y3, Y3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile4x32_add8
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_add8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX2_tile4x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y4
+	VPADDW    Y4, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y4
+	VPADDW    Y4, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y4
+	VPADDW    Y4, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y4
+	VPADDW    Y4, Y3, Y3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile4x32_add8
 
 updateMixedAVX2_tile4x32_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -8783,18 +8909,22 @@ updateMixedAVX2_tile4x32_sub8:
 	JZ         updateMixedAVX2_tile4x32_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 64(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y4
-	VPSUBW     Y4, Y0, Y0
-	VPMOVSXBW  16(SI)(R12*1), Y4
-	VPSUBW     Y4, Y1, Y1
-	VPMOVSXBW  32(SI)(R12*1), Y4
-	VPSUBW     Y4, Y2, Y2
-	VPMOVSXBW  48(SI)(R12*1), Y4
-	VPSUBW     Y4, Y3, Y3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile4x32_sub8
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_sub8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX2_tile4x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y4
+	VPSUBW    Y4, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y4
+	VPSUBW    Y4, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y4
+	VPSUBW    Y4, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y4
+	VPSUBW    Y4, Y3, Y3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile4x32_sub8
 
 updateMixedAVX2_tile4x32_sub8_done:
 	VMOVDQU Y0, (AX)(R9*2)
@@ -8814,15 +8944,19 @@ updateMixedAVX2_tile4x32_add16:
 	JZ         updateMixedAVX2_tile4x32_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 128(BX)(R12*1)
-	PREFETCHT0 192(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Y0, Y0
-	VPADDW     32(BX)(R12*1), Y1, Y1
-	VPADDW     64(BX)(R12*1), Y2, Y2
-	VPADDW     96(BX)(R12*1), Y3, Y3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile4x32_add16
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_add16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX2_tile4x32_add16_noprefetch:
+	VPADDW (BX)(R12*1), Y0, Y0
+	VPADDW 32(BX)(R12*1), Y1, Y1
+	VPADDW 64(BX)(R12*1), Y2, Y2
+	VPADDW 96(BX)(R12*1), Y3, Y3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile4x32_add16
 
 updateMixedAVX2_tile4x32_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -8834,15 +8968,19 @@ updateMixedAVX2_tile4x32_sub16:
 	JZ         updateMixedAVX2_tile4x32_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 128(BX)(R12*1)
-	PREFETCHT0 192(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Y0, Y0
-	VPSUBW     32(BX)(R12*1), Y1, Y1
-	VPSUBW     64(BX)(R12*1), Y2, Y2
-	VPSUBW     96(BX)(R12*1), Y3, Y3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile4x32_sub16
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_sub16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX2_tile4x32_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Y0, Y0
+	VPSUBW 32(BX)(R12*1), Y1, Y1
+	VPSUBW 64(BX)(R12*1), Y2, Y2
+	VPSUBW 96(BX)(R12*1), Y3, Y3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile4x32_sub16
 
 updateMixedAVX2_tile4x32_sub16_done:
 	VMOVDQU Y0, (AX)
@@ -8878,14 +9016,18 @@ updateMixedAVX2_tile2x32_add8:
 	JZ         updateMixedAVX2_tile2x32_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 32(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y2
-	VPADDW     Y2, Y0, Y0
-	VPMOVSXBW  16(SI)(R12*1), Y2
-	VPADDW     Y2, Y1, Y1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile2x32_add8
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_add8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX2_tile2x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y2
+	VPADDW    Y2, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y2
+	VPADDW    Y2, Y1, Y1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile2x32_add8
 
 updateMixedAVX2_tile2x32_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -8897,14 +9039,18 @@ updateMixedAVX2_tile2x32_sub8:
 	JZ         updateMixedAVX2_tile2x32_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 32(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y2
-	VPSUBW     Y2, Y0, Y0
-	VPMOVSXBW  16(SI)(R12*1), Y2
-	VPSUBW     Y2, Y1, Y1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile2x32_sub8
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_sub8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX2_tile2x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y2
+	VPSUBW    Y2, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y2
+	VPSUBW    Y2, Y1, Y1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile2x32_sub8
 
 updateMixedAVX2_tile2x32_sub8_done:
 	VMOVDQU Y0, (AX)(R9*2)
@@ -8920,12 +9066,16 @@ updateMixedAVX2_tile2x32_add16:
 	JZ         updateMixedAVX2_tile2x32_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 64(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Y0, Y0
-	VPADDW     32(BX)(R12*1), Y1, Y1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile2x32_add16
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_add16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX2_tile2x32_add16_noprefetch:
+	VPADDW (BX)(R12*1), Y0, Y0
+	VPADDW 32(BX)(R12*1), Y1, Y1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile2x32_add16
 
 updateMixedAVX2_tile2x32_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -8937,12 +9087,16 @@ updateMixedAVX2_tile2x32_sub16:
 	JZ         updateMixedAVX2_tile2x32_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 64(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Y0, Y0
-	VPSUBW     32(BX)(R12*1), Y1, Y1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile2x32_sub16
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_sub16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX2_tile2x32_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Y0, Y0
+	VPSUBW 32(BX)(R12*1), Y1, Y1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile2x32_sub16
 
 updateMixedAVX2_tile2x32_sub16_done:
 	VMOVDQU Y0, (AX)
@@ -8971,12 +9125,16 @@ updateMixedAVX2_tile1x32_add8:
 	JZ         updateMixedAVX2_tile1x32_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 16(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y1
-	VPADDW     Y1, Y0, Y0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile1x32_add8
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_add8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX2_tile1x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPADDW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile1x32_add8
 
 updateMixedAVX2_tile1x32_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -8988,12 +9146,16 @@ updateMixedAVX2_tile1x32_sub8:
 	JZ         updateMixedAVX2_tile1x32_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 16(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y1
-	VPSUBW     Y1, Y0, Y0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX2_tile1x32_sub8
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_sub8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX2_tile1x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPSUBW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile1x32_sub8
 
 updateMixedAVX2_tile1x32_sub8_done:
 	VMOVDQU Y0, (AX)(R9*2)
@@ -9007,11 +9169,15 @@ updateMixedAVX2_tile1x32_add16:
 	JZ         updateMixedAVX2_tile1x32_add16_done
 	MOVQ       (R8), R11
 	IMULQ      R9, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPADDW     (BX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R10
-	JMP        updateMixedAVX2_tile1x32_add16
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_add16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX2_tile1x32_add16_noprefetch:
+	VPADDW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX2_tile1x32_add16
 
 updateMixedAVX2_tile1x32_add16_done:
 	MOVQ    sub16+48(FP), R8
@@ -9023,11 +9189,15 @@ updateMixedAVX2_tile1x32_sub16:
 	JZ         updateMixedAVX2_tile1x32_sub16_done
 	MOVQ       (R8), R11
 	IMULQ      R9, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPSUBW     (BX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R10
-	JMP        updateMixedAVX2_tile1x32_sub16
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_sub16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX2_tile1x32_sub16_noprefetch:
+	VPSUBW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX2_tile1x32_sub16
 
 updateMixedAVX2_tile1x32_sub16_done:
 	VMOVDQU Y0, (AX)
@@ -9044,9 +9214,187 @@ updateMixedAVX2_next1x32:
 	VZEROUPPER
 	RET
 
-// func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+// func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, MMX+
-TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-112
+TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-136
+	MOVQ add16+32(FP), AX
+	MOVQ nadd16+40(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX512_prefetch_add16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_add16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	PREFETCHT0 1024(DX)(R8*1)
+	PREFETCHT0 1088(DX)(R8*1)
+	PREFETCHT0 1152(DX)(R8*1)
+	PREFETCHT0 1216(DX)(R8*1)
+	PREFETCHT0 1280(DX)(R8*1)
+	PREFETCHT0 1344(DX)(R8*1)
+	PREFETCHT0 1408(DX)(R8*1)
+	PREFETCHT0 1472(DX)(R8*1)
+	PREFETCHT0 1536(DX)(R8*1)
+	PREFETCHT0 1600(DX)(R8*1)
+	PREFETCHT0 1664(DX)(R8*1)
+	PREFETCHT0 1728(DX)(R8*1)
+	PREFETCHT0 1792(DX)(R8*1)
+	PREFETCHT0 1856(DX)(R8*1)
+	PREFETCHT0 1920(DX)(R8*1)
+	PREFETCHT0 1984(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_add16
+
+updateMixedAVX512_prefetch_add16_done:
+	MOVQ sub16+48(FP), AX
+	MOVQ nsub16+56(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX512_prefetch_sub16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_sub16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	PREFETCHT0 1024(DX)(R8*1)
+	PREFETCHT0 1088(DX)(R8*1)
+	PREFETCHT0 1152(DX)(R8*1)
+	PREFETCHT0 1216(DX)(R8*1)
+	PREFETCHT0 1280(DX)(R8*1)
+	PREFETCHT0 1344(DX)(R8*1)
+	PREFETCHT0 1408(DX)(R8*1)
+	PREFETCHT0 1472(DX)(R8*1)
+	PREFETCHT0 1536(DX)(R8*1)
+	PREFETCHT0 1600(DX)(R8*1)
+	PREFETCHT0 1664(DX)(R8*1)
+	PREFETCHT0 1728(DX)(R8*1)
+	PREFETCHT0 1792(DX)(R8*1)
+	PREFETCHT0 1856(DX)(R8*1)
+	PREFETCHT0 1920(DX)(R8*1)
+	PREFETCHT0 1984(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_sub16
+
+updateMixedAVX512_prefetch_sub16_done:
+	MOVQ add8+72(FP), AX
+	MOVQ nadd8+80(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX512_prefetch_add8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_add8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_add8
+
+updateMixedAVX512_prefetch_add8_done:
+	MOVQ sub8+88(FP), AX
+	MOVQ nsub8+96(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX512_prefetch_sub8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_sub8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_sub8
+
+updateMixedAVX512_prefetch_sub8_done:
 	MOVQ dst+0(FP), AX
 	MOVQ src16+8(FP), CX
 	MOVQ src8+16(FP), DX
@@ -9086,49 +9434,53 @@ updateMixedAVX512_tile16x64_add8:
 	JZ         updateMixedAVX512_tile16x64_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 512(SI)(R12*1)
-	PREFETCHT0 576(SI)(R12*1)
-	PREFETCHT0 640(SI)(R12*1)
-	PREFETCHT0 704(SI)(R12*1)
-	PREFETCHT0 768(SI)(R12*1)
-	PREFETCHT0 832(SI)(R12*1)
-	PREFETCHT0 896(SI)(R12*1)
-	PREFETCHT0 960(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z16
-	VPADDW     Z16, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z16
-	VPADDW     Z16, Z1, Z1
-	VPMOVSXBW  64(SI)(R12*1), Z16
-	VPADDW     Z16, Z2, Z2
-	VPMOVSXBW  96(SI)(R12*1), Z16
-	VPADDW     Z16, Z3, Z3
-	VPMOVSXBW  128(SI)(R12*1), Z16
-	VPADDW     Z16, Z4, Z4
-	VPMOVSXBW  160(SI)(R12*1), Z16
-	VPADDW     Z16, Z5, Z5
-	VPMOVSXBW  192(SI)(R12*1), Z16
-	VPADDW     Z16, Z6, Z6
-	VPMOVSXBW  224(SI)(R12*1), Z16
-	VPADDW     Z16, Z7, Z7
-	VPMOVSXBW  256(SI)(R12*1), Z16
-	VPADDW     Z16, Z8, Z8
-	VPMOVSXBW  288(SI)(R12*1), Z16
-	VPADDW     Z16, Z9, Z9
-	VPMOVSXBW  320(SI)(R12*1), Z16
-	VPADDW     Z16, Z10, Z10
-	VPMOVSXBW  352(SI)(R12*1), Z16
-	VPADDW     Z16, Z11, Z11
-	VPMOVSXBW  384(SI)(R12*1), Z16
-	VPADDW     Z16, Z12, Z12
-	VPMOVSXBW  416(SI)(R12*1), Z16
-	VPADDW     Z16, Z13, Z13
-	VPMOVSXBW  448(SI)(R12*1), Z16
-	VPADDW     Z16, Z14, Z14
-	VPMOVSXBW  480(SI)(R12*1), Z16
-	VPADDW     Z16, Z15, Z15
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile16x64_add8
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_add8_noprefetch
+	PREFETCHT0 1024(SI)(R12*1)
+	PREFETCHT0 1088(SI)(R12*1)
+	PREFETCHT0 1152(SI)(R12*1)
+	PREFETCHT0 1216(SI)(R12*1)
+	PREFETCHT0 1280(SI)(R12*1)
+	PREFETCHT0 1344(SI)(R12*1)
+	PREFETCHT0 1408(SI)(R12*1)
+	PREFETCHT0 1472(SI)(R12*1)
+
+updateMixedAVX512_tile16x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z16
+	VPADDW    Z16, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z16
+	VPADDW    Z16, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z16
+	VPADDW    Z16, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z16
+	VPADDW    Z16, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z16
+	VPADDW    Z16, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z16
+	VPADDW    Z16, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z16
+	VPADDW    Z16, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z16
+	VPADDW    Z16, Z7, Z7
+	VPMOVSXBW 256(SI)(R12*1), Z16
+	VPADDW    Z16, Z8, Z8
+	VPMOVSXBW 288(SI)(R12*1), Z16
+	VPADDW    Z16, Z9, Z9
+	VPMOVSXBW 320(SI)(R12*1), Z16
+	VPADDW    Z16, Z10, Z10
+	VPMOVSXBW 352(SI)(R12*1), Z16
+	VPADDW    Z16, Z11, Z11
+	VPMOVSXBW 384(SI)(R12*1), Z16
+	VPADDW    Z16, Z12, Z12
+	VPMOVSXBW 416(SI)(R12*1), Z16
+	VPADDW    Z16, Z13, Z13
+	VPMOVSXBW 448(SI)(R12*1), Z16
+	VPADDW    Z16, Z14, Z14
+	VPMOVSXBW 480(SI)(R12*1), Z16
+	VPADDW    Z16, Z15, Z15
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile16x64_add8
 
 updateMixedAVX512_tile16x64_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -9140,49 +9492,53 @@ updateMixedAVX512_tile16x64_sub8:
 	JZ         updateMixedAVX512_tile16x64_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 512(SI)(R12*1)
-	PREFETCHT0 576(SI)(R12*1)
-	PREFETCHT0 640(SI)(R12*1)
-	PREFETCHT0 704(SI)(R12*1)
-	PREFETCHT0 768(SI)(R12*1)
-	PREFETCHT0 832(SI)(R12*1)
-	PREFETCHT0 896(SI)(R12*1)
-	PREFETCHT0 960(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z16
-	VPSUBW     Z16, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z16
-	VPSUBW     Z16, Z1, Z1
-	VPMOVSXBW  64(SI)(R12*1), Z16
-	VPSUBW     Z16, Z2, Z2
-	VPMOVSXBW  96(SI)(R12*1), Z16
-	VPSUBW     Z16, Z3, Z3
-	VPMOVSXBW  128(SI)(R12*1), Z16
-	VPSUBW     Z16, Z4, Z4
-	VPMOVSXBW  160(SI)(R12*1), Z16
-	VPSUBW     Z16, Z5, Z5
-	VPMOVSXBW  192(SI)(R12*1), Z16
-	VPSUBW     Z16, Z6, Z6
-	VPMOVSXBW  224(SI)(R12*1), Z16
-	VPSUBW     Z16, Z7, Z7
-	VPMOVSXBW  256(SI)(R12*1), Z16
-	VPSUBW     Z16, Z8, Z8
-	VPMOVSXBW  288(SI)(R12*1), Z16
-	VPSUBW     Z16, Z9, Z9
-	VPMOVSXBW  320(SI)(R12*1), Z16
-	VPSUBW     Z16, Z10, Z10
-	VPMOVSXBW  352(SI)(R12*1), Z16
-	VPSUBW     Z16, Z11, Z11
-	VPMOVSXBW  384(SI)(R12*1), Z16
-	VPSUBW     Z16, Z12, Z12
-	VPMOVSXBW  416(SI)(R12*1), Z16
-	VPSUBW     Z16, Z13, Z13
-	VPMOVSXBW  448(SI)(R12*1), Z16
-	VPSUBW     Z16, Z14, Z14
-	VPMOVSXBW  480(SI)(R12*1), Z16
-	VPSUBW     Z16, Z15, Z15
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile16x64_sub8
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_sub8_noprefetch
+	PREFETCHT0 1024(SI)(R12*1)
+	PREFETCHT0 1088(SI)(R12*1)
+	PREFETCHT0 1152(SI)(R12*1)
+	PREFETCHT0 1216(SI)(R12*1)
+	PREFETCHT0 1280(SI)(R12*1)
+	PREFETCHT0 1344(SI)(R12*1)
+	PREFETCHT0 1408(SI)(R12*1)
+	PREFETCHT0 1472(SI)(R12*1)
+
+updateMixedAVX512_tile16x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z16
+	VPSUBW    Z16, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z16
+	VPSUBW    Z16, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z16
+	VPSUBW    Z16, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z16
+	VPSUBW    Z16, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z16
+	VPSUBW    Z16, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z16
+	VPSUBW    Z16, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z16
+	VPSUBW    Z16, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z16
+	VPSUBW    Z16, Z7, Z7
+	VPMOVSXBW 256(SI)(R12*1), Z16
+	VPSUBW    Z16, Z8, Z8
+	VPMOVSXBW 288(SI)(R12*1), Z16
+	VPSUBW    Z16, Z9, Z9
+	VPMOVSXBW 320(SI)(R12*1), Z16
+	VPSUBW    Z16, Z10, Z10
+	VPMOVSXBW 352(SI)(R12*1), Z16
+	VPSUBW    Z16, Z11, Z11
+	VPMOVSXBW 384(SI)(R12*1), Z16
+	VPSUBW    Z16, Z12, Z12
+	VPMOVSXBW 416(SI)(R12*1), Z16
+	VPSUBW    Z16, Z13, Z13
+	VPMOVSXBW 448(SI)(R12*1), Z16
+	VPSUBW    Z16, Z14, Z14
+	VPMOVSXBW 480(SI)(R12*1), Z16
+	VPSUBW    Z16, Z15, Z15
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile16x64_sub8
 
 updateMixedAVX512_tile16x64_sub8_done:
 	VMOVDQU64 Z0, (AX)(R9*2)
@@ -9226,41 +9582,45 @@ updateMixedAVX512_tile16x64_add16:
 	JZ         updateMixedAVX512_tile16x64_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 1024(BX)(R12*1)
-	PREFETCHT0 1088(BX)(R12*1)
-	PREFETCHT0 1152(BX)(R12*1)
-	PREFETCHT0 1216(BX)(R12*1)
-	PREFETCHT0 1280(BX)(R12*1)
-	PREFETCHT0 1344(BX)(R12*1)
-	PREFETCHT0 1408(BX)(R12*1)
-	PREFETCHT0 1472(BX)(R12*1)
-	PREFETCHT0 1536(BX)(R12*1)
-	PREFETCHT0 1600(BX)(R12*1)
-	PREFETCHT0 1664(BX)(R12*1)
-	PREFETCHT0 1728(BX)(R12*1)
-	PREFETCHT0 1792(BX)(R12*1)
-	PREFETCHT0 1856(BX)(R12*1)
-	PREFETCHT0 1920(BX)(R12*1)
-	PREFETCHT0 1984(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Z0, Z0
-	VPADDW     64(BX)(R12*1), Z1, Z1
-	VPADDW     128(BX)(R12*1), Z2, Z2
-	VPADDW     192(BX)(R12*1), Z3, Z3
-	VPADDW     256(BX)(R12*1), Z4, Z4
-	VPADDW     320(BX)(R12*1), Z5, Z5
-	VPADDW     384(BX)(R12*1), Z6, Z6
-	VPADDW     448(BX)(R12*1), Z7, Z7
-	VPADDW     512(BX)(R12*1), Z8, Z8
-	VPADDW     576(BX)(R12*1), Z9, Z9
-	VPADDW     640(BX)(R12*1), Z10, Z10
-	VPADDW     704(BX)(R12*1), Z11, Z11
-	VPADDW     768(BX)(R12*1), Z12, Z12
-	VPADDW     832(BX)(R12*1), Z13, Z13
-	VPADDW     896(BX)(R12*1), Z14, Z14
-	VPADDW     960(BX)(R12*1), Z15, Z15
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile16x64_add16
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_add16_noprefetch
+	PREFETCHT0 2048(BX)(R12*1)
+	PREFETCHT0 2112(BX)(R12*1)
+	PREFETCHT0 2176(BX)(R12*1)
+	PREFETCHT0 2240(BX)(R12*1)
+	PREFETCHT0 2304(BX)(R12*1)
+	PREFETCHT0 2368(BX)(R12*1)
+	PREFETCHT0 2432(BX)(R12*1)
+	PREFETCHT0 2496(BX)(R12*1)
+	PREFETCHT0 2560(BX)(R12*1)
+	PREFETCHT0 2624(BX)(R12*1)
+	PREFETCHT0 2688(BX)(R12*1)
+	PREFETCHT0 2752(BX)(R12*1)
+	PREFETCHT0 2816(BX)(R12*1)
+	PREFETCHT0 2880(BX)(R12*1)
+	PREFETCHT0 2944(BX)(R12*1)
+	PREFETCHT0 3008(BX)(R12*1)
+
+updateMixedAVX512_tile16x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	VPADDW 128(BX)(R12*1), Z2, Z2
+	VPADDW 192(BX)(R12*1), Z3, Z3
+	VPADDW 256(BX)(R12*1), Z4, Z4
+	VPADDW 320(BX)(R12*1), Z5, Z5
+	VPADDW 384(BX)(R12*1), Z6, Z6
+	VPADDW 448(BX)(R12*1), Z7, Z7
+	VPADDW 512(BX)(R12*1), Z8, Z8
+	VPADDW 576(BX)(R12*1), Z9, Z9
+	VPADDW 640(BX)(R12*1), Z10, Z10
+	VPADDW 704(BX)(R12*1), Z11, Z11
+	VPADDW 768(BX)(R12*1), Z12, Z12
+	VPADDW 832(BX)(R12*1), Z13, Z13
+	VPADDW 896(BX)(R12*1), Z14, Z14
+	VPADDW 960(BX)(R12*1), Z15, Z15
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile16x64_add16
 
 updateMixedAVX512_tile16x64_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -9272,41 +9632,45 @@ updateMixedAVX512_tile16x64_sub16:
 	JZ         updateMixedAVX512_tile16x64_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 1024(BX)(R12*1)
-	PREFETCHT0 1088(BX)(R12*1)
-	PREFETCHT0 1152(BX)(R12*1)
-	PREFETCHT0 1216(BX)(R12*1)
-	PREFETCHT0 1280(BX)(R12*1)
-	PREFETCHT0 1344(BX)(R12*1)
-	PREFETCHT0 1408(BX)(R12*1)
-	PREFETCHT0 1472(BX)(R12*1)
-	PREFETCHT0 1536(BX)(R12*1)
-	PREFETCHT0 1600(BX)(R12*1)
-	PREFETCHT0 1664(BX)(R12*1)
-	PREFETCHT0 1728(BX)(R12*1)
-	PREFETCHT0 1792(BX)(R12*1)
-	PREFETCHT0 1856(BX)(R12*1)
-	PREFETCHT0 1920(BX)(R12*1)
-	PREFETCHT0 1984(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Z0, Z0
-	VPSUBW     64(BX)(R12*1), Z1, Z1
-	VPSUBW     128(BX)(R12*1), Z2, Z2
-	VPSUBW     192(BX)(R12*1), Z3, Z3
-	VPSUBW     256(BX)(R12*1), Z4, Z4
-	VPSUBW     320(BX)(R12*1), Z5, Z5
-	VPSUBW     384(BX)(R12*1), Z6, Z6
-	VPSUBW     448(BX)(R12*1), Z7, Z7
-	VPSUBW     512(BX)(R12*1), Z8, Z8
-	VPSUBW     576(BX)(R12*1), Z9, Z9
-	VPSUBW     640(BX)(R12*1), Z10, Z10
-	VPSUBW     704(BX)(R12*1), Z11, Z11
-	VPSUBW     768(BX)(R12*1), Z12, Z12
-	VPSUBW     832(BX)(R12*1), Z13, Z13
-	VPSUBW     896(BX)(R12*1), Z14, Z14
-	VPSUBW     960(BX)(R12*1), Z15, Z15
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile16x64_sub16
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_sub16_noprefetch
+	PREFETCHT0 2048(BX)(R12*1)
+	PREFETCHT0 2112(BX)(R12*1)
+	PREFETCHT0 2176(BX)(R12*1)
+	PREFETCHT0 2240(BX)(R12*1)
+	PREFETCHT0 2304(BX)(R12*1)
+	PREFETCHT0 2368(BX)(R12*1)
+	PREFETCHT0 2432(BX)(R12*1)
+	PREFETCHT0 2496(BX)(R12*1)
+	PREFETCHT0 2560(BX)(R12*1)
+	PREFETCHT0 2624(BX)(R12*1)
+	PREFETCHT0 2688(BX)(R12*1)
+	PREFETCHT0 2752(BX)(R12*1)
+	PREFETCHT0 2816(BX)(R12*1)
+	PREFETCHT0 2880(BX)(R12*1)
+	PREFETCHT0 2944(BX)(R12*1)
+	PREFETCHT0 3008(BX)(R12*1)
+
+updateMixedAVX512_tile16x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	VPSUBW 128(BX)(R12*1), Z2, Z2
+	VPSUBW 192(BX)(R12*1), Z3, Z3
+	VPSUBW 256(BX)(R12*1), Z4, Z4
+	VPSUBW 320(BX)(R12*1), Z5, Z5
+	VPSUBW 384(BX)(R12*1), Z6, Z6
+	VPSUBW 448(BX)(R12*1), Z7, Z7
+	VPSUBW 512(BX)(R12*1), Z8, Z8
+	VPSUBW 576(BX)(R12*1), Z9, Z9
+	VPSUBW 640(BX)(R12*1), Z10, Z10
+	VPSUBW 704(BX)(R12*1), Z11, Z11
+	VPSUBW 768(BX)(R12*1), Z12, Z12
+	VPSUBW 832(BX)(R12*1), Z13, Z13
+	VPSUBW 896(BX)(R12*1), Z14, Z14
+	VPSUBW 960(BX)(R12*1), Z15, Z15
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile16x64_sub16
 
 updateMixedAVX512_tile16x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
@@ -9385,29 +9749,33 @@ updateMixedAVX512_tile8x64_add8:
 	JZ         updateMixedAVX512_tile8x64_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 256(SI)(R12*1)
-	PREFETCHT0 320(SI)(R12*1)
-	PREFETCHT0 384(SI)(R12*1)
-	PREFETCHT0 448(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z8
-	VPADDW     Z8, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z8
-	VPADDW     Z8, Z1, Z1
-	VPMOVSXBW  64(SI)(R12*1), Z8
-	VPADDW     Z8, Z2, Z2
-	VPMOVSXBW  96(SI)(R12*1), Z8
-	VPADDW     Z8, Z3, Z3
-	VPMOVSXBW  128(SI)(R12*1), Z8
-	VPADDW     Z8, Z4, Z4
-	VPMOVSXBW  160(SI)(R12*1), Z8
-	VPADDW     Z8, Z5, Z5
-	VPMOVSXBW  192(SI)(R12*1), Z8
-	VPADDW     Z8, Z6, Z6
-	VPMOVSXBW  224(SI)(R12*1), Z8
-	VPADDW     Z8, Z7, Z7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile8x64_add8
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_add8_noprefetch
+	PREFETCHT0 512(SI)(R12*1)
+	PREFETCHT0 576(SI)(R12*1)
+	PREFETCHT0 640(SI)(R12*1)
+	PREFETCHT0 704(SI)(R12*1)
+
+updateMixedAVX512_tile8x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z8
+	VPADDW    Z8, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z8
+	VPADDW    Z8, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z8
+	VPADDW    Z8, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z8
+	VPADDW    Z8, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z8
+	VPADDW    Z8, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z8
+	VPADDW    Z8, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z8
+	VPADDW    Z8, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z8
+	VPADDW    Z8, Z7, Z7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile8x64_add8
 
 updateMixedAVX512_tile8x64_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -9419,29 +9787,33 @@ updateMixedAVX512_tile8x64_sub8:
 	JZ         updateMixedAVX512_tile8x64_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 256(SI)(R12*1)
-	PREFETCHT0 320(SI)(R12*1)
-	PREFETCHT0 384(SI)(R12*1)
-	PREFETCHT0 448(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z8
-	VPSUBW     Z8, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z8
-	VPSUBW     Z8, Z1, Z1
-	VPMOVSXBW  64(SI)(R12*1), Z8
-	VPSUBW     Z8, Z2, Z2
-	VPMOVSXBW  96(SI)(R12*1), Z8
-	VPSUBW     Z8, Z3, Z3
-	VPMOVSXBW  128(SI)(R12*1), Z8
-	VPSUBW     Z8, Z4, Z4
-	VPMOVSXBW  160(SI)(R12*1), Z8
-	VPSUBW     Z8, Z5, Z5
-	VPMOVSXBW  192(SI)(R12*1), Z8
-	VPSUBW     Z8, Z6, Z6
-	VPMOVSXBW  224(SI)(R12*1), Z8
-	VPSUBW     Z8, Z7, Z7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile8x64_sub8
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_sub8_noprefetch
+	PREFETCHT0 512(SI)(R12*1)
+	PREFETCHT0 576(SI)(R12*1)
+	PREFETCHT0 640(SI)(R12*1)
+	PREFETCHT0 704(SI)(R12*1)
+
+updateMixedAVX512_tile8x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z8
+	VPSUBW    Z8, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z8
+	VPSUBW    Z8, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z8
+	VPSUBW    Z8, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z8
+	VPSUBW    Z8, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z8
+	VPSUBW    Z8, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z8
+	VPSUBW    Z8, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z8
+	VPSUBW    Z8, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z8
+	VPSUBW    Z8, Z7, Z7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile8x64_sub8
 
 updateMixedAVX512_tile8x64_sub8_done:
 	VMOVDQU64 Z0, (AX)(R9*2)
@@ -9469,25 +9841,29 @@ updateMixedAVX512_tile8x64_add16:
 	JZ         updateMixedAVX512_tile8x64_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 512(BX)(R12*1)
-	PREFETCHT0 576(BX)(R12*1)
-	PREFETCHT0 640(BX)(R12*1)
-	PREFETCHT0 704(BX)(R12*1)
-	PREFETCHT0 768(BX)(R12*1)
-	PREFETCHT0 832(BX)(R12*1)
-	PREFETCHT0 896(BX)(R12*1)
-	PREFETCHT0 960(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Z0, Z0
-	VPADDW     64(BX)(R12*1), Z1, Z1
-	VPADDW     128(BX)(R12*1), Z2, Z2
-	VPADDW     192(BX)(R12*1), Z3, Z3
-	VPADDW     256(BX)(R12*1), Z4, Z4
-	VPADDW     320(BX)(R12*1), Z5, Z5
-	VPADDW     384(BX)(R12*1), Z6, Z6
-	VPADDW     448(BX)(R12*1), Z7, Z7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile8x64_add16
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_add16_noprefetch
+	PREFETCHT0 1024(BX)(R12*1)
+	PREFETCHT0 1088(BX)(R12*1)
+	PREFETCHT0 1152(BX)(R12*1)
+	PREFETCHT0 1216(BX)(R12*1)
+	PREFETCHT0 1280(BX)(R12*1)
+	PREFETCHT0 1344(BX)(R12*1)
+	PREFETCHT0 1408(BX)(R12*1)
+	PREFETCHT0 1472(BX)(R12*1)
+
+updateMixedAVX512_tile8x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	VPADDW 128(BX)(R12*1), Z2, Z2
+	VPADDW 192(BX)(R12*1), Z3, Z3
+	VPADDW 256(BX)(R12*1), Z4, Z4
+	VPADDW 320(BX)(R12*1), Z5, Z5
+	VPADDW 384(BX)(R12*1), Z6, Z6
+	VPADDW 448(BX)(R12*1), Z7, Z7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile8x64_add16
 
 updateMixedAVX512_tile8x64_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -9499,25 +9875,29 @@ updateMixedAVX512_tile8x64_sub16:
 	JZ         updateMixedAVX512_tile8x64_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 512(BX)(R12*1)
-	PREFETCHT0 576(BX)(R12*1)
-	PREFETCHT0 640(BX)(R12*1)
-	PREFETCHT0 704(BX)(R12*1)
-	PREFETCHT0 768(BX)(R12*1)
-	PREFETCHT0 832(BX)(R12*1)
-	PREFETCHT0 896(BX)(R12*1)
-	PREFETCHT0 960(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Z0, Z0
-	VPSUBW     64(BX)(R12*1), Z1, Z1
-	VPSUBW     128(BX)(R12*1), Z2, Z2
-	VPSUBW     192(BX)(R12*1), Z3, Z3
-	VPSUBW     256(BX)(R12*1), Z4, Z4
-	VPSUBW     320(BX)(R12*1), Z5, Z5
-	VPSUBW     384(BX)(R12*1), Z6, Z6
-	VPSUBW     448(BX)(R12*1), Z7, Z7
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile8x64_sub16
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_sub16_noprefetch
+	PREFETCHT0 1024(BX)(R12*1)
+	PREFETCHT0 1088(BX)(R12*1)
+	PREFETCHT0 1152(BX)(R12*1)
+	PREFETCHT0 1216(BX)(R12*1)
+	PREFETCHT0 1280(BX)(R12*1)
+	PREFETCHT0 1344(BX)(R12*1)
+	PREFETCHT0 1408(BX)(R12*1)
+	PREFETCHT0 1472(BX)(R12*1)
+
+updateMixedAVX512_tile8x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	VPSUBW 128(BX)(R12*1), Z2, Z2
+	VPSUBW 192(BX)(R12*1), Z3, Z3
+	VPSUBW 256(BX)(R12*1), Z4, Z4
+	VPSUBW 320(BX)(R12*1), Z5, Z5
+	VPSUBW 384(BX)(R12*1), Z6, Z6
+	VPSUBW 448(BX)(R12*1), Z7, Z7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile8x64_sub16
 
 updateMixedAVX512_tile8x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
@@ -9567,19 +9947,23 @@ updateMixedAVX512_tile4x64_add8:
 	JZ         updateMixedAVX512_tile4x64_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 128(SI)(R12*1)
-	PREFETCHT0 192(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z4
-	VPADDW     Z4, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z4
-	VPADDW     Z4, Z1, Z1
-	VPMOVSXBW  64(SI)(R12*1), Z4
-	VPADDW     Z4, Z2, Z2
-	VPMOVSXBW  96(SI)(R12*1), Z4
-	VPADDW     Z4, Z3, Z3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile4x64_add8
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_add8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX512_tile4x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z4
+	VPADDW    Z4, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z4
+	VPADDW    Z4, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z4
+	VPADDW    Z4, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z4
+	VPADDW    Z4, Z3, Z3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile4x64_add8
 
 updateMixedAVX512_tile4x64_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -9591,19 +9975,23 @@ updateMixedAVX512_tile4x64_sub8:
 	JZ         updateMixedAVX512_tile4x64_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 128(SI)(R12*1)
-	PREFETCHT0 192(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z4
-	VPSUBW     Z4, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z4
-	VPSUBW     Z4, Z1, Z1
-	VPMOVSXBW  64(SI)(R12*1), Z4
-	VPSUBW     Z4, Z2, Z2
-	VPMOVSXBW  96(SI)(R12*1), Z4
-	VPSUBW     Z4, Z3, Z3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile4x64_sub8
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_sub8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX512_tile4x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z4
+	VPSUBW    Z4, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z4
+	VPSUBW    Z4, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z4
+	VPSUBW    Z4, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z4
+	VPSUBW    Z4, Z3, Z3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile4x64_sub8
 
 updateMixedAVX512_tile4x64_sub8_done:
 	VMOVDQU64 Z0, (AX)(R9*2)
@@ -9623,17 +10011,21 @@ updateMixedAVX512_tile4x64_add16:
 	JZ         updateMixedAVX512_tile4x64_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 256(BX)(R12*1)
-	PREFETCHT0 320(BX)(R12*1)
-	PREFETCHT0 384(BX)(R12*1)
-	PREFETCHT0 448(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Z0, Z0
-	VPADDW     64(BX)(R12*1), Z1, Z1
-	VPADDW     128(BX)(R12*1), Z2, Z2
-	VPADDW     192(BX)(R12*1), Z3, Z3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile4x64_add16
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_add16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX512_tile4x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	VPADDW 128(BX)(R12*1), Z2, Z2
+	VPADDW 192(BX)(R12*1), Z3, Z3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile4x64_add16
 
 updateMixedAVX512_tile4x64_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -9645,17 +10037,21 @@ updateMixedAVX512_tile4x64_sub16:
 	JZ         updateMixedAVX512_tile4x64_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 256(BX)(R12*1)
-	PREFETCHT0 320(BX)(R12*1)
-	PREFETCHT0 384(BX)(R12*1)
-	PREFETCHT0 448(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Z0, Z0
-	VPSUBW     64(BX)(R12*1), Z1, Z1
-	VPSUBW     128(BX)(R12*1), Z2, Z2
-	VPSUBW     192(BX)(R12*1), Z3, Z3
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile4x64_sub16
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_sub16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX512_tile4x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	VPSUBW 128(BX)(R12*1), Z2, Z2
+	VPSUBW 192(BX)(R12*1), Z3, Z3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile4x64_sub16
 
 updateMixedAVX512_tile4x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
@@ -9691,14 +10087,18 @@ updateMixedAVX512_tile2x64_add8:
 	JZ         updateMixedAVX512_tile2x64_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 64(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z2
-	VPADDW     Z2, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z2
-	VPADDW     Z2, Z1, Z1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile2x64_add8
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_add8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX512_tile2x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z2
+	VPADDW    Z2, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z2
+	VPADDW    Z2, Z1, Z1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile2x64_add8
 
 updateMixedAVX512_tile2x64_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -9710,14 +10110,18 @@ updateMixedAVX512_tile2x64_sub8:
 	JZ         updateMixedAVX512_tile2x64_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 64(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z2
-	VPSUBW     Z2, Z0, Z0
-	VPMOVSXBW  32(SI)(R12*1), Z2
-	VPSUBW     Z2, Z1, Z1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile2x64_sub8
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_sub8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX512_tile2x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z2
+	VPSUBW    Z2, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z2
+	VPSUBW    Z2, Z1, Z1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile2x64_sub8
 
 updateMixedAVX512_tile2x64_sub8_done:
 	VMOVDQU64 Z0, (AX)(R9*2)
@@ -9733,13 +10137,17 @@ updateMixedAVX512_tile2x64_add16:
 	JZ         updateMixedAVX512_tile2x64_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 128(BX)(R12*1)
-	PREFETCHT0 192(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Z0, Z0
-	VPADDW     64(BX)(R12*1), Z1, Z1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile2x64_add16
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_add16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX512_tile2x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile2x64_add16
 
 updateMixedAVX512_tile2x64_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -9751,13 +10159,17 @@ updateMixedAVX512_tile2x64_sub16:
 	JZ         updateMixedAVX512_tile2x64_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 128(BX)(R12*1)
-	PREFETCHT0 192(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Z0, Z0
-	VPSUBW     64(BX)(R12*1), Z1, Z1
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile2x64_sub16
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_sub16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX512_tile2x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile2x64_sub16
 
 updateMixedAVX512_tile2x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
@@ -9786,12 +10198,16 @@ updateMixedAVX512_tile1x64_add8:
 	JZ         updateMixedAVX512_tile1x64_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 32(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z1
-	VPADDW     Z1, Z0, Z0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile1x64_add8
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_add8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX512_tile1x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x64_add8
 
 updateMixedAVX512_tile1x64_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -9803,12 +10219,16 @@ updateMixedAVX512_tile1x64_sub8:
 	JZ         updateMixedAVX512_tile1x64_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 32(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Z1
-	VPSUBW     Z1, Z0, Z0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile1x64_sub8
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_sub8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX512_tile1x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z1
+	VPSUBW    Z1, Z0, Z0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x64_sub8
 
 updateMixedAVX512_tile1x64_sub8_done:
 	VMOVDQU64 Z0, (AX)(R9*2)
@@ -9822,11 +10242,15 @@ updateMixedAVX512_tile1x64_add16:
 	JZ         updateMixedAVX512_tile1x64_add16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 64(BX)(R12*1)
-	VPADDW     (BX)(R12*1), Z0, Z0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile1x64_add16
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_add16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX512_tile1x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile1x64_add16
 
 updateMixedAVX512_tile1x64_add16_done:
 	MOVQ    sub16+48(FP), R10
@@ -9838,11 +10262,15 @@ updateMixedAVX512_tile1x64_sub16:
 	JZ         updateMixedAVX512_tile1x64_sub16_done
 	MOVQ       (R10), R12
 	IMULQ      R9, R12
-	PREFETCHT0 64(BX)(R12*1)
-	VPSUBW     (BX)(R12*1), Z0, Z0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile1x64_sub16
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_sub16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX512_tile1x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile1x64_sub16
 
 updateMixedAVX512_tile1x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
@@ -9868,12 +10296,16 @@ updateMixedAVX512_tile1x32_add8:
 	JZ         updateMixedAVX512_tile1x32_add8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 16(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y1
-	VPADDW     Y1, Y0, Y0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile1x32_add8
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_add8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX512_tile1x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPADDW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x32_add8
 
 updateMixedAVX512_tile1x32_add8_done:
 	MOVQ    sub8+88(FP), R10
@@ -9885,12 +10317,16 @@ updateMixedAVX512_tile1x32_sub8:
 	JZ         updateMixedAVX512_tile1x32_sub8_done
 	MOVQ       (R10), R12
 	IMULQ      R8, R12
-	PREFETCHT0 16(SI)(R12*1)
-	VPMOVSXBW  (SI)(R12*1), Y1
-	VPSUBW     Y1, Y0, Y0
-	ADDQ       $0x08, R10
-	DECQ       R11
-	JMP        updateMixedAVX512_tile1x32_sub8
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_sub8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX512_tile1x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPSUBW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x32_sub8
 
 updateMixedAVX512_tile1x32_sub8_done:
 	VMOVDQU64 Y0, (AX)(R9*2)
@@ -9904,11 +10340,15 @@ updateMixedAVX512_tile1x32_add16:
 	JZ         updateMixedAVX512_tile1x32_add16_done
 	MOVQ       (R8), R11
 	IMULQ      R9, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPADDW     (BX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x32_add16
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_add16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX512_tile1x32_add16_noprefetch:
+	VPADDW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX512_tile1x32_add16
 
 updateMixedAVX512_tile1x32_add16_done:
 	MOVQ    sub16+48(FP), R8
@@ -9920,11 +10360,15 @@ updateMixedAVX512_tile1x32_sub16:
 	JZ         updateMixedAVX512_tile1x32_sub16_done
 	MOVQ       (R8), R11
 	IMULQ      R9, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPSUBW     (BX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x32_sub16
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_sub16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX512_tile1x32_sub16_noprefetch:
+	VPSUBW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX512_tile1x32_sub16
 
 updateMixedAVX512_tile1x32_sub16_done:
 	VMOVDQU64 Y0, (AX)

@@ -1,7 +1,18 @@
 package simd
 
 // updateMixedFn is the installed UpdateMixed kernel of the current Level.
-var updateMixedFn func(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int)
+var updateMixedFn func(dst, src16, src8 []int16, m *MixedRows, add16, sub16, add8, sub8 []int)
+
+// MixedRows are the row matrices UpdateMixed reads: W16 the int16 rows and W8 the int8
+// rows, n values each (n = the accumulator width), feature-major; PSQT16 and PSQT8 the
+// same features' PSQT rows, Buckets int32 each, which UpdateMixed only prefetches (the
+// caller sums them after the call, when they have arrived); they may be empty.
+type MixedRows struct {
+	W16           []int16
+	W8            []int8
+	PSQT16, PSQT8 []int32
+	Buckets       int
+}
 
 // UpdateMixed is the update (or, with empty sub lists and the sources the bias and
 // zeros, the refresh) of one perspective of a feature transformer whose rows are partly
@@ -10,21 +21,21 @@ var updateMixedFn func(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int
 // vectors of n = len(dst)/3 int16 — the sum, the int16 part, the int8 part — and one
 // pass over them sets
 //
-//	dst[2n+i] = src8[i]  + Σ_{r in add8} int16(w8[r·n + i]) − Σ_{r in sub8} int16(w8[r·n + i])
-//	dst[n+i]  = src16[i] + Σ_{r in add16} w16[r·n + i]      − Σ_{r in sub16} w16[r·n + i]
+//	dst[2n+i] = src8[i]  + Σ_{r in add8} int16(W8[r·n + i]) − Σ_{r in sub8} int16(W8[r·n + i])
+//	dst[n+i]  = src16[i] + Σ_{r in add16} W16[r·n + i]      − Σ_{r in sub16} W16[r·n + i]
 //	dst[i]    = dst[n+i] + dst[2n+i]
 //
 // for i < n, wrapping in int16 (so any order of rows gives the same bits). len(dst) must
 // be a multiple of 3 and len(src16), len(src8) ≥ n (else it panics); src16 may be
 // dst[n:2n] and src8 dst[2n:3n] (in place), no other overlap. Every row index r must
-// satisfy (r+1)·n ≤ len(w16) (resp. len(w8)), otherwise it panics before writing
-// anything. The assembly (AVX2; AVX-512 with 512-bit tiles) keeps a tile of up to 8 (16)
-// vectors in registers while it adds every row, for n a multiple of 16; other lengths run
-// the Go twin. Keeping the parts apart lets an own-king move refresh the king-bucketed
+// satisfy (r+1)·n ≤ len(m.W16) (resp. len(m.W8)), otherwise it panics before writing
+// anything. The assembly (AVX2; AVX-512 with 512-bit tiles) first prefetches every row's
+// first tile and PSQT row, then keeps a tile of up to 8 (16) vectors in registers while
+// it adds every row, for n a multiple of 16; other lengths run the Go twin. Keeping the parts apart lets an own-king move refresh the king-bucketed
 // int16 part alone while the int8 part is updated (Stockfish 19's separate piece-square
 // and threat accumulators, summed where its transform reads them).
-func UpdateMixed(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
-	updateMixedFn(dst, src16, src8, w16, add16, sub16, w8, add8, sub8)
+func UpdateMixed(dst, src16, src8 []int16, m *MixedRows, add16, sub16, add8, sub8 []int) {
+	updateMixedFn(dst, src16, src8, m, add16, sub16, add8, sub8)
 }
 
 const errUpdateMixedLen = "simd: UpdateMixed: dst is not three vectors, or a source is shorter than one"
@@ -59,7 +70,8 @@ func mixedParts(dst, src16, src8 []int16) (n int, sum, d16, d8 []int16) {
 	return n, dst[:n:n], dst[n : 2*n : 2*n], dst[2*n : 3*n : 3*n]
 }
 
-func updateMixedGeneric(dst, src16, src8 []int16, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
+func updateMixedGeneric(dst, src16, src8 []int16, m *MixedRows, add16, sub16, add8, sub8 []int) {
+	w16, w8 := m.W16, m.W8
 	n, sum, d16, d8 := mixedParts(dst, src16, src8)
 	if n == 0 {
 		return

@@ -61,7 +61,11 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 			}
 			want := mixedRef(n, src16, src8, w16, add16, sub16, w8, add8, sub8)
 			before := slices.Clone(whole)
-			UpdateMixed(dst, src16, src8, w16, add16, sub16, w8, add8, sub8)
+			m := &MixedRows{W16: w16, W8: w8}
+			if rapid.Bool().Draw(t, "psqt") { // prefetched only: no effect on the values
+				m.PSQT16, m.PSQT8, m.Buckets = make([]int32, 8*n16), make([]int32, 8*n8), 8
+			}
+			UpdateMixed(dst, src16, src8, m, add16, sub16, add8, sub8)
 			checkSame(t, "dst", dst, want)
 			off := len(whole) - guard - 3*n
 			copy(before[off:], want)
@@ -90,11 +94,29 @@ func TestUpdateMixedRowBounds(t *testing.T) {
 						t.Errorf("%+v: recovered %v", c, r)
 					}
 				}()
-				UpdateMixed(dst, src, src, w16, c.a16, c.s16, w8, c.a8, c.s8)
+				UpdateMixed(dst, src, src, &MixedRows{W16: w16, W8: w8}, c.a16, c.s16, c.a8, c.s8)
 			}()
 			if dst[0] != 7 || dst[3*n-1] != 7 {
 				t.Fatalf("%+v: dst written before the panic", c)
 			}
+		}
+	})
+}
+
+// TestUpdateMixedLengths: a dst that is not three vectors, or a source shorter than one,
+// panics with UpdateMixed's message, at every level.
+func TestUpdateMixedLengths(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		m := &MixedRows{W16: make([]int16, 64), W8: make([]int8, 64)}
+		for _, c := range []struct{ dst, src16, src8 int }{{97, 32, 32}, {96, 31, 32}, {96, 32, 16}} {
+			func() {
+				defer func() {
+					if s, _ := recover().(string); !strings.Contains(s, "UpdateMixed: dst is not three vectors") {
+						t.Errorf("%+v: recovered %q", c, s)
+					}
+				}()
+				UpdateMixed(make([]int16, c.dst), make([]int16, c.src16), make([]int16, c.src8), m, []int{0}, nil, nil, nil)
+			}()
 		}
 	})
 }

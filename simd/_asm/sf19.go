@@ -28,8 +28,10 @@ func sf19Kernels() {
 //	dst16[i] = src16[i] + Σ_{r in add16} w16[r·n + i] − Σ_{r in sub16} w16[r·n + i]
 //	dst[i]   = dst16[i] + dst8[i]
 //
-// (int8 widened with VPMOVSXBW, int16 wrapping), n a multiple of 16. As refresh and
-// updateI8, the accumulator is processed in tiles of up to 8 (AVX2) or 16 (AVX-512)
+// (int8 widened with VPMOVSXBW, int16 wrapping), n a multiple of 16. Before the pass it
+// prefetches the lines of every row that the first mixedAhead tiles read and the row's PSQT row (of
+// pb bytes at p16 or p8; the caller sums the PSQT rows after the call, when they have
+// arrived), so that all those misses overlap. As refresh and updateI8, the accumulator is processed in tiles of up to 8 (AVX2) or 16 (AVX-512)
 // vector registers that stay in registers: the int8 part's rows are added to src8's tile
 // and the result stored, then src16's tile and the int16 rows are added (giving the sum,
 // stored), and the stored int8 part subtracted again (giving the int16 part, exact in
@@ -37,12 +39,14 @@ func sf19Kernels() {
 // bytes; dst16 and dst8 are addressed as dst + 2n and dst + 4n bytes.
 func updateMixed(s isa) {
 	fn := "updateMixed" + s.name
-	TEXT(fn, NOSPLIT, "func(dst, src16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)")
+	TEXT(fn, NOSPLIT, "func(dst, src16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16, p8 *int32, pb int)")
 	Pragma("noescape")
 	Doc(fn+" sets dst[2n+i] = src8[i] + Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i],",
 		"dst[n+i] = src16[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] and",
 		"dst[i] = dst[n+i] + dst[2n+i] for i < n (int8 weights widened to int16, wrapping); n is a",
-		"multiple of 16 and every row index must be valid (the caller checks).")
+		"multiple of 16 and every row index must be valid (the caller checks). First it prefetches",
+		"the lines of every row's first tiles and its PSQT row (p16 or p8 + index·pb bytes).")
+	prefetchRows(s)
 	dst := ld("dst")
 	src16 := ld("src16")
 	src8 := ld("src8")
@@ -56,7 +60,6 @@ func updateMixed(s isa) {
 	SHLQ(U8(1), rb16) // int16 row bytes: dst + rb16 is the int16 part, dst + 2·rb16 the int8 part
 	SHLQ(U8(1), n)    // int16 bytes left
 	steps := tileSteps(s.wide)
-	const ahead = 1 // tiles ahead that the row prefetches reach
 	for i, st := range steps {
 		lbl := fmt.Sprintf("%s_tile%dx%d", fn, st.regs, st.width)
 		next := fmt.Sprintf("%s_next%dx%d", fn, st.regs, st.width)
@@ -95,16 +98,21 @@ func updateMixed(s isa) {
 				IMULQ(rb16, off)
 			}
 			// The rows are cold (Stockfish 19's 66 MB of int8 rows and 45 MB of int16
-			// rows): the lines of this row the next tile of the same size reads are
-			// requested now, so that their misses overlap this tile's work (prefetches
-			// past a row's end are harmless hints).
+			// rows): the lines of this row that the tile `ahead` tiles on reads are
+			// requested now (the first `ahead` tiles by prefetchRows), so that their misses
+			// overlap this and the next tile's work; none past the row's end, where they
+			// would fetch another row's lines for nothing.
 			base := w16
 			if wide8 {
 				base = w8
 			}
+			skip := rowLoop + "_noprefetch"
+			CMPQ(n, U32((mixedAhead+1)*tile)) // no prefetches past the row's end
+			JB(LabelRef(skip))
 			for k := 0; k < rowTile; k += 64 {
-				PREFETCHT0(Mem{Base: base, Index: off, Scale: 1, Disp: ahead*rowTile + k})
+				PREFETCHT0(Mem{Base: base, Index: off, Scale: 1, Disp: mixedAhead*rowTile + k})
 			}
+			Label(skip)
 			for r := range acc {
 				m := Mem{Base: w16, Index: off, Scale: 1, Disp: r * st.width}
 				if wide8 {
@@ -154,4 +162,48 @@ func updateMixed(s isa) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// mixedAhead is how many tiles ahead of the one it adds updateMixed prefetches a row's
+// lines: one tile's work (tens of cycles) is far shorter than a miss to memory (on the loaded
+// test machine 1, 2 and 4 were within the noise of the Stockfish 19 quiet cell).
+const mixedAhead = 2
+
+// prefetchRows emits updateMixed's first part: for every row of add16, sub16, add8 and
+// sub8, PREFETCHT0 of the lines of the row the first two tiles read (the loop prefetches
+// two tiles ahead from there) and of its PSQT row
+// (prefetches are hints: a pb of 0 or a nil table is harmless).
+func prefetchRows(s isa) {
+	first := tileSteps(s.wide)[0]
+	tile := first.regs * first.width * mixedAhead // int16 bytes of the tiles the loop does not prefetch
+	for _, kind := range []string{"add16", "sub16", "add8", "sub8"} {
+		wide8 := kind == "add8" || kind == "sub8"
+		w, p, rowTile := "w16", "p16", tile
+		if wide8 {
+			w, p, rowTile = "w8", "p8", tile/2
+		}
+		rp, cnt, wb, pb, pt := ld(kind), ld("n"+kind), ld(w), ld("pb"), ld(p)
+		rb := ld("n") // row bytes
+		if !wide8 {
+			SHLQ(U8(1), rb)
+		}
+		loop := "updateMixed" + s.name + "_prefetch_" + kind
+		done := loop + "_done"
+		Label(loop)
+		TESTQ(cnt, cnt)
+		JZ(LabelRef(done))
+		off, poff := GP64(), GP64()
+		MOVQ(Mem{Base: rp}, off)
+		MOVQ(off, poff)
+		IMULQ(pb, poff)
+		PREFETCHT0(Mem{Base: pt, Index: poff, Scale: 1})
+		IMULQ(rb, off)
+		for k := 0; k < rowTile; k += 64 {
+			PREFETCHT0(Mem{Base: wb, Index: off, Scale: 1, Disp: k})
+		}
+		ADDQ(U8(8), rp)
+		DECQ(cnt)
+		JMP(LabelRef(loop))
+		Label(done)
+	}
 }
