@@ -71,7 +71,17 @@ type stackEntry struct {
 	kings    [2]board.Square
 	computed [2]bool
 	root     bool
+	// split: for split summands (AccumulatorStack.blocks8), which parts require a
+	// refresh for this entry's move, computed once (splitRefresh); 0 until then.
+	split uint8
 }
+
+// stackEntry.split bits: splitKnown, then splitRefresh8 << persp and splitRefresh16 << persp.
+const (
+	splitRefresh8  = 1 << 0
+	splitRefresh16 = 1 << 2
+	splitKnown     = 1 << 7
+)
 
 // NewAccumulatorStack returns an empty stack for n; call Reset before Push. Entries are
 // allocated on first use; call Reserve to allocate them up front.
@@ -127,6 +137,24 @@ func anyRefresh(bs []featureset.Block, dirty *board.DirtyPieces, persp board.Col
 	return false
 }
 
+// splitRefresh returns e.split, computing it on first use: which of the int8 and int16
+// summands require a refresh of each perspective for e's move.
+func (s *AccumulatorStack) splitRefresh(e *stackEntry) uint8 {
+	if e.split == 0 {
+		v := uint8(splitKnown)
+		for p := board.White; p <= board.Black; p++ {
+			if anyRefresh(s.blocks8, &e.dirty, p) {
+				v |= splitRefresh8 << p
+			}
+			if anyRefresh(s.blocks16, &e.dirty, p) {
+				v |= splitRefresh16 << p
+			}
+		}
+		e.split = v
+	}
+	return e.split
+}
+
 // mustRefresh reports whether perspective persp of entry e is refreshed rather than
 // updated from its parent: the root; where the int8 and int16 summands are split
 // (blocks8), when an int8 summand requires it; else when the feature set requires it or
@@ -136,7 +164,7 @@ func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
 	case e.root:
 		return true
 	case s.blocks8 != nil:
-		return anyRefresh(s.blocks8, &e.dirty, persp)
+		return s.splitRefresh(e)&(splitRefresh8<<persp) != 0
 	}
 	return s.net.ft.set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid()
 }
@@ -146,7 +174,7 @@ func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
 // requires a refresh (split summands: an own-king move), Accumulator.updateKing with the
 // int16 summands' features of e's position.
 func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added, removed []int) {
-	if s.blocks16 != nil && anyRefresh(s.blocks16, &e.dirty, persp) {
+	if s.blocks16 != nil && s.splitRefresh(e)&(splitRefresh16<<persp) != 0 {
 		a := s.active16[:0]
 		for k, b := range s.blocks16 {
 			a = b.AppendActive(&e.pos, persp, s.off16[k], a)
@@ -185,6 +213,7 @@ func (s *AccumulatorStack) grow() *stackEntry {
 	s.n++
 	e.computed = [2]bool{}
 	e.root = false
+	e.split = 0
 	return e
 }
 
