@@ -154,8 +154,7 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 		a8, a16 := a.splitRows(active, 0, 2)
 		v8 := a.part[p][1]
 		clear(v8)
-		simd.UpdateMixed(a.tri[p], ft.bias, v8, &a.mixed, a16, nil, a8, nil)
-		a.psqtMixed(p, nil, nil, a16, nil, a8, nil)
+		a.setMixed(p, ft.bias, nil, a16, nil, v8, nil, a8, nil)
 		return
 	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
 		simd.RefreshPSQT(a.v[p], ft.bias, ft.weights, active, a.psqt[p], ft.psqt)
@@ -258,8 +257,7 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 		a.checkIndices(removed)
 		ad8, ad16 := a.splitRows(added, 0, 2)
 		rm8, rm16 := a.splitRows(removed, 1, 3)
-		simd.UpdateMixed(a.tri[p], src.part[p][0], src.part[p][1], &a.mixed, ad16, rm16, ad8, rm8)
-		a.psqtMixed(p, src.psqtPart[p][0], src.psqtPart[p][1], ad16, rm16, ad8, rm8)
+		a.setMixed(p, src.part[p][0], src.psqtPart[p][0], ad16, rm16, src.part[p][1], src.psqtPart[p][1], ad8, rm8)
 		return
 	case a.rows.Width() > 0:
 		a.rows.Update(dst, s, added, removed)
@@ -360,22 +358,12 @@ func (a *Accumulator) psqtMixed(p int, src16, src8 []int32, ad16, rm16, ad8, rm8
 	}
 }
 
-// updateKing is the update of perspective persp across an own-king move of a transformer
-// with int8 rows whose int8 blocks need no refresh (Stockfish 19's threats and pawn pairs
-// while the king stays on its side of the d/e line): the int8 part is src's plus the
-// int8 rows of added minus those of removed (their int16 features are ignored), the int16
-// part is refreshed from the int16 features of active16 (absolute indices, all ≥
-// Int8Rows). One simd.UpdateMixed pass writes both parts and the values. dst may not be
-// src.
-func (a *Accumulator) updateKing(src *Accumulator, persp board.Color, added, removed, active16 []int) {
-	p := int(persp & 1)
-	ft := a.ft
-	a.checkIndices(added)
-	a.checkIndices(removed)
-	a.checkIndices(active16)
-	ad8, _ := a.splitRows(added, 0, 2)
-	rm8, _ := a.splitRows(removed, 1, 3)
-	_, a16 := a.splitRows(active16, 2, 3)
-	simd.UpdateMixed(a.tri[p], ft.bias, src.part[p][1], &a.mixed, a16, nil, ad8, rm8)
-	a.psqtMixed(p, nil, src.psqtPart[p][1], a16, nil, ad8, rm8)
+// setMixed sets perspective p of a transformer with int8 rows from sources of its two
+// parts: the int16 part src16 (PSQT psqt16, nil = zero) plus the int16 rows ad16 − rm16
+// (indices relative to the int16 rows), the int8 part src8 (PSQT psqt8) plus the int8
+// rows ad8 − rm8, and the values their sum — one simd.UpdateMixed pass. The sources may
+// be a's own parts of p.
+func (a *Accumulator) setMixed(p int, src16 []int16, psqt16 []int32, ad16, rm16 []int, src8 []int16, psqt8 []int32, ad8, rm8 []int) {
+	simd.UpdateMixed(a.tri[p], src16, src8, &a.mixed, ad16, rm16, ad8, rm8)
+	a.psqtMixed(p, psqt16, psqt8, ad16, rm16, ad8, rm8)
 }

@@ -47,16 +47,14 @@ type AccumulatorStack struct {
 	// own: the stack was reset with ResetBoard; boards[i] is entry i's board.
 	own    bool
 	boards []ownBoard
-	// blocks8 and blocks16 (with offsets off16): for a transformer with int8 rows that
-	// are whole top-level summands of a feature set without the piece-square path
-	// (Stockfish 19: FullThreats and PawnPairs, then HalfKAv2_hm), the summands of the
-	// int8 and the int16 rows. Only an int8 summand's RequiresRefresh refreshes a
-	// perspective; where only an int16 summand requires one (an own-king move) the entry
-	// is updated by Accumulator.updateKing (the int8 part incremental, the int16 part
-	// refreshed from the int16 summands' features, active16). nil otherwise.
-	blocks8, blocks16 []featureset.Block
-	off16             []int
-	active16          []int
+	// split: the transformer's int8 and int16 summands where they are split
+	// (newSplitSummands: Stockfish 19), nil otherwise. Only an int8 summand's
+	// RequiresRefresh refreshes a perspective; where only an int16 summand requires one
+	// (an own-king move) the entry is updated by Accumulator.setMixed: the int8 part
+	// incremental, the int16 part from the refresh table's cached part of the king square
+	// (RefreshTable.part16) or refreshed from the int16 summands' features (active16).
+	split    *splitSummands
+	active16 []int
 
 	// Statistics since creation: perspective updates and refreshes performed.
 	Updates, Refreshes int
@@ -93,38 +91,56 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	for p := range s.addedBoth {
 		s.addedBoth[p], s.removedBoth[p] = make([]int, 0, k), make([]int, 0, k)
 	}
-	s.splitBlocks()
+	if s.split = newSplitSummands(n.ft); s.split != nil {
+		s.active16 = make([]int, 0, max(s.split.max16, 64))
+	}
 	return s
 }
 
-// splitBlocks sets blocks8, blocks16 and off16 where the int8 rows of the transformer
-// are whole top-level summands of a feature set without the piece-square path.
-func (s *AccumulatorStack) splitBlocks() {
-	ft := s.net.ft
-	if ft.rows8 == 0 || s.psq != nil {
-		return
+// splitSummands are the top-level summands of a feature set split at the transformer's
+// int8 rows, for a transformer with int8 rows that are whole summands of a set without
+// the piece-square path (Stockfish 19: FullThreats and PawnPairs, then HalfKAv2_hm).
+type splitSummands struct {
+	blocks8, blocks16 []featureset.Block
+	off8, off16       []int // their offsets in the set
+	max16             int   // their MaxActive
+	// psq16: the int16 part as a set of its own when it is one piece-square summand with
+	// the plane path (HalfKP, HalfKAv2_hm) starting at the int8 rows' end, so that its
+	// feature indices are the int16 rows' (RefreshTable keeps that part per king square
+	// and diffs it with DiffSameKing); nil otherwise.
+	psq16 *featureset.Set
+}
+
+// newSplitSummands returns the split summands of ft, nil unless its int8 rows are whole
+// top-level summands of a set without the piece-square path and both parts are non-empty.
+func newSplitSummands(ft *FeatureTransformer) *splitSummands {
+	if ft.rows8 == 0 || ft.set.PieceSquare() != nil {
+		return nil
 	}
-	var b8, b16 []featureset.Block
-	var off16 []int
-	n16 := 0
+	sp := &splitSummands{}
 	for k, b := range ft.set.Blocks() {
 		off := ft.set.Offset(k)
 		switch {
 		case off+b.Size() <= ft.rows8:
-			b8 = append(b8, b)
+			sp.blocks8 = append(sp.blocks8, b)
+			sp.off8 = append(sp.off8, off)
 		case off >= ft.rows8:
-			b16 = append(b16, b)
-			off16 = append(off16, off)
-			n16 += b.MaxActive()
+			sp.blocks16 = append(sp.blocks16, b)
+			sp.off16 = append(sp.off16, off)
+			sp.max16 += b.MaxActive()
 		default: // a summand with int8 and int16 rows: no split
-			return
+			return nil
 		}
 	}
-	if len(b8) == 0 || len(b16) == 0 {
-		return
+	if len(sp.blocks8) == 0 || len(sp.blocks16) == 0 {
+		return nil
 	}
-	s.blocks8, s.blocks16, s.off16 = b8, b16, off16
-	s.active16 = make([]int, 0, max(n16, 64))
+	if len(sp.blocks16) == 1 && sp.off16[0] == ft.rows8 {
+		if one := featureset.NewSet(sp.blocks16[0]); one.PieceSquare() != nil {
+			sp.psq16 = one
+		}
+	}
+	return sp
 }
 
 // anyRefresh reports whether a block of bs requires a refresh of persp for dirty.
@@ -143,10 +159,10 @@ func (s *AccumulatorStack) splitRefresh(e *stackEntry) uint8 {
 	if e.split == 0 {
 		v := uint8(splitKnown)
 		for p := board.White; p <= board.Black; p++ {
-			if anyRefresh(s.blocks8, &e.dirty, p) {
+			if anyRefresh(s.split.blocks8, &e.dirty, p) {
 				v |= splitRefresh8 << p
 			}
-			if anyRefresh(s.blocks16, &e.dirty, p) {
+			if anyRefresh(s.split.blocks16, &e.dirty, p) {
 				v |= splitRefresh16 << p
 			}
 		}
@@ -157,13 +173,13 @@ func (s *AccumulatorStack) splitRefresh(e *stackEntry) uint8 {
 
 // mustRefresh reports whether perspective persp of entry e is refreshed rather than
 // updated from its parent: the root; where the int8 and int16 summands are split
-// (blocks8), when an int8 summand requires it; else when the feature set requires it or
+// (split), when an int8 summand requires it; else when the feature set requires it or
 // a king-dependent piece-square set lacks the king.
 func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
 	switch {
 	case e.root:
 		return true
-	case s.blocks8 != nil:
+	case s.split != nil:
 		return s.splitRefresh(e)&(splitRefresh8<<persp) != 0
 	}
 	return s.net.ft.set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid()
@@ -171,19 +187,33 @@ func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
 
 // update sets perspective persp of e from its parent prev and the move's feature
 // difference (added, removed): Accumulator.UpdateFrom, or where an int16 summand
-// requires a refresh (split summands: an own-king move), Accumulator.updateKing with the
-// int16 summands' features of e's position.
+// requires a refresh (split summands: an own-king move) the int8 rows of the difference
+// and the int16 part of e's position, from the refresh table's entry of the king square
+// where the table keeps that part (RefreshTable.part16), else from the int16 summands'
+// features (Accumulator.setMixed).
 func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added, removed []int) {
-	if s.blocks16 != nil && s.splitRefresh(e)&(splitRefresh16<<persp) != 0 {
-		a := s.active16[:0]
-		for k, b := range s.blocks16 {
-			a = b.AppendActive(&e.pos, persp, s.off16[k], a)
-		}
-		s.active16 = a
-		e.acc.updateKing(prev.acc, persp, added, removed, a)
+	if s.split == nil || s.splitRefresh(e)&(splitRefresh16<<persp) == 0 {
+		e.acc.UpdateFrom(prev.acc, persp, added, removed)
 		return
 	}
-	e.acc.UpdateFrom(prev.acc, persp, added, removed)
+	a, p := e.acc, int(persp)
+	a.checkIndices(added)
+	a.checkIndices(removed)
+	ad8, _ := a.splitRows(added, 0, 2)
+	rm8, _ := a.splitRows(removed, 1, 3)
+	src8, psqt8 := prev.acc.part[p][1], prev.acc.psqtPart[p][1]
+	if c := s.table.part16(&e.pos, persp); c != nil {
+		a.setMixed(p, c.part[p][0], c.psqtPart[p][0], nil, nil, src8, psqt8, ad8, rm8)
+		return
+	}
+	l := s.active16[:0]
+	for k, b := range s.split.blocks16 {
+		l = b.AppendActive(&e.pos, persp, s.split.off16[k], l)
+	}
+	s.active16 = l
+	a.checkIndices(l)
+	_, a16 := a.splitRows(l, 2, 3)
+	a.setMixed(p, a.ft.bias, nil, a16, nil, src8, psqt8, ad8, rm8)
 }
 
 // Reserve allocates entries so that the stack holds plies+1 entries (the root and plies

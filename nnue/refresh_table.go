@@ -32,6 +32,10 @@ type RefreshTable struct {
 	active  []int
 	added   []int
 	removed []int
+	// split: the transformer's summands split at its int8 rows when the int16 part is one
+	// piece-square summand (Stockfish 19's HalfKAv2_hm: splitSummands.psq16); the entries
+	// then cache that part only (part16), nil otherwise.
+	split *splitSummands
 
 	// Statistics since creation: refreshes served from a cached entry (Hits), entries
 	// computed from scratch (Misses: first use of a square, or a difference larger than
@@ -54,7 +58,71 @@ type refreshEntry struct {
 
 // NewRefreshTable returns an empty refresh table for n.
 func (n *Network) NewRefreshTable() *RefreshTable {
-	return &RefreshTable{net: n, active: make([]int, 0, 64)}
+	t := &RefreshTable{net: n, active: make([]int, 0, max(n.ft.set.MaxActive(), 64))}
+	if sp := newSplitSummands(n.ft); sp != nil && sp.psq16 != nil {
+		t.split = sp
+	}
+	return t
+}
+
+// part16 returns an accumulator whose int16 part of perspective persp (part and
+// psqtPart [persp][0]) is that of pos, kept in the entry of persp's king square: updated
+// from the cached position by the piece-square difference (Set.DiffSameKing of the int16
+// summand, a few rows) where that is no larger than the active set, else refreshed from
+// the summand's features. nil when t is nil, keeps no int16 parts (split is nil), or
+// persp has not exactly one king.
+func (t *RefreshTable) part16(pos *board.Position, persp board.Color) *Accumulator {
+	if t == nil || t.split == nil {
+		return nil
+	}
+	kings := pos.Pieces(persp, board.King)
+	if kings == 0 || kings&(kings-1) != 0 {
+		return nil
+	}
+	p := int(persp & 1)
+	e := &t.entries[kings.First()][p]
+	if e.acc == nil {
+		e.acc = t.net.ft.NewAccumulator()
+	}
+	c := e.acc
+	psq := t.split.psq16
+	if e.valid {
+		if a, r, ok := psq.DiffSameKing(&e.pos, pos, persp, t.added[:0], t.removed[:0]); ok {
+			t.added, t.removed = a, r
+			now := e.n + len(a) - len(r)
+			if n := len(a) + len(r); n <= now {
+				c.setMixed(p, c.part[p][0], c.psqtPart[p][0], a, r, c.part[p][1], c.psqtPart[p][1], nil, nil)
+				e.pos, e.n = *pos, now
+				t.Hits++
+				t.Rows += n
+				return c
+			}
+		}
+	}
+	t.active = psq.Active(pos, persp, t.active[:0])
+	c.setMixed(p, t.net.ft.bias, nil, t.active, nil, c.part[p][1], c.psqtPart[p][1], nil, nil)
+	e.pos, e.n, e.valid = *pos, len(t.active), true
+	t.Misses++
+	return c
+}
+
+// refreshSplit is Refresh for a table that keeps int16 parts (split): the int16 part
+// from part16, the int8 part refreshed from the int8 summands' features.
+func (t *RefreshTable) refreshSplit(acc *Accumulator, pos *board.Position, persp board.Color) bool {
+	c := t.part16(pos, persp)
+	if c == nil {
+		return false
+	}
+	p := int(persp & 1)
+	l := t.active[:0]
+	for k, b := range t.split.blocks8 {
+		l = b.AppendActive(pos, persp, t.split.off8[k], l)
+	}
+	t.active = l
+	v8 := acc.part[p][1]
+	clear(v8)
+	acc.setMixed(p, c.part[p][0], c.psqtPart[p][0], nil, nil, v8, nil, l, nil)
+	return true
 }
 
 // Reset forgets every cached accumulator (e.g. for a new game); memory is kept.
@@ -71,6 +139,9 @@ func (t *RefreshTable) Reset() {
 // back to a plain refresh.
 func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp board.Color) {
 	set := t.net.ft.set
+	if t.split != nil && t.refreshSplit(acc, pos, persp) {
+		return
+	}
 	p := int(persp & 1)
 	kings := pos.Pieces(persp, board.King)
 	if kings == 0 || kings&(kings-1) != 0 {
