@@ -38,6 +38,7 @@ type Accumulator struct {
 	// threat accumulators). nil for transformers without int8 rows.
 	tri      [2][]int16
 	part     [2][2][]int16
+	psqtTri  [2][]int32
 	psqtPart [2][2][]int32
 	mixed    simd.MixedRows // ft's int16 and int8 rows and their PSQT rows
 }
@@ -83,6 +84,9 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 		}
 		if k == 3 {
 			a.tri[p] = v
+			if nb > 0 {
+				a.psqtTri[p] = pbuf[p*k*nb : (p+1)*k*nb : (p+1)*k*nb]
+			}
 			for j := range 2 {
 				a.part[p][j] = v[(j+1)*m : (j+2)*m : (j+2)*m]
 				if nb > 0 {
@@ -341,29 +345,11 @@ func (a *Accumulator) splitRows(idx []int, i8, i16 int) ([]int, []int) {
 	return l8, l16
 }
 
-// psqtMixed sets perspective p's PSQT parts (transformers with int8 rows) to src16's
-// plus the int16 features' rows ad16 − rm16 (indices relative to the int16 rows) and
-// src8's plus the int8 features' rows ad8 − rm8 (nil sources: zero), and the PSQT sums to
-// their sum.
-func (a *Accumulator) psqtMixed(p int, src16, src8 []int32, ad16, rm16, ad8, rm8 []int) {
-	ft := a.ft
-	if ft.psqtBuckets == 0 {
-		return
-	}
-	d, d16, d8 := a.psqt[p], a.psqtPart[p][0], a.psqtPart[p][1]
-	ft.psqtApply(a.mixed.PSQT16, d16, src16, ad16, rm16)
-	ft.psqtApply(a.mixed.PSQT8, d8, src8, ad8, rm8)
-	for b := range d {
-		d[b] = d16[b] + d8[b]
-	}
-}
-
 // setMixed sets perspective p of a transformer with int8 rows from sources of its two
 // parts: the int16 part src16 (PSQT psqt16, nil = zero) plus the int16 rows ad16 − rm16
-// (indices relative to the int16 rows), the int8 part src8 (PSQT psqt8) plus the int8
-// rows ad8 − rm8, and the values their sum — one simd.UpdateMixed pass. The sources may
-// be a's own parts of p.
+// (indices relative to the int16 rows), the int8 part src8 (PSQT psqt8, nil = zero) plus
+// the int8 rows ad8 − rm8, and the values and PSQT sums their sums — one simd.UpdateMixed
+// call. The sources may be a's own parts of p.
 func (a *Accumulator) setMixed(p int, src16 []int16, psqt16 []int32, ad16, rm16 []int, src8 []int16, psqt8 []int32, ad8, rm8 []int) {
-	simd.UpdateMixed(a.tri[p], src16, src8, &a.mixed, ad16, rm16, ad8, rm8)
-	a.psqtMixed(p, psqt16, psqt8, ad16, rm16, ad8, rm8)
+	simd.UpdateMixed(a.tri[p], src16, src8, a.psqtTri[p], psqt16, psqt8, &a.mixed, ad16, rm16, ad8, rm8)
 }

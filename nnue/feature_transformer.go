@@ -357,33 +357,6 @@ func psqtUpdate8(tab []int32, dst, src *[8]int32, added, removed []int) {
 	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = s0, s1, s2, s3, s4, s5, s6, s7
 }
 
-// psqtApply sets dst = src + Σ_{f ∈ added} tab[f] − Σ_{f ∈ removed} tab[f] for PSQT rows
-// of PSQTBuckets values in tab (the transformer's PSQT table or a part of it: the indices
-// are relative to tab); dst may be src; a nil src is zero. With 8 buckets the sums stay
-// in registers.
-func (ft *FeatureTransformer) psqtApply(tab, dst, src []int32, added, removed []int) {
-	nb := ft.psqtBuckets
-	if src == nil {
-		clear(dst)
-		src = dst
-	}
-	if nb == 8 && len(dst) == 8 && len(src) == 8 {
-		psqtUpdate8(tab, (*[8]int32)(dst), (*[8]int32)(src), added, removed)
-		return
-	}
-	copy(dst, src)
-	for _, f := range added {
-		for b, w := range tab[f*nb : (f+1)*nb] {
-			dst[b] += w
-		}
-	}
-	for _, f := range removed {
-		for b, w := range tab[f*nb : (f+1)*nb] {
-			dst[b] -= w
-		}
-	}
-}
-
 // psqtRefresh sets dst (PSQTBuckets values) to Σ_{f ∈ active} PSQT(f). With 8 buckets
 // (every SFNNv5 net) the sums stay in registers for the whole feature list: the
 // bucket-by-bucket loop stored and reloaded dst for every feature (≈ 10 cycles per

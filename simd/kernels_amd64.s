@@ -8555,9 +8555,9 @@ refreshListedAVX512_bad:
 	MOVQ AX, ret+72(FP)
 	RET
 
-// func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
+// func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 // Requires: AVX, AVX2, MMX+
-TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-136
+TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-160
 	MOVQ add16+32(FP), AX
 	MOVQ nadd16+40(FP), CX
 	MOVQ w16+24(FP), DX
@@ -9211,12 +9211,84 @@ updateMixedAVX2_tile1x32_sub16_done:
 	SUBQ    $0x00000020, DI
 
 updateMixedAVX2_next1x32:
+	MOVQ    pdst+136(FP), AX
+	TESTQ   AX, AX
+	JZ      updateMixedAVX2_psqt_done
+	MOVQ    pb+128(FP), CX
+	MOVQ    psrc8+152(FP), DX
+	VMOVDQU (DX), Y0
+	MOVQ    p8+120(FP), DX
+	MOVQ    add8+72(FP), BX
+	MOVQ    nadd8+80(FP), SI
+
+updateMixedAVX2_psqt_add8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_add8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_add8
+
+updateMixedAVX2_psqt_add8_done:
+	MOVQ sub8+88(FP), BX
+	MOVQ nsub8+96(FP), SI
+
+updateMixedAVX2_psqt_sub8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_sub8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_sub8
+
+updateMixedAVX2_psqt_sub8_done:
+	VMOVDQU Y0, 64(AX)
+	MOVQ    psrc16+144(FP), DX
+	VMOVDQU (DX), Y1
+	MOVQ    p16+112(FP), DX
+	MOVQ    add16+32(FP), BX
+	MOVQ    nadd16+40(FP), SI
+
+updateMixedAVX2_psqt_add16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_add16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_add16
+
+updateMixedAVX2_psqt_add16_done:
+	MOVQ sub16+48(FP), BX
+	MOVQ nsub16+56(FP), SI
+
+updateMixedAVX2_psqt_sub16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_sub16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_sub16
+
+updateMixedAVX2_psqt_sub16_done:
+	VMOVDQU Y1, 32(AX)
+	VPADDD  Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+
+updateMixedAVX2_psqt_done:
 	VZEROUPPER
 	RET
 
-// func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
+// func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, MMX+
-TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-136
+TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-160
 	MOVQ add16+32(FP), AX
 	MOVQ nadd16+40(FP), CX
 	MOVQ w16+24(FP), DX
@@ -10382,6 +10454,78 @@ updateMixedAVX512_tile1x32_sub16_done:
 	SUBQ      $0x00000020, DI
 
 updateMixedAVX512_next1x32:
+	MOVQ    pdst+136(FP), AX
+	TESTQ   AX, AX
+	JZ      updateMixedAVX512_psqt_done
+	MOVQ    pb+128(FP), CX
+	MOVQ    psrc8+152(FP), DX
+	VMOVDQU (DX), Y0
+	MOVQ    p8+120(FP), DX
+	MOVQ    add8+72(FP), BX
+	MOVQ    nadd8+80(FP), SI
+
+updateMixedAVX512_psqt_add8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_add8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_add8
+
+updateMixedAVX512_psqt_add8_done:
+	MOVQ sub8+88(FP), BX
+	MOVQ nsub8+96(FP), SI
+
+updateMixedAVX512_psqt_sub8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_sub8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_sub8
+
+updateMixedAVX512_psqt_sub8_done:
+	VMOVDQU Y0, 64(AX)
+	MOVQ    psrc16+144(FP), DX
+	VMOVDQU (DX), Y1
+	MOVQ    p16+112(FP), DX
+	MOVQ    add16+32(FP), BX
+	MOVQ    nadd16+40(FP), SI
+
+updateMixedAVX512_psqt_add16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_add16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_add16
+
+updateMixedAVX512_psqt_add16_done:
+	MOVQ sub16+48(FP), BX
+	MOVQ nsub16+56(FP), SI
+
+updateMixedAVX512_psqt_sub16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_sub16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_sub16
+
+updateMixedAVX512_psqt_sub16_done:
+	VMOVDQU Y1, 32(AX)
+	VPADDD  Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+
+updateMixedAVX512_psqt_done:
 	VZEROUPPER
 	RET
 

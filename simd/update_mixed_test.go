@@ -33,9 +33,39 @@ func mixedRef(n int, src16, src8, w16 []int16, add16, sub16 []int, w8 []int8, ad
 	return out
 }
 
+// psqtRef is UpdateMixed's PSQT sums written plainly (int64 sums wrapped once): the sum,
+// the int16 part, the int8 part; nil sources are zero.
+func psqtRef(nb int, ps16, ps8 []int32, m *MixedRows, add16, sub16, add8, sub8 []int) []int32 {
+	out := make([]int32, 3*nb)
+	for j := range nb {
+		var v16, v8 int64
+		if ps16 != nil {
+			v16 = int64(ps16[j])
+		}
+		if ps8 != nil {
+			v8 = int64(ps8[j])
+		}
+		for _, r := range add16 {
+			v16 += int64(m.PSQT16[r*nb+j])
+		}
+		for _, r := range sub16 {
+			v16 -= int64(m.PSQT16[r*nb+j])
+		}
+		for _, r := range add8 {
+			v8 += int64(m.PSQT8[r*nb+j])
+		}
+		for _, r := range sub8 {
+			v8 -= int64(m.PSQT8[r*nb+j])
+		}
+		out[nb+j], out[2*nb+j], out[j] = int32(v16), int32(v8), int32(v16+v8)
+	}
+	return out
+}
+
 // TestUpdateMixedMatchesGo: UpdateMixed at every level equals the plain reference (and so
 // the Go twin), in place (the sources the parts of dst) or not, guard zones untouched,
-// for any row lists (repeats, empty lists) and lengths.
+// for any row lists (repeats, empty lists) and lengths, with the PSQT sums of 0, 3 or 8
+// buckets (the kernel's own sums and the Go path), from sources or from zero.
 func TestUpdateMixedMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
@@ -62,10 +92,29 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 			want := mixedRef(n, src16, src8, w16, add16, sub16, w8, add8, sub8)
 			before := slices.Clone(whole)
 			m := &MixedRows{W16: w16, W8: w8}
-			if rapid.Bool().Draw(t, "psqt") { // prefetched only: no effect on the values
-				m.PSQT16, m.PSQT8, m.Buckets = make([]int32, 8*n16), make([]int32, 8*n8), 8
+			var psqt, ps16, ps8, wantP []int32
+			if nb := rapid.SampledFrom([]int{0, 8, 3}).Draw(t, "buckets"); nb > 0 && n > 0 {
+				i32 := func(k int, name string) []int32 {
+					return rapid.SliceOfN(rapid.Int32(), k, k).Draw(t, name)
+				}
+				m.PSQT16, m.PSQT8, m.Buckets = i32(nb*n16, "psqt16rows"), i32(nb*n8, "psqt8rows"), nb
+				psqt = i32(3*nb, "psqt")
+				if rapid.Bool().Draw(t, "psqtSources") {
+					ps16, ps8 = i32(nb, "ps16"), i32(nb, "ps8")
+					if inPlace {
+						copy(psqt[nb:], ps16)
+						copy(psqt[2*nb:], ps8)
+						ps16, ps8 = psqt[nb:2*nb], psqt[2*nb:]
+					}
+				}
+				wantP = psqtRef(nb, ps16, ps8, m, add16, sub16, add8, sub8)
 			}
-			UpdateMixed(dst, src16, src8, m, add16, sub16, add8, sub8)
+			UpdateMixed(dst, src16, src8, psqt, ps16, ps8, m, add16, sub16, add8, sub8)
+			if m.Buckets > 0 {
+				if !slices.Equal(psqt, wantP) {
+					t.Fatalf("psqt %v, want %v", psqt, wantP)
+				}
+			}
 			checkSame(t, "dst", dst, want)
 			off := len(whole) - guard - 3*n
 			copy(before[off:], want)
@@ -94,7 +143,7 @@ func TestUpdateMixedRowBounds(t *testing.T) {
 						t.Errorf("%+v: recovered %v", c, r)
 					}
 				}()
-				UpdateMixed(dst, src, src, &MixedRows{W16: w16, W8: w8}, c.a16, c.s16, c.a8, c.s8)
+				UpdateMixed(dst, src, src, nil, nil, nil, &MixedRows{W16: w16, W8: w8}, c.a16, c.s16, c.a8, c.s8)
 			}()
 			if dst[0] != 7 || dst[3*n-1] != 7 {
 				t.Fatalf("%+v: dst written before the panic", c)
@@ -115,7 +164,7 @@ func TestUpdateMixedLengths(t *testing.T) {
 						t.Errorf("%+v: recovered %q", c, s)
 					}
 				}()
-				UpdateMixed(make([]int16, c.dst), make([]int16, c.src16), make([]int16, c.src8), m, []int{0}, nil, nil, nil)
+				UpdateMixed(make([]int16, c.dst), make([]int16, c.src16), make([]int16, c.src8), nil, nil, nil, m, []int{0}, nil, nil, nil)
 			}()
 		}
 	})

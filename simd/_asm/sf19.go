@@ -39,13 +39,15 @@ func sf19Kernels() {
 // bytes; dst16 and dst8 are addressed as dst + 2n and dst + 4n bytes.
 func updateMixed(s isa) {
 	fn := "updateMixed" + s.name
-	TEXT(fn, NOSPLIT, "func(dst, src16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16, p8 *int32, pb int)")
+	TEXT(fn, NOSPLIT, "func(dst, src16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16, p8 *int32, pb int, pdst, psrc16, psrc8 *int32)")
 	Pragma("noescape")
 	Doc(fn+" sets dst[2n+i] = src8[i] + Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i],",
 		"dst[n+i] = src16[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] and",
 		"dst[i] = dst[n+i] + dst[2n+i] for i < n (int8 weights widened to int16, wrapping); n is a",
 		"multiple of 16 and every row index must be valid (the caller checks). First it prefetches",
-		"the lines of every row's first tiles and its PSQT row (p16 or p8 + index·pb bytes).")
+		"the lines of every row's first tiles and its PSQT row (p16 or p8 + index·pb bytes). With pdst",
+		"non-nil (8 PSQT buckets, pb = 32) it also sets pdst[16+j] = psrc8[j] ± the int8 rows' PSQT rows,",
+		"pdst[8+j] = psrc16[j] ± the int16 rows' and pdst[j] their sum, for j < 8.")
 	prefetchRows(s)
 	dst := ld("dst")
 	src16 := ld("src16")
@@ -160,8 +162,54 @@ func updateMixed(s isa) {
 		}
 		Label(next)
 	}
+	psqtSums("updateMixed" + s.name)
 	VZEROUPPER()
 	RET()
+}
+
+// psqtSums emits updateMixed's last part: with pdst non-nil, the PSQT sums of 8 buckets
+// (one YMM of int32 per row, its lines prefetched by prefetchRows): the int8 part from
+// psrc8 and the int8 rows' PSQT rows (p8), the int16 part from psrc16 and p16, and their
+// sum, stored at pdst + 64, + 32 and + 0 bytes.
+func psqtSums(fn string) {
+	done := fn + "_psqt_done"
+	pdst := ld("pdst")
+	TESTQ(pdst, pdst)
+	JZ(LabelRef(done))
+	pb := ld("pb")
+	part := func(src, tab string, kinds [2]string) reg.VecVirtual {
+		y := YMM()
+		VMOVDQU(Mem{Base: ld(src)}, y)
+		pt := ld(tab)
+		for _, kind := range kinds {
+			rp, cnt := ld(kind), ld("n"+kind)
+			loop := fn + "_psqt_" + kind
+			end := loop + "_done"
+			Label(loop)
+			TESTQ(cnt, cnt)
+			JZ(LabelRef(end))
+			off := GP64()
+			MOVQ(Mem{Base: rp}, off)
+			IMULQ(pb, off)
+			if kind[:3] == "add" {
+				VPADDD(Mem{Base: pt, Index: off, Scale: 1}, y, y)
+			} else {
+				VPSUBD(Mem{Base: pt, Index: off, Scale: 1}, y, y)
+			}
+			ADDQ(U8(8), rp)
+			DECQ(cnt)
+			JMP(LabelRef(loop))
+			Label(end)
+		}
+		return y
+	}
+	y8 := part("psrc8", "p8", [2]string{"add8", "sub8"})
+	VMOVDQU(y8, Mem{Base: pdst, Disp: 64})
+	y16 := part("psrc16", "p16", [2]string{"add16", "sub16"})
+	VMOVDQU(y16, Mem{Base: pdst, Disp: 32})
+	VPADDD(y8, y16, y16)
+	VMOVDQU(y16, Mem{Base: pdst})
+	Label(done)
 }
 
 // mixedAhead is how many tiles ahead of the one it adds updateMixed prefetches a row's
