@@ -102,7 +102,7 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 // the piece-square path (Stockfish 19: FullThreats and PawnPairs, then HalfKAv2_hm).
 type splitSummands struct {
 	blocks8, blocks16 []featureset.Block
-	off8, off16       []int // their offsets in the set
+	off16             []int // offsets of blocks16 in the set
 	max16             int   // their MaxActive
 	// psq16: the int16 part as a set of its own when it is one piece-square summand with
 	// the plane path (HalfKP, HalfKAv2_hm) starting at the int8 rows' end, so that its
@@ -123,7 +123,6 @@ func newSplitSummands(ft *FeatureTransformer) *splitSummands {
 		switch {
 		case off+b.Size() <= ft.rows8:
 			sp.blocks8 = append(sp.blocks8, b)
-			sp.off8 = append(sp.off8, off)
 		case off >= ft.rows8:
 			sp.blocks16 = append(sp.blocks16, b)
 			sp.off16 = append(sp.off16, off)

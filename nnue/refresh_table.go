@@ -24,8 +24,10 @@ import (
 // bit-identical to a plain refresh (int16 addition wraps and is associative).
 //
 // Memory: 128 cached accumulators (64 squares × 2 perspectives, one perspective used
-// each), e.g. 512 KiB for Stockfish 15.1's width 1024, and 128 positions (22 KiB). A RefreshTable belongs to one
-// goroutine, like the AccumulatorStack that uses it.
+// each), e.g. 512 KiB for Stockfish 15.1's width 1024, and 128 positions (22 KiB); for a
+// transformer with int8 rows split from its piece-square part (Stockfish 19) up to 128
+// more, which cache that part alone (the stack's own-king updates, AccumulatorStack). A
+// RefreshTable belongs to one goroutine, like the AccumulatorStack that uses it.
 type RefreshTable struct {
 	net     *Network
 	entries [64][2]refreshEntry
@@ -33,9 +35,11 @@ type RefreshTable struct {
 	added   []int
 	removed []int
 	// split: the transformer's summands split at its int8 rows when the int16 part is one
-	// piece-square summand (Stockfish 19's HalfKAv2_hm: splitSummands.psq16); the entries
-	// then cache that part only (part16), nil otherwise.
+	// piece-square summand (Stockfish 19's HalfKAv2_hm: splitSummands.psq16), nil
+	// otherwise; parts then caches that part alone per king square (part16), for the
+	// stack's own-king updates, beside the whole accumulators of entries.
 	split *splitSummands
+	parts [64][2]refreshEntry
 
 	// Statistics since creation: refreshes served from a cached entry (Hits), entries
 	// computed from scratch (Misses: first use of a square, or a difference larger than
@@ -80,7 +84,7 @@ func (t *RefreshTable) part16(pos *board.Position, persp board.Color) *Accumulat
 		return nil
 	}
 	p := int(persp & 1)
-	e := &t.entries[kings.First()][p]
+	e := &t.parts[kings.First()][p]
 	if e.acc == nil {
 		e.acc = t.net.ft.NewAccumulator()
 	}
@@ -106,30 +110,13 @@ func (t *RefreshTable) part16(pos *board.Position, persp board.Color) *Accumulat
 	return c
 }
 
-// refreshSplit is Refresh for a table that keeps int16 parts (split): the int16 part
-// from part16, the int8 part refreshed from the int8 summands' features.
-func (t *RefreshTable) refreshSplit(acc *Accumulator, pos *board.Position, persp board.Color) bool {
-	c := t.part16(pos, persp)
-	if c == nil {
-		return false
-	}
-	p := int(persp & 1)
-	l := t.active[:0]
-	for k, b := range t.split.blocks8 {
-		l = b.AppendActive(pos, persp, t.split.off8[k], l)
-	}
-	t.active = l
-	v8 := acc.part[p][1]
-	clear(v8)
-	acc.setMixed(p, c.part[p][0], c.psqtPart[p][0], nil, nil, v8, nil, l, nil)
-	return true
-}
-
 // Reset forgets every cached accumulator (e.g. for a new game); memory is kept.
 func (t *RefreshTable) Reset() {
 	for i := range t.entries {
 		t.entries[i][0].valid = false
 		t.entries[i][1].valid = false
+		t.parts[i][0].valid = false
+		t.parts[i][1].valid = false
 	}
 }
 
@@ -139,9 +126,6 @@ func (t *RefreshTable) Reset() {
 // back to a plain refresh.
 func (t *RefreshTable) Refresh(acc *Accumulator, pos *board.Position, persp board.Color) {
 	set := t.net.ft.set
-	if t.split != nil && t.refreshSplit(acc, pos, persp) {
-		return
-	}
 	p := int(persp & 1)
 	kings := pos.Pieces(persp, board.King)
 	if kings == 0 || kings&(kings-1) != 0 {
