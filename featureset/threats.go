@@ -62,12 +62,12 @@ var ThreatsSF18 = ThreatVariant{
 // perspective, rel = (color ^ persp)·6 + role (0–5 own P…K, 6–11 their P…K), and squares
 // are oriented with threatMask.
 type threatBlock struct {
-	v       ThreatVariant
-	size    int
-	maxA    int
-	tmask   [board.NumRoles]uint8  // target roles of each attacker role (bit set)
+	v     ThreatVariant
+	size  int
+	maxA  int
+	tmask [board.NumRoles]uint8 // target roles of each attacker role (bit set)
 	// tsel[a][t]: all ones where t is a target role of attacker role a, else 0 (targetsOf)
-	tsel [board.NumRoles][board.NumRoles]board.Bitboard
+	tsel    [board.NumRoles][board.NumRoles]board.Bitboard
 	attRole uint8                  // roles that attack something
 	np      [12]int                // Σ_s |A_X(s)| (pawns: ranks 2–7 only)
 	base    [12]int                // first index of attacker rel
