@@ -29,18 +29,24 @@ type Accumulator struct {
 	// for quietPSQT8, so that UpdateQuiet's one UpdatePair call also does the PSQT sums.
 	quiet uint8
 	rows  simd.FeatureRows
-	// For transformers with int8 rows: tri[p] holds perspective p's values v[p] followed by
-	// its two summands, part[p][0] the bias plus the int16 rows and part[p][1] the int8
-	// rows (as int16 sums), v[p] = part[p][0] + part[p][1]; psqtPart likewise for the PSQT
-	// sums. Every Refresh and update writes all three (simd.UpdateMixed, one pass). Kept
-	// apart so that an own-king move refreshes the king-bucketed int16 part while the int8
-	// part is updated incrementally (updateKing; Stockfish 19's separate piece-square and
-	// threat accumulators). nil for transformers without int8 rows.
+	// mix: the parts kept for a transformer with int8 rows (accParts), nil otherwise.
+	mix *accParts
+}
+
+// accParts is what an Accumulator of a transformer with int8 rows keeps besides its
+// values: tri[p] holds perspective p's values v[p] followed by its two summands, part[p][0]
+// the bias plus the int16 rows and part[p][1] the int8 rows (as int16 sums), v[p] =
+// part[p][0] + part[p][1]; psqtTri and psqtPart likewise for the PSQT sums. Every
+// Refresh and update writes all three (simd.UpdateMixed, one call). Kept apart so that an
+// own-king move refreshes the king-bucketed int16 part while the int8 part is updated
+// incrementally (AccumulatorStack.update; Stockfish 19's separate piece-square and threat
+// accumulators).
+type accParts struct {
 	tri      [2][]int16
 	part     [2][2][]int16
 	psqtTri  [2][]int32
 	psqtPart [2][2][]int32
-	mixed    simd.MixedRows // ft's int16 and int8 rows and their PSQT rows
+	rows     simd.MixedRows // the transformer's int16 and int8 rows and their PSQT rows
 }
 
 // UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
@@ -72,7 +78,7 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 		pbuf = make([]int32, nv*nb)
 	}
 	if ft.rows8 > 0 {
-		a.mixed = simd.MixedRows{W16: ft.weights, W8: ft.weights8, PSQT16: ft.psqt[ft.rows8*nb:], PSQT8: ft.psqt[:ft.rows8*nb], Buckets: nb}
+		a.mix = &accParts{rows: simd.MixedRows{W16: ft.weights, W8: ft.weights8, PSQT16: ft.psqt[ft.rows8*nb:], PSQT8: ft.psqt[:ft.rows8*nb], Buckets: nb}}
 	}
 	// Layout: per perspective its values, then (int8 rows) its int16 and int8 parts.
 	k := nv / 2
@@ -82,16 +88,16 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 		if nb > 0 {
 			a.psqt[p] = pbuf[p*k*nb : p*k*nb+nb : p*k*nb+nb]
 		}
-		if k == 3 {
-			a.tri[p] = v
+		if mx := a.mix; mx != nil {
+			mx.tri[p] = v
 			if nb > 0 {
-				a.psqtTri[p] = pbuf[p*k*nb : (p+1)*k*nb : (p+1)*k*nb]
+				mx.psqtTri[p] = pbuf[p*k*nb : (p+1)*k*nb : (p+1)*k*nb]
 			}
 			for j := range 2 {
-				a.part[p][j] = v[(j+1)*m : (j+2)*m : (j+2)*m]
+				mx.part[p][j] = v[(j+1)*m : (j+2)*m : (j+2)*m]
 				if nb > 0 {
 					o := (p*k + j + 1) * nb
-					a.psqtPart[p][j] = pbuf[o : o+nb : o+nb]
+					mx.psqtPart[p][j] = pbuf[o : o+nb : o+nb]
 				}
 			}
 		}
@@ -123,12 +129,13 @@ func (a *Accumulator) CopyFrom(src *Accumulator) {
 
 // copyPersp copies one perspective.
 func (a *Accumulator) copyPersp(src *Accumulator, p int) {
+	if a.mix != nil { // the values and both parts
+		copy(a.mix.tri[p], src.mix.tri[p])
+		copy(a.mix.psqtTri[p], src.mix.psqtTri[p])
+		return
+	}
 	copy(a.v[p], src.v[p])
 	copy(a.psqt[p], src.psqt[p])
-	for k := range 2 {
-		copy(a.part[p][k], src.part[p][k])
-		copy(a.psqtPart[p][k], src.psqtPart[p][k])
-	}
 }
 
 func (a *Accumulator) checkIndices(idx []int) {
@@ -156,7 +163,7 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	ft := a.ft
 	if ft.rows8 > 0 { // the int16 part from the bias, the int8 part from zero, and their sum
 		a8, a16 := a.splitRows(active, 0, 2)
-		v8 := a.part[p][1]
+		v8 := a.mix.part[p][1]
 		clear(v8)
 		a.setMixed(p, ft.bias, nil, a16, nil, v8, nil, a8, nil)
 		return
@@ -261,7 +268,8 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 		a.checkIndices(removed)
 		ad8, ad16 := a.splitRows(added, 0, 2)
 		rm8, rm16 := a.splitRows(removed, 1, 3)
-		a.setMixed(p, src.part[p][0], src.psqtPart[p][0], ad16, rm16, src.part[p][1], src.psqtPart[p][1], ad8, rm8)
+		sm := src.mix
+		a.setMixed(p, sm.part[p][0], sm.psqtPart[p][0], ad16, rm16, sm.part[p][1], sm.psqtPart[p][1], ad8, rm8)
 		return
 	case a.rows.Width() > 0:
 		a.rows.Update(dst, s, added, removed)
@@ -351,5 +359,6 @@ func (a *Accumulator) splitRows(idx []int, i8, i16 int) ([]int, []int) {
 // the int8 rows ad8 − rm8, and the values and PSQT sums their sums — one simd.UpdateMixed
 // call. The sources may be a's own parts of p.
 func (a *Accumulator) setMixed(p int, src16 []int16, psqt16 []int32, ad16, rm16 []int, src8 []int16, psqt8 []int32, ad8, rm8 []int) {
-	simd.UpdateMixed(a.tri[p], src16, src8, a.psqtTri[p], psqt16, psqt8, &a.mixed, ad16, rm16, ad8, rm8)
+	mx := a.mix
+	simd.UpdateMixed(mx.tri[p], src16, src8, mx.psqtTri[p], psqt16, psqt8, &mx.rows, ad16, rm16, ad8, rm8)
 }

@@ -200,9 +200,9 @@ func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added,
 	a.checkIndices(removed)
 	ad8, _ := a.splitRows(added, 0, 2)
 	rm8, _ := a.splitRows(removed, 1, 3)
-	src8, psqt8 := prev.acc.part[p][1], prev.acc.psqtPart[p][1]
+	src8, psqt8 := prev.acc.mix.part[p][1], prev.acc.mix.psqtPart[p][1]
 	if c := s.table.part16(&e.pos, persp); c != nil {
-		a.setMixed(p, c.part[p][0], c.psqtPart[p][0], nil, nil, src8, psqt8, ad8, rm8)
+		a.setMixed(p, c.mix.part[p][0], c.mix.psqtPart[p][0], nil, nil, src8, psqt8, ad8, rm8)
 		return
 	}
 	l := s.active16[:0]
@@ -231,7 +231,11 @@ func (s *AccumulatorStack) Reserve(plies int) {
 func (n *Network) MemoryPerPly() int {
 	var e stackEntry
 	k := n.ft.accVectors()
-	return k*2*n.ft.width + k*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
+	b := k*2*n.ft.width + k*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
+	if n.ft.rows8 > 0 {
+		b += int(unsafe.Sizeof(accParts{}))
+	}
+	return b
 }
 
 func (s *AccumulatorStack) grow() *stackEntry {

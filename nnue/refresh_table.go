@@ -69,8 +69,8 @@ func (n *Network) NewRefreshTable() *RefreshTable {
 	return t
 }
 
-// part16 returns an accumulator whose int16 part of perspective persp (part and
-// psqtPart [persp][0]) is that of pos, kept in the entry of persp's king square: updated
+// part16 returns an accumulator whose int16 part of perspective persp (mix.part and
+// mix.psqtPart [persp][0]) is that of pos, kept in the entry of persp's king square: updated
 // from the cached position by the piece-square difference (Set.DiffSameKing of the int16
 // summand, a few rows) where that is no larger than the active set, else refreshed from
 // the summand's features. nil when t is nil, keeps no int16 parts (split is nil), or
@@ -95,7 +95,7 @@ func (t *RefreshTable) part16(pos *board.Position, persp board.Color) *Accumulat
 			t.added, t.removed = a, r
 			now := e.n + len(a) - len(r)
 			if n := len(a) + len(r); n <= now {
-				c.setMixed(p, c.part[p][0], c.psqtPart[p][0], a, r, c.part[p][1], c.psqtPart[p][1], nil, nil)
+				c.setMixed(p, c.mix.part[p][0], c.mix.psqtPart[p][0], a, r, c.mix.part[p][1], c.mix.psqtPart[p][1], nil, nil)
 				e.pos, e.n = *pos, now
 				t.Hits++
 				t.Rows += n
@@ -104,7 +104,7 @@ func (t *RefreshTable) part16(pos *board.Position, persp board.Color) *Accumulat
 		}
 	}
 	t.active = psq.Active(pos, persp, t.active[:0])
-	c.setMixed(p, t.net.ft.bias, nil, t.active, nil, c.part[p][1], c.psqtPart[p][1], nil, nil)
+	c.setMixed(p, t.net.ft.bias, nil, t.active, nil, c.mix.part[p][1], c.mix.psqtPart[p][1], nil, nil)
 	e.pos, e.n, e.valid = *pos, len(t.active), true
 	t.Misses++
 	return c

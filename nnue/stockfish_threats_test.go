@@ -325,8 +325,7 @@ func TestStockfish19HybridKingUpdate(t *testing.T) {
 			acc, ref := st.Accumulator(), ev.Accumulator()
 			for p := range 2 {
 				if !slices.Equal(acc.v[p], ref.v[p]) || !slices.Equal(acc.psqt[p], ref.psqt[p]) ||
-					!slices.Equal(acc.part[p][0], ref.part[p][0]) || !slices.Equal(acc.part[p][1], ref.part[p][1]) ||
-					!slices.Equal(acc.psqtPart[p][0], ref.psqtPart[p][0]) || !slices.Equal(acc.psqtPart[p][1], ref.psqtPart[p][1]) {
+					!slices.Equal(acc.mix.tri[p], ref.mix.tri[p]) || !slices.Equal(acc.mix.psqtTri[p], ref.mix.psqtTri[p]) {
 					t.Errorf("%s table %v: perspective %d differs from a refresh", c.move, table, p)
 				}
 			}
