@@ -16,6 +16,9 @@ type Set struct {
 	parts []Block
 	offs  []int
 	psq   *PieceSquare // own-board fast path (psq_index.go), nil for other sets
+	// board: for other sets whose summands all have an own-board path (FullThreats,
+	// PawnPairs, piece-square sets: Stockfish 19's), that path, which DiffBoth takes.
+	board *BoardPath
 }
 
 // NewSet wraps a block (usually built with Sum, Product and the block constructors) as a
@@ -29,6 +32,11 @@ func NewSet(root Block) *Set {
 		s.parts, s.offs = []Block{root}, []int{0}
 	}
 	s.psq = psqCandidates()[blockKey(root)]
+	if s.psq == nil {
+		if bp, ok := s.BoardPath(); ok {
+			s.board = bp
+		}
+	}
 	return s
 }
 

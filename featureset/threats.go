@@ -62,10 +62,12 @@ var ThreatsSF18 = ThreatVariant{
 // perspective, rel = (color ^ persp)·6 + role (0–5 own P…K, 6–11 their P…K), and squares
 // are oriented with threatMask.
 type threatBlock struct {
-	v       ThreatVariant
-	size    int
-	maxA    int
-	tmask   [board.NumRoles]uint8  // target roles of each attacker role (bit set)
+	v     ThreatVariant
+	size  int
+	maxA  int
+	tmask [board.NumRoles]uint8 // target roles of each attacker role (bit set)
+	// tsel[a][t]: all ones where t is a target role of attacker role a, else 0 (targetsOf)
+	tsel    [board.NumRoles][board.NumRoles]board.Bitboard
 	attRole uint8                  // roles that attack something
 	np      [12]int                // Σ_s |A_X(s)| (pawns: ranks 2–7 only)
 	base    [12]int                // first index of attacker rel
@@ -114,6 +116,7 @@ func FullThreats(v ThreatVariant) (Block, error) {
 				}
 				seen |= 1 << x
 				b.tmask[a] |= 1 << t
+				b.tsel[a][t] = ^board.Bitboard(0)
 				k++
 			}
 		}
@@ -234,12 +237,17 @@ func b2i(v bool) int {
 }
 
 // targetsOf returns, per attacker role, the occupied squares it may threaten.
+// Branch-free: a fixed AND-OR over the role bitboards per attacker role (tsel), not a loop
+// over each role's target bits.
 func (b *threatBlock) targetsOf(pos *ThreatBoard) (t [board.NumRoles]board.Bitboard) {
 	by := &pos.ByRole
 	for a := range t {
-		for m := b.tmask[a]; m != 0; m &= m - 1 {
-			t[a] |= by[bits.TrailingZeros8(m)]
+		sel := &b.tsel[a]
+		var v board.Bitboard
+		for r := range by {
+			v |= by[r] & sel[r]
 		}
+		t[a] = v
 	}
 	return t
 }

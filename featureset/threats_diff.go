@@ -168,6 +168,16 @@ func (b *threatBlock) appendDiffBoth(before, after *ThreatBoard, dirty *board.Di
 	removed[1] = b.appendIndices(tr, board.Black, m1, off, removed[1])
 }
 
+// oneKingEach reports whether pos has exactly one king of each colour.
+func oneKingEach(pos *board.Position) bool {
+	for c := board.White; c <= board.Black; c++ {
+		if k := pos.Pieces(c, board.King); k == 0 || k&(k-1) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // appendDiffGeneric is the difference of the two active lists (each ascending), for a move
 // that changes the orientation.
 func (b *threatBlock) appendDiffGeneric(before, after *ThreatBoard, persp board.Color, off int, added, removed []int) ([]int, []int) {
@@ -183,7 +193,10 @@ func (b *threatBlock) appendDiffGeneric(before, after *ThreatBoard, persp board.
 // Diff(…, Black, …), in an unspecified order, with the FullThreats block's changed
 // threats computed once for both (Stockfish 19 lists them once per move in do_move) and
 // every other block's difference per perspective. The caller refreshes instead where
-// RequiresRefresh says so, as for Diff.
+// RequiresRefresh says so, as for Diff. A set whose summands all have an own-board path
+// (BoardPath: Stockfish 19's threats+pawnpairs+halfkav2_hm) takes it when both
+// positions have one king per side, the piece-square summands then from their tables
+// (PieceSquare.AppendDiff) rather than the block tree.
 func (s *Set) DiffBoth(before, after *board.Position, dirty *board.DirtyPieces, added, removed *[2][]int) {
 	if s.psq != nil {
 		for p := board.White; p <= board.Black; p++ {
@@ -192,6 +205,12 @@ func (s *Set) DiffBoth(before, after *board.Position, dirty *board.DirtyPieces, 
 		return
 	}
 	var vb, va ThreatBoard
+	if s.board != nil && oneKingEach(before) && oneKingEach(after) {
+		vb.SetPosition(before)
+		va.SetPosition(after)
+		s.board.DiffBoth(&vb, &va, dirty, added, removed)
+		return
+	}
 	viewed := false
 	for i, b := range s.parts {
 		if th, ok := b.(*threatBlock); ok {

@@ -29,6 +29,24 @@ type Accumulator struct {
 	// for quietPSQT8, so that UpdateQuiet's one UpdatePair call also does the PSQT sums.
 	quiet uint8
 	rows  simd.FeatureRows
+	// mix: the parts kept for a transformer with int8 rows (accParts), nil otherwise.
+	mix *accParts
+}
+
+// accParts is what an Accumulator of a transformer with int8 rows keeps besides its
+// values: tri[p] holds perspective p's values v[p] followed by its two summands, part[p][0]
+// the bias plus the int16 rows and part[p][1] the int8 rows (as int16 sums), v[p] =
+// part[p][0] + part[p][1]; psqtTri and psqtPart likewise for the PSQT sums. Every
+// Refresh and update writes all three (simd.UpdateMixed, one call). Kept apart so that an
+// own-king move refreshes the king-bucketed int16 part while the int8 part is updated
+// incrementally (AccumulatorStack.update; Stockfish 19's separate piece-square and threat
+// accumulators).
+type accParts struct {
+	tri      [2][]int16
+	part     [2][2][]int16
+	psqtTri  [2][]int32
+	psqtPart [2][2][]int32
+	rows     simd.MixedRows // the transformer's int16 and int8 rows and their PSQT rows
 }
 
 // UpdateFrom's fast paths for one feature in and one out (Accumulator.quiet).
@@ -52,13 +70,48 @@ func (ft *FeatureTransformer) NewAccumulator() *Accumulator {
 			a.rows, a.quiet = r, quietPSQT8
 		}
 	}
-	buf := alignedInt16(2 * ft.width)
-	a.v[0], a.v[1] = buf[:ft.width:ft.width], buf[ft.width:]
-	if ft.psqtBuckets > 0 {
-		a.psqt[0] = make([]int32, ft.psqtBuckets)
-		a.psqt[1] = make([]int32, ft.psqtBuckets)
+	m, nb := ft.width, ft.psqtBuckets
+	nv := ft.accVectors()
+	buf := alignedInt16(nv * m)
+	var pbuf []int32
+	if nb > 0 {
+		pbuf = make([]int32, nv*nb)
+	}
+	if ft.rows8 > 0 {
+		a.mix = &accParts{rows: simd.MixedRows{W16: ft.weights, W8: ft.weights8, PSQT16: ft.psqt[ft.rows8*nb:], PSQT8: ft.psqt[:ft.rows8*nb], Buckets: nb}}
+	}
+	// Layout: per perspective its values, then (int8 rows) its int16 and int8 parts.
+	k := nv / 2
+	for p := range 2 {
+		v := buf[p*k*m : (p+1)*k*m : (p+1)*k*m]
+		a.v[p] = v[:m:m]
+		if nb > 0 {
+			a.psqt[p] = pbuf[p*k*nb : p*k*nb+nb : p*k*nb+nb]
+		}
+		if mx := a.mix; mx != nil {
+			mx.tri[p] = v
+			if nb > 0 {
+				mx.psqtTri[p] = pbuf[p*k*nb : (p+1)*k*nb : (p+1)*k*nb]
+			}
+			for j := range 2 {
+				mx.part[p][j] = v[(j+1)*m : (j+2)*m : (j+2)*m]
+				if nb > 0 {
+					o := (p*k + j + 1) * nb
+					mx.psqtPart[p][j] = pbuf[o : o+nb : o+nb]
+				}
+			}
+		}
 	}
 	return a
+}
+
+// accVectors returns the number of Width-long vectors (and PSQT sums) an Accumulator of
+// ft keeps: both perspectives' values, and for int8 rows both perspectives' two parts.
+func (ft *FeatureTransformer) accVectors() int {
+	if ft.rows8 > 0 {
+		return 6
+	}
+	return 2
 }
 
 // Values returns perspective persp's Width accumulator values (quantized units of the
@@ -76,6 +129,11 @@ func (a *Accumulator) CopyFrom(src *Accumulator) {
 
 // copyPersp copies one perspective.
 func (a *Accumulator) copyPersp(src *Accumulator, p int) {
+	if a.mix != nil { // the values and both parts
+		copy(a.mix.tri[p], src.mix.tri[p])
+		copy(a.mix.psqtTri[p], src.mix.psqtTri[p])
+		return
+	}
 	copy(a.v[p], src.v[p])
 	copy(a.psqt[p], src.psqt[p])
 }
@@ -103,9 +161,12 @@ func (a *Accumulator) Refresh(persp board.Color, active []int) {
 	defer a.refreshPanic(active)
 	p := int(persp & 1)
 	ft := a.ft
-	if ft.rows8 > 0 { // int8 and int16 rows in one pass from the bias
+	if ft.rows8 > 0 { // the int16 part from the bias, the int8 part from zero, and their sum
 		a8, a16 := a.splitRows(active, 0, 2)
-		simd.UpdateMixed(a.v[p], ft.bias, ft.weights, a16, nil, ft.weights8, a8, nil)
+		v8 := a.mix.part[p][1]
+		clear(v8)
+		a.setMixed(p, ft.bias, nil, a16, nil, v8, nil, a8, nil)
+		return
 	} else if ft.psqtBuckets == 8 { // SFNNv5: the PSQT rows in the same kernel, one vector add each
 		simd.RefreshPSQT(a.v[p], ft.bias, ft.weights, active, a.psqt[p], ft.psqt)
 		return
@@ -155,8 +216,7 @@ func (a *Accumulator) UpdateFrom(src *Accumulator, persp board.Color, added, rem
 	}
 	if len(added) == 0 && len(removed) == 0 { // e.g. the other side's king move in HalfKP
 		if a != src {
-			copy(a.v[p], src.v[p])
-			copy(a.psqt[p], src.psqt[p])
+			a.copyPersp(src, p)
 		}
 		return
 	}
@@ -203,12 +263,14 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	ft := a.ft
 	dst, s := a.v[p], src.v[p]
 	switch {
-	case ft.rows8 > 0: // int8 and int16 rows in one pass (simd.UpdateMixed)
+	case ft.rows8 > 0: // each part from src's, and their sum, in one pass
 		a.checkIndices(added)
 		a.checkIndices(removed)
 		ad8, ad16 := a.splitRows(added, 0, 2)
 		rm8, rm16 := a.splitRows(removed, 1, 3)
-		simd.UpdateMixed(dst, s, ft.weights, ad16, rm16, ft.weights8, ad8, rm8)
+		sm := src.mix
+		a.setMixed(p, sm.part[p][0], sm.psqtPart[p][0], ad16, rm16, sm.part[p][1], sm.psqtPart[p][1], ad8, rm8)
+		return
 	case a.rows.Width() > 0:
 		a.rows.Update(dst, s, added, removed)
 	default:
@@ -219,7 +281,7 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	if ft.psqtBuckets > 0 {
 		pd, ps := a.psqt[p], src.psqt[p]
 		if len(pd) == 8 && len(ps) == 8 { // SFNNv5: sums in registers (≈ 20 ns per move, both perspectives)
-			ft.psqtUpdate8((*[8]int32)(pd), (*[8]int32)(ps), added, removed)
+			psqtUpdate8(ft.psqt, (*[8]int32)(pd), (*[8]int32)(ps), added, removed)
 			return
 		}
 		if a != src {
@@ -289,4 +351,14 @@ func (a *Accumulator) splitRows(idx []int, i8, i16 int) ([]int, []int) {
 	}
 	a.split[i8], a.split[i16] = l8, l16
 	return l8, l16
+}
+
+// setMixed sets perspective p of a transformer with int8 rows from sources of its two
+// parts: the int16 part src16 (PSQT psqt16, nil = zero) plus the int16 rows ad16 − rm16
+// (indices relative to the int16 rows), the int8 part src8 (PSQT psqt8, nil = zero) plus
+// the int8 rows ad8 − rm8, and the values and PSQT sums their sums — one simd.UpdateMixed
+// call. The sources may be a's own parts of p.
+func (a *Accumulator) setMixed(p int, src16 []int16, psqt16 []int32, ad16, rm16 []int, src8 []int16, psqt8 []int32, ad8, rm8 []int) {
+	mx := a.mix
+	simd.UpdateMixed(mx.tri[p], src16, src8, mx.psqtTri[p], psqt16, psqt8, &mx.rows, ad16, rm16, ad8, rm8)
 }

@@ -47,6 +47,14 @@ type AccumulatorStack struct {
 	// own: the stack was reset with ResetBoard; boards[i] is entry i's board.
 	own    bool
 	boards []ownBoard
+	// split: the transformer's int8 and int16 summands where they are split
+	// (newSplitSummands: Stockfish 19), nil otherwise. Only an int8 summand's
+	// RequiresRefresh refreshes a perspective; where only an int16 summand requires one
+	// (an own-king move) the entry is updated by Accumulator.setMixed: the int8 part
+	// incremental, the int16 part from the refresh table's cached part of the king square
+	// (RefreshTable.part16) or refreshed from the int16 summands' features (active16).
+	split    *splitSummands
+	active16 []int
 
 	// Statistics since creation: perspective updates and refreshes performed.
 	Updates, Refreshes int
@@ -61,7 +69,17 @@ type stackEntry struct {
 	kings    [2]board.Square
 	computed [2]bool
 	root     bool
+	// split: for split summands (AccumulatorStack.blocks8), which parts require a
+	// refresh for this entry's move, computed once (splitRefresh); 0 until then.
+	split uint8
 }
+
+// stackEntry.split bits: splitKnown, then splitRefresh8 << persp and splitRefresh16 << persp.
+const (
+	splitRefresh8  = 1 << 0
+	splitRefresh16 = 1 << 2
+	splitKnown     = 1 << 7
+)
 
 // NewAccumulatorStack returns an empty stack for n; call Reset before Push. Entries are
 // allocated on first use; call Reserve to allocate them up front.
@@ -73,7 +91,128 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	for p := range s.addedBoth {
 		s.addedBoth[p], s.removedBoth[p] = make([]int, 0, k), make([]int, 0, k)
 	}
+	if s.split = newSplitSummands(n.ft); s.split != nil {
+		s.active16 = make([]int, 0, max(s.split.max16, 64))
+	}
 	return s
+}
+
+// splitSummands are the top-level summands of a feature set split at the transformer's
+// int8 rows, for a transformer with int8 rows that are whole summands of a set without
+// the piece-square path (Stockfish 19: FullThreats and PawnPairs, then HalfKAv2_hm).
+type splitSummands struct {
+	blocks8, blocks16 []featureset.Block
+	off16             []int // offsets of blocks16 in the set
+	max16             int   // their MaxActive
+	// psq16: the int16 part as a set of its own when it is one piece-square summand with
+	// the plane path (HalfKP, HalfKAv2_hm) starting at the int8 rows' end, so that its
+	// feature indices are the int16 rows' (RefreshTable keeps that part per king square
+	// and diffs it with DiffSameKing); nil otherwise.
+	psq16 *featureset.Set
+}
+
+// newSplitSummands returns the split summands of ft, nil unless its int8 rows are whole
+// top-level summands of a set without the piece-square path and both parts are non-empty.
+func newSplitSummands(ft *FeatureTransformer) *splitSummands {
+	if ft.rows8 == 0 || ft.set.PieceSquare() != nil {
+		return nil
+	}
+	sp := &splitSummands{}
+	for k, b := range ft.set.Blocks() {
+		off := ft.set.Offset(k)
+		switch {
+		case off+b.Size() <= ft.rows8:
+			sp.blocks8 = append(sp.blocks8, b)
+		case off >= ft.rows8:
+			sp.blocks16 = append(sp.blocks16, b)
+			sp.off16 = append(sp.off16, off)
+			sp.max16 += b.MaxActive()
+		default: // a summand with int8 and int16 rows: no split
+			return nil
+		}
+	}
+	if len(sp.blocks8) == 0 || len(sp.blocks16) == 0 {
+		return nil
+	}
+	if len(sp.blocks16) == 1 && sp.off16[0] == ft.rows8 {
+		if one := featureset.NewSet(sp.blocks16[0]); one.PieceSquare() != nil {
+			sp.psq16 = one
+		}
+	}
+	return sp
+}
+
+// anyRefresh reports whether a block of bs requires a refresh of persp for dirty.
+func anyRefresh(bs []featureset.Block, dirty *board.DirtyPieces, persp board.Color) bool {
+	for _, b := range bs {
+		if b.RequiresRefresh(dirty, persp) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitRefresh returns e.split, computing it on first use: which of the int8 and int16
+// summands require a refresh of each perspective for e's move.
+func (s *AccumulatorStack) splitRefresh(e *stackEntry) uint8 {
+	if e.split == 0 {
+		v := uint8(splitKnown)
+		for p := board.White; p <= board.Black; p++ {
+			if anyRefresh(s.split.blocks8, &e.dirty, p) {
+				v |= splitRefresh8 << p
+			}
+			if anyRefresh(s.split.blocks16, &e.dirty, p) {
+				v |= splitRefresh16 << p
+			}
+		}
+		e.split = v
+	}
+	return e.split
+}
+
+// mustRefresh reports whether perspective persp of entry e is refreshed rather than
+// updated from its parent: the root; where the int8 and int16 summands are split
+// (split), when an int8 summand requires it; else when the feature set requires it or
+// a king-dependent piece-square set lacks the king.
+func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
+	switch {
+	case e.root:
+		return true
+	case s.split != nil:
+		return s.splitRefresh(e)&(splitRefresh8<<persp) != 0
+	}
+	return s.net.ft.set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid()
+}
+
+// update sets perspective persp of e from its parent prev and the move's feature
+// difference (added, removed): Accumulator.UpdateFrom, or where an int16 summand
+// requires a refresh (split summands: an own-king move) the int8 rows of the difference
+// and the int16 part of e's position, from the refresh table's entry of the king square
+// where the table keeps that part (RefreshTable.part16), else from the int16 summands'
+// features (Accumulator.setMixed).
+func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added, removed []int) {
+	if s.split == nil || s.splitRefresh(e)&(splitRefresh16<<persp) == 0 {
+		e.acc.UpdateFrom(prev.acc, persp, added, removed)
+		return
+	}
+	a, p := e.acc, int(persp)
+	a.checkIndices(added)
+	a.checkIndices(removed)
+	ad8, _ := a.splitRows(added, 0, 2)
+	rm8, _ := a.splitRows(removed, 1, 3)
+	src8, psqt8 := prev.acc.mix.part[p][1], prev.acc.mix.psqtPart[p][1]
+	if c := s.table.part16(&e.pos, persp); c != nil {
+		a.setMixed(p, c.mix.part[p][0], c.mix.psqtPart[p][0], nil, nil, src8, psqt8, ad8, rm8)
+		return
+	}
+	l := s.active16[:0]
+	for k, b := range s.split.blocks16 {
+		l = b.AppendActive(&e.pos, persp, s.split.off16[k], l)
+	}
+	s.active16 = l
+	a.checkIndices(l)
+	_, a16 := a.splitRows(l, 2, 3)
+	a.setMixed(p, a.ft.bias, nil, a16, nil, src8, psqt8, ad8, rm8)
 }
 
 // Reserve allocates entries so that the stack holds plies+1 entries (the root and plies
@@ -87,10 +226,16 @@ func (s *AccumulatorStack) Reserve(plies int) {
 }
 
 // MemoryPerPly returns the bytes one stack entry takes: the accumulator (2·Width int16 plus
-// 2·PSQTBuckets int32) and the stored position and dirty pieces.
+// 2·PSQTBuckets int32, three times that for a transformer with int8 rows, which keeps
+// each perspective's int16 and int8 parts too) and the stored position and dirty pieces.
 func (n *Network) MemoryPerPly() int {
 	var e stackEntry
-	return 2*2*n.ft.width + 2*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
+	k := n.ft.accVectors()
+	b := k*2*n.ft.width + k*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
+	if n.ft.rows8 > 0 {
+		b += int(unsafe.Sizeof(accParts{}))
+	}
+	return b
 }
 
 func (s *AccumulatorStack) grow() *stackEntry {
@@ -101,6 +246,7 @@ func (s *AccumulatorStack) grow() *stackEntry {
 	s.n++
 	e.computed = [2]bool{}
 	e.root = false
+	e.split = 0
 	return e
 }
 
@@ -230,7 +376,7 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 	i := top
 	for !s.entries[i].computed[p] {
 		e := &s.entries[i]
-		if e.root || set.RequiresRefresh(&e.dirty, persp) || s.psq != nil && s.psq.KingDependent() && !e.kings[persp].Valid() {
+		if s.mustRefresh(e, persp) {
 			if s.own {
 				s.refreshBoard(e.acc, &s.boards[i], e.kings[persp], persp)
 			} else if s.table != nil { // optional refresh table (refresh_table.go)
@@ -253,18 +399,18 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		// Both perspectives from one Set.DiffBoth where the other one is updated from
 		// the same parent too (Stockfish 19's threats: the changed relations computed
 		// once per move).
-		if prev.computed[p^1] && !e.computed[p^1] && !set.RequiresRefresh(&e.dirty, persp^1) {
+		if prev.computed[p^1] && !e.computed[p^1] && !s.mustRefresh(e, persp^1) {
 			ad, rm := &s.addedBoth, &s.removedBoth
 			ad[0], ad[1], rm[0], rm[1] = ad[0][:0], ad[1][:0], rm[0][:0], rm[1][:0]
 			set.DiffBoth(&prev.pos, &e.pos, &e.dirty, ad, rm)
-			e.acc.UpdateFrom(prev.acc, board.White, ad[0], rm[0])
-			e.acc.UpdateFrom(prev.acc, board.Black, ad[1], rm[1])
+			s.update(prev, e, board.White, ad[0], rm[0])
+			s.update(prev, e, board.Black, ad[1], rm[1])
 			e.computed[0], e.computed[1] = true, true
 			s.Updates += 2
 			continue
 		}
 		s.added, s.removed = set.Diff(&prev.pos, &e.pos, &e.dirty, persp, s.added[:0], s.removed[:0])
-		e.acc.UpdateFrom(prev.acc, persp, s.added, s.removed)
+		s.update(prev, e, persp, s.added, s.removed)
 		e.computed[p] = true
 		s.Updates++
 	}

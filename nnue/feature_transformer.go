@@ -327,13 +327,13 @@ func abs64(x int64) int64 {
 	return x
 }
 
-// psqtUpdate8 sets dst = src + Σ_{f ∈ added} PSQT(f) − Σ_{f ∈ removed} PSQT(f) for 8
-// PSQT buckets (every SFNNv5 net), with the sums in registers for the whole feature lists
-// (psqtRefresh uses it with src = 0); dst may be src.
-func (ft *FeatureTransformer) psqtUpdate8(dst, src *[8]int32, added, removed []int) {
+// psqtUpdate8 sets dst = src + Σ_{f ∈ added} tab[f] − Σ_{f ∈ removed} tab[f] for 8 PSQT
+// buckets (every SFNNv5 net; tab the PSQT table or a part of it), with the sums in
+// registers for the whole feature lists (psqtRefresh uses it with src = 0); dst may be src.
+func psqtUpdate8(tab []int32, dst, src *[8]int32, added, removed []int) {
 	s0, s1, s2, s3, s4, s5, s6, s7 := src[0], src[1], src[2], src[3], src[4], src[5], src[6], src[7]
 	for _, f := range added {
-		r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
+		r := (*[8]int32)(tab[f*8 : f*8+8])
 		s0 += r[0]
 		s1 += r[1]
 		s2 += r[2]
@@ -344,7 +344,7 @@ func (ft *FeatureTransformer) psqtUpdate8(dst, src *[8]int32, added, removed []i
 		s7 += r[7]
 	}
 	for _, f := range removed {
-		r := (*[8]int32)(ft.psqt[f*8 : f*8+8])
+		r := (*[8]int32)(tab[f*8 : f*8+8])
 		s0 -= r[0]
 		s1 -= r[1]
 		s2 -= r[2]
@@ -365,7 +365,7 @@ func (ft *FeatureTransformer) psqtRefresh(dst []int32, active []int) {
 	nb := ft.psqtBuckets
 	if nb == 8 && len(dst) == 8 {
 		var zero [8]int32
-		ft.psqtUpdate8((*[8]int32)(dst), &zero, active, nil)
+		psqtUpdate8(ft.psqt, (*[8]int32)(dst), &zero, active, nil)
 		return
 	}
 	clear(dst)

@@ -24,14 +24,22 @@ import (
 // bit-identical to a plain refresh (int16 addition wraps and is associative).
 //
 // Memory: 128 cached accumulators (64 squares × 2 perspectives, one perspective used
-// each), e.g. 512 KiB for Stockfish 15.1's width 1024, and 128 positions (22 KiB). A RefreshTable belongs to one
-// goroutine, like the AccumulatorStack that uses it.
+// each), e.g. 512 KiB for Stockfish 15.1's width 1024, and 128 positions (22 KiB); for a
+// transformer with int8 rows split from its piece-square part (Stockfish 19) up to 128
+// more, which cache that part alone (the stack's own-king updates, AccumulatorStack). A
+// RefreshTable belongs to one goroutine, like the AccumulatorStack that uses it.
 type RefreshTable struct {
 	net     *Network
 	entries [64][2]refreshEntry
 	active  []int
 	added   []int
 	removed []int
+	// split: the transformer's summands split at its int8 rows when the int16 part is one
+	// piece-square summand (Stockfish 19's HalfKAv2_hm: splitSummands.psq16), nil
+	// otherwise; parts then caches that part alone per king square (part16), for the
+	// stack's own-king updates, beside the whole accumulators of entries.
+	split *splitSummands
+	parts [64][2]refreshEntry
 
 	// Statistics since creation: refreshes served from a cached entry (Hits), entries
 	// computed from scratch (Misses: first use of a square, or a difference larger than
@@ -54,7 +62,52 @@ type refreshEntry struct {
 
 // NewRefreshTable returns an empty refresh table for n.
 func (n *Network) NewRefreshTable() *RefreshTable {
-	return &RefreshTable{net: n, active: make([]int, 0, 64)}
+	t := &RefreshTable{net: n, active: make([]int, 0, max(n.ft.set.MaxActive(), 64))}
+	if sp := newSplitSummands(n.ft); sp != nil && sp.psq16 != nil {
+		t.split = sp
+	}
+	return t
+}
+
+// part16 returns an accumulator whose int16 part of perspective persp (mix.part and
+// mix.psqtPart [persp][0]) is that of pos, kept in the entry of persp's king square: updated
+// from the cached position by the piece-square difference (Set.DiffSameKing of the int16
+// summand, a few rows) where that is no larger than the active set, else refreshed from
+// the summand's features. nil when t is nil, keeps no int16 parts (split is nil), or
+// persp has not exactly one king.
+func (t *RefreshTable) part16(pos *board.Position, persp board.Color) *Accumulator {
+	if t == nil || t.split == nil {
+		return nil
+	}
+	kings := pos.Pieces(persp, board.King)
+	if kings == 0 || kings&(kings-1) != 0 {
+		return nil
+	}
+	p := int(persp & 1)
+	e := &t.parts[kings.First()][p]
+	if e.acc == nil {
+		e.acc = t.net.ft.NewAccumulator()
+	}
+	c := e.acc
+	psq := t.split.psq16
+	if e.valid {
+		if a, r, ok := psq.DiffSameKing(&e.pos, pos, persp, t.added[:0], t.removed[:0]); ok {
+			t.added, t.removed = a, r
+			now := e.n + len(a) - len(r)
+			if n := len(a) + len(r); n <= now {
+				c.setMixed(p, c.mix.part[p][0], c.mix.psqtPart[p][0], a, r, c.mix.part[p][1], c.mix.psqtPart[p][1], nil, nil)
+				e.pos, e.n = *pos, now
+				t.Hits++
+				t.Rows += n
+				return c
+			}
+		}
+	}
+	t.active = psq.Active(pos, persp, t.active[:0])
+	c.setMixed(p, t.net.ft.bias, nil, t.active, nil, c.mix.part[p][1], c.mix.psqtPart[p][1], nil, nil)
+	e.pos, e.n, e.valid = *pos, len(t.active), true
+	t.Misses++
+	return c
 }
 
 // Reset forgets every cached accumulator (e.g. for a new game); memory is kept.
@@ -62,6 +115,8 @@ func (t *RefreshTable) Reset() {
 	for i := range t.entries {
 		t.entries[i][0].valid = false
 		t.entries[i][1].valid = false
+		t.parts[i][0].valid = false
+		t.parts[i][1].valid = false
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -280,6 +281,54 @@ func TestStockfish19NoAllocs(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(3, cycle); a != 0 {
 			t.Errorf("table %v: %v allocations per game of %d plies, want 0", table, a, len(game))
+		}
+	}
+}
+
+// TestStockfish19HybridKingUpdate: an own-king move that stays on its side of the d/e line
+// updates the threat/pair part and refreshes only the HalfKAv2_hm part (no perspective
+// refresh is counted), with and without a refresh table; a move across the line refreshes
+// the mover's perspective. Every accumulator (values, PSQT, both parts) equals a full
+// refresh of the position.
+func TestStockfish19HybridKingUpdate(t *testing.T) {
+	n := sfTestNetwork(t, sfNetSF19)
+	// White's king on e1 with f1, d1 free: Kf1 stays on files e–h, Kd1 crosses.
+	root, err := board.ParseFEN("r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 2 8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := n.NewEvaluator()
+	for _, c := range []struct {
+		move    string
+		refresh int // perspective refreshes the move's entry costs
+	}{{"e1f1", 0}, {"e1d1", 1}} {
+		for _, table := range []bool{false, true} {
+			st := n.NewAccumulatorStack()
+			if table {
+				st.UseRefreshTable(n.NewRefreshTable())
+			}
+			st.Reset(&root)
+			st.Evaluate()
+			r0 := st.Refreshes
+			m, err := board.ParseUCIMove(&root, c.move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos := *st.PushMove(m)
+			got := st.Evaluate()
+			if d := st.Refreshes - r0; d != c.refresh {
+				t.Errorf("%s table %v: %d refreshes for the move, want %d", c.move, table, d, c.refresh)
+			}
+			if want := ev.Evaluate(&pos); got != want {
+				t.Errorf("%s table %v: Evaluate %d, refresh %d", c.move, table, got, want)
+			}
+			acc, ref := st.Accumulator(), ev.Accumulator()
+			for p := range 2 {
+				if !slices.Equal(acc.v[p], ref.v[p]) || !slices.Equal(acc.psqt[p], ref.psqt[p]) ||
+					!slices.Equal(acc.mix.tri[p], ref.mix.tri[p]) || !slices.Equal(acc.mix.psqtTri[p], ref.mix.psqtTri[p]) {
+					t.Errorf("%s table %v: perspective %d differs from a refresh", c.move, table, p)
+				}
+			}
 		}
 	}
 }

@@ -8555,1189 +8555,1977 @@ refreshListedAVX512_bad:
 	MOVQ AX, ret+72(FP)
 	RET
 
-// func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+// func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 // Requires: AVX, AVX2, MMX+
-TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-104
+TEXT ·updateMixedAVX2(SB), NOSPLIT, $0-160
+	MOVQ add16+32(FP), AX
+	MOVQ nadd16+40(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX2_prefetch_add16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_add16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_add16
+
+updateMixedAVX2_prefetch_add16_done:
+	MOVQ sub16+48(FP), AX
+	MOVQ nsub16+56(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX2_prefetch_sub16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_sub16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_sub16
+
+updateMixedAVX2_prefetch_sub16_done:
+	MOVQ add8+72(FP), AX
+	MOVQ nadd8+80(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX2_prefetch_add8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_add8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_add8
+
+updateMixedAVX2_prefetch_add8_done:
+	MOVQ sub8+88(FP), AX
+	MOVQ nsub8+96(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX2_prefetch_sub8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX2_prefetch_sub8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX2_prefetch_sub8
+
+updateMixedAVX2_prefetch_sub8_done:
 	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ w16+16(FP), DX
-	MOVQ w8+56(FP), BX
-	MOVQ n+96(FP), SI
-	MOVQ SI, DI
-	MOVQ SI, R8
-	SHLQ $0x01, R8
-	SHLQ $0x01, SI
+	MOVQ src16+8(FP), CX
+	MOVQ src8+16(FP), DX
+	MOVQ w16+24(FP), BX
+	MOVQ w8+64(FP), SI
+	MOVQ n+104(FP), DI
+	MOVQ DI, R8
+	MOVQ DI, R9
+	SHLQ $0x01, R9
+	SHLQ $0x01, DI
 
 updateMixedAVX2_tile8x32:
-	CMPQ    SI, $0x00000100
+	CMPQ    DI, $0x00000100
 	JB      updateMixedAVX2_next8x32
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	VMOVDQU 64(CX), Y2
-	VMOVDQU 96(CX), Y3
-	VMOVDQU 128(CX), Y4
-	VMOVDQU 160(CX), Y5
-	VMOVDQU 192(CX), Y6
-	VMOVDQU 224(CX), Y7
-	MOVQ    add16+24(FP), R9
-	MOVQ    nadd16+32(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX2_tile8x32_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX2_tile8x32_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 256(DX)(R11*1)
-	PREFETCHT0 320(DX)(R11*1)
-	PREFETCHT0 384(DX)(R11*1)
-	PREFETCHT0 448(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Y0, Y0
-	VPADDW     32(DX)(R11*1), Y1, Y1
-	VPADDW     64(DX)(R11*1), Y2, Y2
-	VPADDW     96(DX)(R11*1), Y3, Y3
-	VPADDW     128(DX)(R11*1), Y4, Y4
-	VPADDW     160(DX)(R11*1), Y5, Y5
-	VPADDW     192(DX)(R11*1), Y6, Y6
-	VPADDW     224(DX)(R11*1), Y7, Y7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile8x32_add16
-
-updateMixedAVX2_tile8x32_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX2_tile8x32_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX2_tile8x32_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 256(DX)(R11*1)
-	PREFETCHT0 320(DX)(R11*1)
-	PREFETCHT0 384(DX)(R11*1)
-	PREFETCHT0 448(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Y0, Y0
-	VPSUBW     32(DX)(R11*1), Y1, Y1
-	VPSUBW     64(DX)(R11*1), Y2, Y2
-	VPSUBW     96(DX)(R11*1), Y3, Y3
-	VPSUBW     128(DX)(R11*1), Y4, Y4
-	VPSUBW     160(DX)(R11*1), Y5, Y5
-	VPSUBW     192(DX)(R11*1), Y6, Y6
-	VPSUBW     224(DX)(R11*1), Y7, Y7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile8x32_sub16
-
-updateMixedAVX2_tile8x32_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
+	VMOVDQU (DX), Y0
+	VMOVDQU 32(DX), Y1
+	VMOVDQU 64(DX), Y2
+	VMOVDQU 96(DX), Y3
+	VMOVDQU 128(DX), Y4
+	VMOVDQU 160(DX), Y5
+	VMOVDQU 192(DX), Y6
+	VMOVDQU 224(DX), Y7
+	MOVQ    add8+72(FP), R10
+	MOVQ    nadd8+80(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX2_tile8x32_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX2_tile8x32_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 128(BX)(R11*1)
-	PREFETCHT0 192(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Y8
-	VPADDW     Y8, Y0, Y0
-	VPMOVSXBW  16(BX)(R11*1), Y8
-	VPADDW     Y8, Y1, Y1
-	VPMOVSXBW  32(BX)(R11*1), Y8
-	VPADDW     Y8, Y2, Y2
-	VPMOVSXBW  48(BX)(R11*1), Y8
-	VPADDW     Y8, Y3, Y3
-	VPMOVSXBW  64(BX)(R11*1), Y8
-	VPADDW     Y8, Y4, Y4
-	VPMOVSXBW  80(BX)(R11*1), Y8
-	VPADDW     Y8, Y5, Y5
-	VPMOVSXBW  96(BX)(R11*1), Y8
-	VPADDW     Y8, Y6, Y6
-	VPMOVSXBW  112(BX)(R11*1), Y8
-	VPADDW     Y8, Y7, Y7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile8x32_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_add8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX2_tile8x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y8
+	VPADDW    Y8, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y8
+	VPADDW    Y8, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y8
+	VPADDW    Y8, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y8
+	VPADDW    Y8, Y3, Y3
+	VPMOVSXBW 64(SI)(R12*1), Y8
+	VPADDW    Y8, Y4, Y4
+	VPMOVSXBW 80(SI)(R12*1), Y8
+	VPADDW    Y8, Y5, Y5
+	VPMOVSXBW 96(SI)(R12*1), Y8
+	VPADDW    Y8, Y6, Y6
+	VPMOVSXBW 112(SI)(R12*1), Y8
+	VPADDW    Y8, Y7, Y7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile8x32_add8
 
 updateMixedAVX2_tile8x32_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX2_tile8x32_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX2_tile8x32_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 128(BX)(R11*1)
-	PREFETCHT0 192(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Y8
-	VPSUBW     Y8, Y0, Y0
-	VPMOVSXBW  16(BX)(R11*1), Y8
-	VPSUBW     Y8, Y1, Y1
-	VPMOVSXBW  32(BX)(R11*1), Y8
-	VPSUBW     Y8, Y2, Y2
-	VPMOVSXBW  48(BX)(R11*1), Y8
-	VPSUBW     Y8, Y3, Y3
-	VPMOVSXBW  64(BX)(R11*1), Y8
-	VPSUBW     Y8, Y4, Y4
-	VPMOVSXBW  80(BX)(R11*1), Y8
-	VPSUBW     Y8, Y5, Y5
-	VPMOVSXBW  96(BX)(R11*1), Y8
-	VPSUBW     Y8, Y6, Y6
-	VPMOVSXBW  112(BX)(R11*1), Y8
-	VPSUBW     Y8, Y7, Y7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile8x32_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_sub8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX2_tile8x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y8
+	VPSUBW    Y8, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y8
+	VPSUBW    Y8, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y8
+	VPSUBW    Y8, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y8
+	VPSUBW    Y8, Y3, Y3
+	VPMOVSXBW 64(SI)(R12*1), Y8
+	VPSUBW    Y8, Y4, Y4
+	VPMOVSXBW 80(SI)(R12*1), Y8
+	VPSUBW    Y8, Y5, Y5
+	VPMOVSXBW 96(SI)(R12*1), Y8
+	VPSUBW    Y8, Y6, Y6
+	VPMOVSXBW 112(SI)(R12*1), Y8
+	VPSUBW    Y8, Y7, Y7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile8x32_sub8
 
 updateMixedAVX2_tile8x32_sub8_done:
+	VMOVDQU Y0, (AX)(R9*2)
+	VPADDW  (CX), Y0, Y0
+	VMOVDQU Y1, 32(AX)(R9*2)
+	VPADDW  32(CX), Y1, Y1
+	VMOVDQU Y2, 64(AX)(R9*2)
+	VPADDW  64(CX), Y2, Y2
+	VMOVDQU Y3, 96(AX)(R9*2)
+	VPADDW  96(CX), Y3, Y3
+	VMOVDQU Y4, 128(AX)(R9*2)
+	VPADDW  128(CX), Y4, Y4
+	VMOVDQU Y5, 160(AX)(R9*2)
+	VPADDW  160(CX), Y5, Y5
+	VMOVDQU Y6, 192(AX)(R9*2)
+	VPADDW  192(CX), Y6, Y6
+	VMOVDQU Y7, 224(AX)(R9*2)
+	VPADDW  224(CX), Y7, Y7
+	MOVQ    add16+32(FP), R10
+	MOVQ    nadd16+40(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile8x32_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile8x32_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_add16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX2_tile8x32_add16_noprefetch:
+	VPADDW (BX)(R12*1), Y0, Y0
+	VPADDW 32(BX)(R12*1), Y1, Y1
+	VPADDW 64(BX)(R12*1), Y2, Y2
+	VPADDW 96(BX)(R12*1), Y3, Y3
+	VPADDW 128(BX)(R12*1), Y4, Y4
+	VPADDW 160(BX)(R12*1), Y5, Y5
+	VPADDW 192(BX)(R12*1), Y6, Y6
+	VPADDW 224(BX)(R12*1), Y7, Y7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile8x32_add16
+
+updateMixedAVX2_tile8x32_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile8x32_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile8x32_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX2_tile8x32_sub16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX2_tile8x32_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Y0, Y0
+	VPSUBW 32(BX)(R12*1), Y1, Y1
+	VPSUBW 64(BX)(R12*1), Y2, Y2
+	VPSUBW 96(BX)(R12*1), Y3, Y3
+	VPSUBW 128(BX)(R12*1), Y4, Y4
+	VPSUBW 160(BX)(R12*1), Y5, Y5
+	VPSUBW 192(BX)(R12*1), Y6, Y6
+	VPSUBW 224(BX)(R12*1), Y7, Y7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile8x32_sub16
+
+updateMixedAVX2_tile8x32_sub16_done:
 	VMOVDQU Y0, (AX)
+	VPSUBW  (AX)(R9*2), Y0, Y0
+	VMOVDQU Y0, (AX)(R9*1)
 	VMOVDQU Y1, 32(AX)
+	VPSUBW  32(AX)(R9*2), Y1, Y1
+	VMOVDQU Y1, 32(AX)(R9*1)
 	VMOVDQU Y2, 64(AX)
+	VPSUBW  64(AX)(R9*2), Y2, Y2
+	VMOVDQU Y2, 64(AX)(R9*1)
 	VMOVDQU Y3, 96(AX)
+	VPSUBW  96(AX)(R9*2), Y3, Y3
+	VMOVDQU Y3, 96(AX)(R9*1)
 	VMOVDQU Y4, 128(AX)
+	VPSUBW  128(AX)(R9*2), Y4, Y4
+	VMOVDQU Y4, 128(AX)(R9*1)
 	VMOVDQU Y5, 160(AX)
+	VPSUBW  160(AX)(R9*2), Y5, Y5
+	VMOVDQU Y5, 160(AX)(R9*1)
 	VMOVDQU Y6, 192(AX)
+	VPSUBW  192(AX)(R9*2), Y6, Y6
+	VMOVDQU Y6, 192(AX)(R9*1)
 	VMOVDQU Y7, 224(AX)
+	VPSUBW  224(AX)(R9*2), Y7, Y7
+	VMOVDQU Y7, 224(AX)(R9*1)
 	ADDQ    $0x00000100, AX
 	ADDQ    $0x00000100, CX
 	ADDQ    $0x00000100, DX
-	ADDQ    $0x00000080, BX
-	SUBQ    $0x00000100, SI
+	ADDQ    $0x00000100, BX
+	ADDQ    $0x00000080, SI
+	SUBQ    $0x00000100, DI
 	JMP     updateMixedAVX2_tile8x32
 
 updateMixedAVX2_next8x32:
-	CMPQ    SI, $0x00000080
+	CMPQ    DI, $0x00000080
 	JB      updateMixedAVX2_next4x32
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	VMOVDQU 64(CX), Y2
-	VMOVDQU 96(CX), Y3
-	MOVQ    add16+24(FP), R9
-	MOVQ    nadd16+32(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX2_tile4x32_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX2_tile4x32_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 128(DX)(R11*1)
-	PREFETCHT0 192(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Y0, Y0
-	VPADDW     32(DX)(R11*1), Y1, Y1
-	VPADDW     64(DX)(R11*1), Y2, Y2
-	VPADDW     96(DX)(R11*1), Y3, Y3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile4x32_add16
-
-updateMixedAVX2_tile4x32_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX2_tile4x32_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX2_tile4x32_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 128(DX)(R11*1)
-	PREFETCHT0 192(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Y0, Y0
-	VPSUBW     32(DX)(R11*1), Y1, Y1
-	VPSUBW     64(DX)(R11*1), Y2, Y2
-	VPSUBW     96(DX)(R11*1), Y3, Y3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile4x32_sub16
-
-updateMixedAVX2_tile4x32_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
+	VMOVDQU (DX), Y0
+	VMOVDQU 32(DX), Y1
+	VMOVDQU 64(DX), Y2
+	VMOVDQU 96(DX), Y3
+	MOVQ    add8+72(FP), R10
+	MOVQ    nadd8+80(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX2_tile4x32_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX2_tile4x32_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 64(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Y4
-	VPADDW     Y4, Y0, Y0
-	VPMOVSXBW  16(BX)(R11*1), Y4
-	VPADDW     Y4, Y1, Y1
-	VPMOVSXBW  32(BX)(R11*1), Y4
-	VPADDW     Y4, Y2, Y2
-	VPMOVSXBW  48(BX)(R11*1), Y4
-	VPADDW     Y4, Y3, Y3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile4x32_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_add8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX2_tile4x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y4
+	VPADDW    Y4, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y4
+	VPADDW    Y4, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y4
+	VPADDW    Y4, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y4
+	VPADDW    Y4, Y3, Y3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile4x32_add8
 
 updateMixedAVX2_tile4x32_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX2_tile4x32_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX2_tile4x32_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 64(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Y4
-	VPSUBW     Y4, Y0, Y0
-	VPMOVSXBW  16(BX)(R11*1), Y4
-	VPSUBW     Y4, Y1, Y1
-	VPMOVSXBW  32(BX)(R11*1), Y4
-	VPSUBW     Y4, Y2, Y2
-	VPMOVSXBW  48(BX)(R11*1), Y4
-	VPSUBW     Y4, Y3, Y3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile4x32_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_sub8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX2_tile4x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y4
+	VPSUBW    Y4, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y4
+	VPSUBW    Y4, Y1, Y1
+	VPMOVSXBW 32(SI)(R12*1), Y4
+	VPSUBW    Y4, Y2, Y2
+	VPMOVSXBW 48(SI)(R12*1), Y4
+	VPSUBW    Y4, Y3, Y3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile4x32_sub8
 
 updateMixedAVX2_tile4x32_sub8_done:
+	VMOVDQU Y0, (AX)(R9*2)
+	VPADDW  (CX), Y0, Y0
+	VMOVDQU Y1, 32(AX)(R9*2)
+	VPADDW  32(CX), Y1, Y1
+	VMOVDQU Y2, 64(AX)(R9*2)
+	VPADDW  64(CX), Y2, Y2
+	VMOVDQU Y3, 96(AX)(R9*2)
+	VPADDW  96(CX), Y3, Y3
+	MOVQ    add16+32(FP), R10
+	MOVQ    nadd16+40(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile4x32_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile4x32_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_add16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX2_tile4x32_add16_noprefetch:
+	VPADDW (BX)(R12*1), Y0, Y0
+	VPADDW 32(BX)(R12*1), Y1, Y1
+	VPADDW 64(BX)(R12*1), Y2, Y2
+	VPADDW 96(BX)(R12*1), Y3, Y3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile4x32_add16
+
+updateMixedAVX2_tile4x32_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile4x32_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile4x32_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX2_tile4x32_sub16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX2_tile4x32_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Y0, Y0
+	VPSUBW 32(BX)(R12*1), Y1, Y1
+	VPSUBW 64(BX)(R12*1), Y2, Y2
+	VPSUBW 96(BX)(R12*1), Y3, Y3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile4x32_sub16
+
+updateMixedAVX2_tile4x32_sub16_done:
 	VMOVDQU Y0, (AX)
+	VPSUBW  (AX)(R9*2), Y0, Y0
+	VMOVDQU Y0, (AX)(R9*1)
 	VMOVDQU Y1, 32(AX)
+	VPSUBW  32(AX)(R9*2), Y1, Y1
+	VMOVDQU Y1, 32(AX)(R9*1)
 	VMOVDQU Y2, 64(AX)
+	VPSUBW  64(AX)(R9*2), Y2, Y2
+	VMOVDQU Y2, 64(AX)(R9*1)
 	VMOVDQU Y3, 96(AX)
+	VPSUBW  96(AX)(R9*2), Y3, Y3
+	VMOVDQU Y3, 96(AX)(R9*1)
 	ADDQ    $0x00000080, AX
 	ADDQ    $0x00000080, CX
 	ADDQ    $0x00000080, DX
-	ADDQ    $0x00000040, BX
-	SUBQ    $0x00000080, SI
+	ADDQ    $0x00000080, BX
+	ADDQ    $0x00000040, SI
+	SUBQ    $0x00000080, DI
 
 updateMixedAVX2_next4x32:
-	CMPQ    SI, $0x00000040
+	CMPQ    DI, $0x00000040
 	JB      updateMixedAVX2_next2x32
-	VMOVDQU (CX), Y0
-	VMOVDQU 32(CX), Y1
-	MOVQ    add16+24(FP), R9
-	MOVQ    nadd16+32(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX2_tile2x32_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX2_tile2x32_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 64(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Y0, Y0
-	VPADDW     32(DX)(R11*1), Y1, Y1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile2x32_add16
-
-updateMixedAVX2_tile2x32_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX2_tile2x32_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX2_tile2x32_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 64(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Y0, Y0
-	VPSUBW     32(DX)(R11*1), Y1, Y1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile2x32_sub16
-
-updateMixedAVX2_tile2x32_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
+	VMOVDQU (DX), Y0
+	VMOVDQU 32(DX), Y1
+	MOVQ    add8+72(FP), R10
+	MOVQ    nadd8+80(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX2_tile2x32_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX2_tile2x32_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Y2
-	VPADDW     Y2, Y0, Y0
-	VPMOVSXBW  16(BX)(R11*1), Y2
-	VPADDW     Y2, Y1, Y1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile2x32_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_add8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX2_tile2x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y2
+	VPADDW    Y2, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y2
+	VPADDW    Y2, Y1, Y1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile2x32_add8
 
 updateMixedAVX2_tile2x32_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX2_tile2x32_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX2_tile2x32_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Y2
-	VPSUBW     Y2, Y0, Y0
-	VPMOVSXBW  16(BX)(R11*1), Y2
-	VPSUBW     Y2, Y1, Y1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile2x32_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_sub8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX2_tile2x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y2
+	VPSUBW    Y2, Y0, Y0
+	VPMOVSXBW 16(SI)(R12*1), Y2
+	VPSUBW    Y2, Y1, Y1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile2x32_sub8
 
 updateMixedAVX2_tile2x32_sub8_done:
+	VMOVDQU Y0, (AX)(R9*2)
+	VPADDW  (CX), Y0, Y0
+	VMOVDQU Y1, 32(AX)(R9*2)
+	VPADDW  32(CX), Y1, Y1
+	MOVQ    add16+32(FP), R10
+	MOVQ    nadd16+40(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile2x32_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile2x32_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_add16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX2_tile2x32_add16_noprefetch:
+	VPADDW (BX)(R12*1), Y0, Y0
+	VPADDW 32(BX)(R12*1), Y1, Y1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile2x32_add16
+
+updateMixedAVX2_tile2x32_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile2x32_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile2x32_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX2_tile2x32_sub16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX2_tile2x32_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Y0, Y0
+	VPSUBW 32(BX)(R12*1), Y1, Y1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX2_tile2x32_sub16
+
+updateMixedAVX2_tile2x32_sub16_done:
 	VMOVDQU Y0, (AX)
+	VPSUBW  (AX)(R9*2), Y0, Y0
+	VMOVDQU Y0, (AX)(R9*1)
 	VMOVDQU Y1, 32(AX)
+	VPSUBW  32(AX)(R9*2), Y1, Y1
+	VMOVDQU Y1, 32(AX)(R9*1)
 	ADDQ    $0x00000040, AX
 	ADDQ    $0x00000040, CX
 	ADDQ    $0x00000040, DX
-	ADDQ    $0x00000020, BX
-	SUBQ    $0x00000040, SI
+	ADDQ    $0x00000040, BX
+	ADDQ    $0x00000020, SI
+	SUBQ    $0x00000040, DI
 
 updateMixedAVX2_next2x32:
-	CMPQ    SI, $0x00000020
+	CMPQ    DI, $0x00000020
 	JB      updateMixedAVX2_next1x32
-	VMOVDQU (CX), Y0
-	MOVQ    add16+24(FP), R9
-	MOVQ    nadd16+32(FP), R10
+	VMOVDQU (DX), Y0
+	MOVQ    add8+72(FP), R10
+	MOVQ    nadd8+80(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile1x32_add8:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile1x32_add8_done
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_add8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX2_tile1x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPADDW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile1x32_add8
+
+updateMixedAVX2_tile1x32_add8_done:
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX2_tile1x32_sub8:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX2_tile1x32_sub8_done
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_sub8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX2_tile1x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPSUBW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX2_tile1x32_sub8
+
+updateMixedAVX2_tile1x32_sub8_done:
+	VMOVDQU Y0, (AX)(R9*2)
+	VPADDW  (CX), Y0, Y0
+	MOVQ    add16+32(FP), R8
+	MOVQ    nadd16+40(FP), R10
 	PCALIGN $0x20
 
 updateMixedAVX2_tile1x32_add16:
 	TESTQ      R10, R10
 	JZ         updateMixedAVX2_tile1x32_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 32(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile1x32_add16
+	MOVQ       (R8), R11
+	IMULQ      R9, R11
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_add16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX2_tile1x32_add16_noprefetch:
+	VPADDW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX2_tile1x32_add16
 
 updateMixedAVX2_tile1x32_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
+	MOVQ    sub16+48(FP), R8
+	MOVQ    nsub16+56(FP), R10
 	PCALIGN $0x20
 
 updateMixedAVX2_tile1x32_sub16:
 	TESTQ      R10, R10
 	JZ         updateMixedAVX2_tile1x32_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 32(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX2_tile1x32_sub16
+	MOVQ       (R8), R11
+	IMULQ      R9, R11
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX2_tile1x32_sub16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX2_tile1x32_sub16_noprefetch:
+	VPSUBW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX2_tile1x32_sub16
 
 updateMixedAVX2_tile1x32_sub16_done:
-	MOVQ    add8+64(FP), R8
-	MOVQ    nadd8+72(FP), R9
-	PCALIGN $0x20
-
-updateMixedAVX2_tile1x32_add8:
-	TESTQ      R9, R9
-	JZ         updateMixedAVX2_tile1x32_add8_done
-	MOVQ       (R8), R10
-	IMULQ      DI, R10
-	PREFETCHT0 16(BX)(R10*1)
-	VPMOVSXBW  (BX)(R10*1), Y1
-	VPADDW     Y1, Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R9
-	JMP        updateMixedAVX2_tile1x32_add8
-
-updateMixedAVX2_tile1x32_add8_done:
-	MOVQ    sub8+80(FP), R8
-	MOVQ    nsub8+88(FP), R9
-	PCALIGN $0x20
-
-updateMixedAVX2_tile1x32_sub8:
-	TESTQ      R9, R9
-	JZ         updateMixedAVX2_tile1x32_sub8_done
-	MOVQ       (R8), R10
-	IMULQ      DI, R10
-	PREFETCHT0 16(BX)(R10*1)
-	VPMOVSXBW  (BX)(R10*1), Y1
-	VPSUBW     Y1, Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R9
-	JMP        updateMixedAVX2_tile1x32_sub8
-
-updateMixedAVX2_tile1x32_sub8_done:
 	VMOVDQU Y0, (AX)
+	VPSUBW  (AX)(R9*2), Y0, Y0
+	VMOVDQU Y0, (AX)(R9*1)
 	ADDQ    $0x00000020, AX
 	ADDQ    $0x00000020, CX
 	ADDQ    $0x00000020, DX
-	ADDQ    $0x00000010, BX
-	SUBQ    $0x00000020, SI
+	ADDQ    $0x00000020, BX
+	ADDQ    $0x00000010, SI
+	SUBQ    $0x00000020, DI
 
 updateMixedAVX2_next1x32:
+	MOVQ    pdst+136(FP), AX
+	TESTQ   AX, AX
+	JZ      updateMixedAVX2_psqt_done
+	MOVQ    pb+128(FP), CX
+	MOVQ    psrc8+152(FP), DX
+	VMOVDQU (DX), Y0
+	MOVQ    p8+120(FP), DX
+	MOVQ    add8+72(FP), BX
+	MOVQ    nadd8+80(FP), SI
+
+updateMixedAVX2_psqt_add8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_add8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_add8
+
+updateMixedAVX2_psqt_add8_done:
+	MOVQ sub8+88(FP), BX
+	MOVQ nsub8+96(FP), SI
+
+updateMixedAVX2_psqt_sub8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_sub8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_sub8
+
+updateMixedAVX2_psqt_sub8_done:
+	VMOVDQU Y0, 64(AX)
+	MOVQ    psrc16+144(FP), DX
+	VMOVDQU (DX), Y1
+	MOVQ    p16+112(FP), DX
+	MOVQ    add16+32(FP), BX
+	MOVQ    nadd16+40(FP), SI
+
+updateMixedAVX2_psqt_add16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_add16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_add16
+
+updateMixedAVX2_psqt_add16_done:
+	MOVQ sub16+48(FP), BX
+	MOVQ nsub16+56(FP), SI
+
+updateMixedAVX2_psqt_sub16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX2_psqt_sub16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX2_psqt_sub16
+
+updateMixedAVX2_psqt_sub16_done:
+	VMOVDQU Y1, 32(AX)
+	VPADDD  Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+
+updateMixedAVX2_psqt_done:
 	VZEROUPPER
 	RET
 
-// func updateMixedAVX512(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+// func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, MMX+
-TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-104
+TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-160
+	MOVQ add16+32(FP), AX
+	MOVQ nadd16+40(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX512_prefetch_add16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_add16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	PREFETCHT0 1024(DX)(R8*1)
+	PREFETCHT0 1088(DX)(R8*1)
+	PREFETCHT0 1152(DX)(R8*1)
+	PREFETCHT0 1216(DX)(R8*1)
+	PREFETCHT0 1280(DX)(R8*1)
+	PREFETCHT0 1344(DX)(R8*1)
+	PREFETCHT0 1408(DX)(R8*1)
+	PREFETCHT0 1472(DX)(R8*1)
+	PREFETCHT0 1536(DX)(R8*1)
+	PREFETCHT0 1600(DX)(R8*1)
+	PREFETCHT0 1664(DX)(R8*1)
+	PREFETCHT0 1728(DX)(R8*1)
+	PREFETCHT0 1792(DX)(R8*1)
+	PREFETCHT0 1856(DX)(R8*1)
+	PREFETCHT0 1920(DX)(R8*1)
+	PREFETCHT0 1984(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_add16
+
+updateMixedAVX512_prefetch_add16_done:
+	MOVQ sub16+48(FP), AX
+	MOVQ nsub16+56(FP), CX
+	MOVQ w16+24(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p16+112(FP), SI
+	MOVQ n+104(FP), DI
+	SHLQ $0x01, DI
+
+updateMixedAVX512_prefetch_sub16:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_sub16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	PREFETCHT0 1024(DX)(R8*1)
+	PREFETCHT0 1088(DX)(R8*1)
+	PREFETCHT0 1152(DX)(R8*1)
+	PREFETCHT0 1216(DX)(R8*1)
+	PREFETCHT0 1280(DX)(R8*1)
+	PREFETCHT0 1344(DX)(R8*1)
+	PREFETCHT0 1408(DX)(R8*1)
+	PREFETCHT0 1472(DX)(R8*1)
+	PREFETCHT0 1536(DX)(R8*1)
+	PREFETCHT0 1600(DX)(R8*1)
+	PREFETCHT0 1664(DX)(R8*1)
+	PREFETCHT0 1728(DX)(R8*1)
+	PREFETCHT0 1792(DX)(R8*1)
+	PREFETCHT0 1856(DX)(R8*1)
+	PREFETCHT0 1920(DX)(R8*1)
+	PREFETCHT0 1984(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_sub16
+
+updateMixedAVX512_prefetch_sub16_done:
+	MOVQ add8+72(FP), AX
+	MOVQ nadd8+80(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX512_prefetch_add8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_add8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_add8
+
+updateMixedAVX512_prefetch_add8_done:
+	MOVQ sub8+88(FP), AX
+	MOVQ nsub8+96(FP), CX
+	MOVQ w8+64(FP), DX
+	MOVQ pb+128(FP), BX
+	MOVQ p8+120(FP), SI
+	MOVQ n+104(FP), DI
+
+updateMixedAVX512_prefetch_sub8:
+	TESTQ      CX, CX
+	JZ         updateMixedAVX512_prefetch_sub8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        updateMixedAVX512_prefetch_sub8
+
+updateMixedAVX512_prefetch_sub8_done:
 	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ w16+16(FP), DX
-	MOVQ w8+56(FP), BX
-	MOVQ n+96(FP), SI
-	MOVQ SI, DI
-	MOVQ SI, R8
-	SHLQ $0x01, R8
-	SHLQ $0x01, SI
+	MOVQ src16+8(FP), CX
+	MOVQ src8+16(FP), DX
+	MOVQ w16+24(FP), BX
+	MOVQ w8+64(FP), SI
+	MOVQ n+104(FP), DI
+	MOVQ DI, R8
+	MOVQ DI, R9
+	SHLQ $0x01, R9
+	SHLQ $0x01, DI
 
 updateMixedAVX512_tile16x64:
-	CMPQ      SI, $0x00000400
+	CMPQ      DI, $0x00000400
 	JB        updateMixedAVX512_next16x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 128(CX), Z2
-	VMOVDQU64 192(CX), Z3
-	VMOVDQU64 256(CX), Z4
-	VMOVDQU64 320(CX), Z5
-	VMOVDQU64 384(CX), Z6
-	VMOVDQU64 448(CX), Z7
-	VMOVDQU64 512(CX), Z8
-	VMOVDQU64 576(CX), Z9
-	VMOVDQU64 640(CX), Z10
-	VMOVDQU64 704(CX), Z11
-	VMOVDQU64 768(CX), Z12
-	VMOVDQU64 832(CX), Z13
-	VMOVDQU64 896(CX), Z14
-	VMOVDQU64 960(CX), Z15
-	MOVQ      add16+24(FP), R9
-	MOVQ      nadd16+32(FP), R10
+	VMOVDQU64 (DX), Z0
+	VMOVDQU64 64(DX), Z1
+	VMOVDQU64 128(DX), Z2
+	VMOVDQU64 192(DX), Z3
+	VMOVDQU64 256(DX), Z4
+	VMOVDQU64 320(DX), Z5
+	VMOVDQU64 384(DX), Z6
+	VMOVDQU64 448(DX), Z7
+	VMOVDQU64 512(DX), Z8
+	VMOVDQU64 576(DX), Z9
+	VMOVDQU64 640(DX), Z10
+	VMOVDQU64 704(DX), Z11
+	VMOVDQU64 768(DX), Z12
+	VMOVDQU64 832(DX), Z13
+	VMOVDQU64 896(DX), Z14
+	VMOVDQU64 960(DX), Z15
+	MOVQ      add8+72(FP), R10
+	MOVQ      nadd8+80(FP), R11
 	PCALIGN   $0x20
 
-updateMixedAVX512_tile16x64_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile16x64_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 1024(DX)(R11*1)
-	PREFETCHT0 1088(DX)(R11*1)
-	PREFETCHT0 1152(DX)(R11*1)
-	PREFETCHT0 1216(DX)(R11*1)
-	PREFETCHT0 1280(DX)(R11*1)
-	PREFETCHT0 1344(DX)(R11*1)
-	PREFETCHT0 1408(DX)(R11*1)
-	PREFETCHT0 1472(DX)(R11*1)
-	PREFETCHT0 1536(DX)(R11*1)
-	PREFETCHT0 1600(DX)(R11*1)
-	PREFETCHT0 1664(DX)(R11*1)
-	PREFETCHT0 1728(DX)(R11*1)
-	PREFETCHT0 1792(DX)(R11*1)
-	PREFETCHT0 1856(DX)(R11*1)
-	PREFETCHT0 1920(DX)(R11*1)
-	PREFETCHT0 1984(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Z0, Z0
-	VPADDW     64(DX)(R11*1), Z1, Z1
-	VPADDW     128(DX)(R11*1), Z2, Z2
-	VPADDW     192(DX)(R11*1), Z3, Z3
-	VPADDW     256(DX)(R11*1), Z4, Z4
-	VPADDW     320(DX)(R11*1), Z5, Z5
-	VPADDW     384(DX)(R11*1), Z6, Z6
-	VPADDW     448(DX)(R11*1), Z7, Z7
-	VPADDW     512(DX)(R11*1), Z8, Z8
-	VPADDW     576(DX)(R11*1), Z9, Z9
-	VPADDW     640(DX)(R11*1), Z10, Z10
-	VPADDW     704(DX)(R11*1), Z11, Z11
-	VPADDW     768(DX)(R11*1), Z12, Z12
-	VPADDW     832(DX)(R11*1), Z13, Z13
-	VPADDW     896(DX)(R11*1), Z14, Z14
-	VPADDW     960(DX)(R11*1), Z15, Z15
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile16x64_add16
-
-updateMixedAVX512_tile16x64_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX512_tile16x64_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile16x64_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 1024(DX)(R11*1)
-	PREFETCHT0 1088(DX)(R11*1)
-	PREFETCHT0 1152(DX)(R11*1)
-	PREFETCHT0 1216(DX)(R11*1)
-	PREFETCHT0 1280(DX)(R11*1)
-	PREFETCHT0 1344(DX)(R11*1)
-	PREFETCHT0 1408(DX)(R11*1)
-	PREFETCHT0 1472(DX)(R11*1)
-	PREFETCHT0 1536(DX)(R11*1)
-	PREFETCHT0 1600(DX)(R11*1)
-	PREFETCHT0 1664(DX)(R11*1)
-	PREFETCHT0 1728(DX)(R11*1)
-	PREFETCHT0 1792(DX)(R11*1)
-	PREFETCHT0 1856(DX)(R11*1)
-	PREFETCHT0 1920(DX)(R11*1)
-	PREFETCHT0 1984(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Z0, Z0
-	VPSUBW     64(DX)(R11*1), Z1, Z1
-	VPSUBW     128(DX)(R11*1), Z2, Z2
-	VPSUBW     192(DX)(R11*1), Z3, Z3
-	VPSUBW     256(DX)(R11*1), Z4, Z4
-	VPSUBW     320(DX)(R11*1), Z5, Z5
-	VPSUBW     384(DX)(R11*1), Z6, Z6
-	VPSUBW     448(DX)(R11*1), Z7, Z7
-	VPSUBW     512(DX)(R11*1), Z8, Z8
-	VPSUBW     576(DX)(R11*1), Z9, Z9
-	VPSUBW     640(DX)(R11*1), Z10, Z10
-	VPSUBW     704(DX)(R11*1), Z11, Z11
-	VPSUBW     768(DX)(R11*1), Z12, Z12
-	VPSUBW     832(DX)(R11*1), Z13, Z13
-	VPSUBW     896(DX)(R11*1), Z14, Z14
-	VPSUBW     960(DX)(R11*1), Z15, Z15
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile16x64_sub16
-
-updateMixedAVX512_tile16x64_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
-	PCALIGN $0x20
-
 updateMixedAVX512_tile16x64_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile16x64_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 512(BX)(R11*1)
-	PREFETCHT0 576(BX)(R11*1)
-	PREFETCHT0 640(BX)(R11*1)
-	PREFETCHT0 704(BX)(R11*1)
-	PREFETCHT0 768(BX)(R11*1)
-	PREFETCHT0 832(BX)(R11*1)
-	PREFETCHT0 896(BX)(R11*1)
-	PREFETCHT0 960(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z16
-	VPADDW     Z16, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z16
-	VPADDW     Z16, Z1, Z1
-	VPMOVSXBW  64(BX)(R11*1), Z16
-	VPADDW     Z16, Z2, Z2
-	VPMOVSXBW  96(BX)(R11*1), Z16
-	VPADDW     Z16, Z3, Z3
-	VPMOVSXBW  128(BX)(R11*1), Z16
-	VPADDW     Z16, Z4, Z4
-	VPMOVSXBW  160(BX)(R11*1), Z16
-	VPADDW     Z16, Z5, Z5
-	VPMOVSXBW  192(BX)(R11*1), Z16
-	VPADDW     Z16, Z6, Z6
-	VPMOVSXBW  224(BX)(R11*1), Z16
-	VPADDW     Z16, Z7, Z7
-	VPMOVSXBW  256(BX)(R11*1), Z16
-	VPADDW     Z16, Z8, Z8
-	VPMOVSXBW  288(BX)(R11*1), Z16
-	VPADDW     Z16, Z9, Z9
-	VPMOVSXBW  320(BX)(R11*1), Z16
-	VPADDW     Z16, Z10, Z10
-	VPMOVSXBW  352(BX)(R11*1), Z16
-	VPADDW     Z16, Z11, Z11
-	VPMOVSXBW  384(BX)(R11*1), Z16
-	VPADDW     Z16, Z12, Z12
-	VPMOVSXBW  416(BX)(R11*1), Z16
-	VPADDW     Z16, Z13, Z13
-	VPMOVSXBW  448(BX)(R11*1), Z16
-	VPADDW     Z16, Z14, Z14
-	VPMOVSXBW  480(BX)(R11*1), Z16
-	VPADDW     Z16, Z15, Z15
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile16x64_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_add8_noprefetch
+	PREFETCHT0 1024(SI)(R12*1)
+	PREFETCHT0 1088(SI)(R12*1)
+	PREFETCHT0 1152(SI)(R12*1)
+	PREFETCHT0 1216(SI)(R12*1)
+	PREFETCHT0 1280(SI)(R12*1)
+	PREFETCHT0 1344(SI)(R12*1)
+	PREFETCHT0 1408(SI)(R12*1)
+	PREFETCHT0 1472(SI)(R12*1)
+
+updateMixedAVX512_tile16x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z16
+	VPADDW    Z16, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z16
+	VPADDW    Z16, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z16
+	VPADDW    Z16, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z16
+	VPADDW    Z16, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z16
+	VPADDW    Z16, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z16
+	VPADDW    Z16, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z16
+	VPADDW    Z16, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z16
+	VPADDW    Z16, Z7, Z7
+	VPMOVSXBW 256(SI)(R12*1), Z16
+	VPADDW    Z16, Z8, Z8
+	VPMOVSXBW 288(SI)(R12*1), Z16
+	VPADDW    Z16, Z9, Z9
+	VPMOVSXBW 320(SI)(R12*1), Z16
+	VPADDW    Z16, Z10, Z10
+	VPMOVSXBW 352(SI)(R12*1), Z16
+	VPADDW    Z16, Z11, Z11
+	VPMOVSXBW 384(SI)(R12*1), Z16
+	VPADDW    Z16, Z12, Z12
+	VPMOVSXBW 416(SI)(R12*1), Z16
+	VPADDW    Z16, Z13, Z13
+	VPMOVSXBW 448(SI)(R12*1), Z16
+	VPADDW    Z16, Z14, Z14
+	VPMOVSXBW 480(SI)(R12*1), Z16
+	VPADDW    Z16, Z15, Z15
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile16x64_add8
 
 updateMixedAVX512_tile16x64_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX512_tile16x64_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile16x64_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 512(BX)(R11*1)
-	PREFETCHT0 576(BX)(R11*1)
-	PREFETCHT0 640(BX)(R11*1)
-	PREFETCHT0 704(BX)(R11*1)
-	PREFETCHT0 768(BX)(R11*1)
-	PREFETCHT0 832(BX)(R11*1)
-	PREFETCHT0 896(BX)(R11*1)
-	PREFETCHT0 960(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z16
-	VPSUBW     Z16, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z16
-	VPSUBW     Z16, Z1, Z1
-	VPMOVSXBW  64(BX)(R11*1), Z16
-	VPSUBW     Z16, Z2, Z2
-	VPMOVSXBW  96(BX)(R11*1), Z16
-	VPSUBW     Z16, Z3, Z3
-	VPMOVSXBW  128(BX)(R11*1), Z16
-	VPSUBW     Z16, Z4, Z4
-	VPMOVSXBW  160(BX)(R11*1), Z16
-	VPSUBW     Z16, Z5, Z5
-	VPMOVSXBW  192(BX)(R11*1), Z16
-	VPSUBW     Z16, Z6, Z6
-	VPMOVSXBW  224(BX)(R11*1), Z16
-	VPSUBW     Z16, Z7, Z7
-	VPMOVSXBW  256(BX)(R11*1), Z16
-	VPSUBW     Z16, Z8, Z8
-	VPMOVSXBW  288(BX)(R11*1), Z16
-	VPSUBW     Z16, Z9, Z9
-	VPMOVSXBW  320(BX)(R11*1), Z16
-	VPSUBW     Z16, Z10, Z10
-	VPMOVSXBW  352(BX)(R11*1), Z16
-	VPSUBW     Z16, Z11, Z11
-	VPMOVSXBW  384(BX)(R11*1), Z16
-	VPSUBW     Z16, Z12, Z12
-	VPMOVSXBW  416(BX)(R11*1), Z16
-	VPSUBW     Z16, Z13, Z13
-	VPMOVSXBW  448(BX)(R11*1), Z16
-	VPSUBW     Z16, Z14, Z14
-	VPMOVSXBW  480(BX)(R11*1), Z16
-	VPSUBW     Z16, Z15, Z15
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile16x64_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_sub8_noprefetch
+	PREFETCHT0 1024(SI)(R12*1)
+	PREFETCHT0 1088(SI)(R12*1)
+	PREFETCHT0 1152(SI)(R12*1)
+	PREFETCHT0 1216(SI)(R12*1)
+	PREFETCHT0 1280(SI)(R12*1)
+	PREFETCHT0 1344(SI)(R12*1)
+	PREFETCHT0 1408(SI)(R12*1)
+	PREFETCHT0 1472(SI)(R12*1)
+
+updateMixedAVX512_tile16x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z16
+	VPSUBW    Z16, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z16
+	VPSUBW    Z16, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z16
+	VPSUBW    Z16, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z16
+	VPSUBW    Z16, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z16
+	VPSUBW    Z16, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z16
+	VPSUBW    Z16, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z16
+	VPSUBW    Z16, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z16
+	VPSUBW    Z16, Z7, Z7
+	VPMOVSXBW 256(SI)(R12*1), Z16
+	VPSUBW    Z16, Z8, Z8
+	VPMOVSXBW 288(SI)(R12*1), Z16
+	VPSUBW    Z16, Z9, Z9
+	VPMOVSXBW 320(SI)(R12*1), Z16
+	VPSUBW    Z16, Z10, Z10
+	VPMOVSXBW 352(SI)(R12*1), Z16
+	VPSUBW    Z16, Z11, Z11
+	VPMOVSXBW 384(SI)(R12*1), Z16
+	VPSUBW    Z16, Z12, Z12
+	VPMOVSXBW 416(SI)(R12*1), Z16
+	VPSUBW    Z16, Z13, Z13
+	VPMOVSXBW 448(SI)(R12*1), Z16
+	VPSUBW    Z16, Z14, Z14
+	VPMOVSXBW 480(SI)(R12*1), Z16
+	VPSUBW    Z16, Z15, Z15
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile16x64_sub8
 
 updateMixedAVX512_tile16x64_sub8_done:
+	VMOVDQU64 Z0, (AX)(R9*2)
+	VPADDW    (CX), Z0, Z0
+	VMOVDQU64 Z1, 64(AX)(R9*2)
+	VPADDW    64(CX), Z1, Z1
+	VMOVDQU64 Z2, 128(AX)(R9*2)
+	VPADDW    128(CX), Z2, Z2
+	VMOVDQU64 Z3, 192(AX)(R9*2)
+	VPADDW    192(CX), Z3, Z3
+	VMOVDQU64 Z4, 256(AX)(R9*2)
+	VPADDW    256(CX), Z4, Z4
+	VMOVDQU64 Z5, 320(AX)(R9*2)
+	VPADDW    320(CX), Z5, Z5
+	VMOVDQU64 Z6, 384(AX)(R9*2)
+	VPADDW    384(CX), Z6, Z6
+	VMOVDQU64 Z7, 448(AX)(R9*2)
+	VPADDW    448(CX), Z7, Z7
+	VMOVDQU64 Z8, 512(AX)(R9*2)
+	VPADDW    512(CX), Z8, Z8
+	VMOVDQU64 Z9, 576(AX)(R9*2)
+	VPADDW    576(CX), Z9, Z9
+	VMOVDQU64 Z10, 640(AX)(R9*2)
+	VPADDW    640(CX), Z10, Z10
+	VMOVDQU64 Z11, 704(AX)(R9*2)
+	VPADDW    704(CX), Z11, Z11
+	VMOVDQU64 Z12, 768(AX)(R9*2)
+	VPADDW    768(CX), Z12, Z12
+	VMOVDQU64 Z13, 832(AX)(R9*2)
+	VPADDW    832(CX), Z13, Z13
+	VMOVDQU64 Z14, 896(AX)(R9*2)
+	VPADDW    896(CX), Z14, Z14
+	VMOVDQU64 Z15, 960(AX)(R9*2)
+	VPADDW    960(CX), Z15, Z15
+	MOVQ      add16+32(FP), R10
+	MOVQ      nadd16+40(FP), R11
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile16x64_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile16x64_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_add16_noprefetch
+	PREFETCHT0 2048(BX)(R12*1)
+	PREFETCHT0 2112(BX)(R12*1)
+	PREFETCHT0 2176(BX)(R12*1)
+	PREFETCHT0 2240(BX)(R12*1)
+	PREFETCHT0 2304(BX)(R12*1)
+	PREFETCHT0 2368(BX)(R12*1)
+	PREFETCHT0 2432(BX)(R12*1)
+	PREFETCHT0 2496(BX)(R12*1)
+	PREFETCHT0 2560(BX)(R12*1)
+	PREFETCHT0 2624(BX)(R12*1)
+	PREFETCHT0 2688(BX)(R12*1)
+	PREFETCHT0 2752(BX)(R12*1)
+	PREFETCHT0 2816(BX)(R12*1)
+	PREFETCHT0 2880(BX)(R12*1)
+	PREFETCHT0 2944(BX)(R12*1)
+	PREFETCHT0 3008(BX)(R12*1)
+
+updateMixedAVX512_tile16x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	VPADDW 128(BX)(R12*1), Z2, Z2
+	VPADDW 192(BX)(R12*1), Z3, Z3
+	VPADDW 256(BX)(R12*1), Z4, Z4
+	VPADDW 320(BX)(R12*1), Z5, Z5
+	VPADDW 384(BX)(R12*1), Z6, Z6
+	VPADDW 448(BX)(R12*1), Z7, Z7
+	VPADDW 512(BX)(R12*1), Z8, Z8
+	VPADDW 576(BX)(R12*1), Z9, Z9
+	VPADDW 640(BX)(R12*1), Z10, Z10
+	VPADDW 704(BX)(R12*1), Z11, Z11
+	VPADDW 768(BX)(R12*1), Z12, Z12
+	VPADDW 832(BX)(R12*1), Z13, Z13
+	VPADDW 896(BX)(R12*1), Z14, Z14
+	VPADDW 960(BX)(R12*1), Z15, Z15
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile16x64_add16
+
+updateMixedAVX512_tile16x64_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX512_tile16x64_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile16x64_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000c00
+	JB         updateMixedAVX512_tile16x64_sub16_noprefetch
+	PREFETCHT0 2048(BX)(R12*1)
+	PREFETCHT0 2112(BX)(R12*1)
+	PREFETCHT0 2176(BX)(R12*1)
+	PREFETCHT0 2240(BX)(R12*1)
+	PREFETCHT0 2304(BX)(R12*1)
+	PREFETCHT0 2368(BX)(R12*1)
+	PREFETCHT0 2432(BX)(R12*1)
+	PREFETCHT0 2496(BX)(R12*1)
+	PREFETCHT0 2560(BX)(R12*1)
+	PREFETCHT0 2624(BX)(R12*1)
+	PREFETCHT0 2688(BX)(R12*1)
+	PREFETCHT0 2752(BX)(R12*1)
+	PREFETCHT0 2816(BX)(R12*1)
+	PREFETCHT0 2880(BX)(R12*1)
+	PREFETCHT0 2944(BX)(R12*1)
+	PREFETCHT0 3008(BX)(R12*1)
+
+updateMixedAVX512_tile16x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	VPSUBW 128(BX)(R12*1), Z2, Z2
+	VPSUBW 192(BX)(R12*1), Z3, Z3
+	VPSUBW 256(BX)(R12*1), Z4, Z4
+	VPSUBW 320(BX)(R12*1), Z5, Z5
+	VPSUBW 384(BX)(R12*1), Z6, Z6
+	VPSUBW 448(BX)(R12*1), Z7, Z7
+	VPSUBW 512(BX)(R12*1), Z8, Z8
+	VPSUBW 576(BX)(R12*1), Z9, Z9
+	VPSUBW 640(BX)(R12*1), Z10, Z10
+	VPSUBW 704(BX)(R12*1), Z11, Z11
+	VPSUBW 768(BX)(R12*1), Z12, Z12
+	VPSUBW 832(BX)(R12*1), Z13, Z13
+	VPSUBW 896(BX)(R12*1), Z14, Z14
+	VPSUBW 960(BX)(R12*1), Z15, Z15
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile16x64_sub16
+
+updateMixedAVX512_tile16x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
+	VPSUBW    (AX)(R9*2), Z0, Z0
+	VMOVDQU64 Z0, (AX)(R9*1)
 	VMOVDQU64 Z1, 64(AX)
+	VPSUBW    64(AX)(R9*2), Z1, Z1
+	VMOVDQU64 Z1, 64(AX)(R9*1)
 	VMOVDQU64 Z2, 128(AX)
+	VPSUBW    128(AX)(R9*2), Z2, Z2
+	VMOVDQU64 Z2, 128(AX)(R9*1)
 	VMOVDQU64 Z3, 192(AX)
+	VPSUBW    192(AX)(R9*2), Z3, Z3
+	VMOVDQU64 Z3, 192(AX)(R9*1)
 	VMOVDQU64 Z4, 256(AX)
+	VPSUBW    256(AX)(R9*2), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)(R9*1)
 	VMOVDQU64 Z5, 320(AX)
+	VPSUBW    320(AX)(R9*2), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)(R9*1)
 	VMOVDQU64 Z6, 384(AX)
+	VPSUBW    384(AX)(R9*2), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)(R9*1)
 	VMOVDQU64 Z7, 448(AX)
+	VPSUBW    448(AX)(R9*2), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)(R9*1)
 	VMOVDQU64 Z8, 512(AX)
+	VPSUBW    512(AX)(R9*2), Z8, Z8
+	VMOVDQU64 Z8, 512(AX)(R9*1)
 	VMOVDQU64 Z9, 576(AX)
+	VPSUBW    576(AX)(R9*2), Z9, Z9
+	VMOVDQU64 Z9, 576(AX)(R9*1)
 	VMOVDQU64 Z10, 640(AX)
+	VPSUBW    640(AX)(R9*2), Z10, Z10
+	VMOVDQU64 Z10, 640(AX)(R9*1)
 	VMOVDQU64 Z11, 704(AX)
+	VPSUBW    704(AX)(R9*2), Z11, Z11
+	VMOVDQU64 Z11, 704(AX)(R9*1)
 	VMOVDQU64 Z12, 768(AX)
+	VPSUBW    768(AX)(R9*2), Z12, Z12
+	VMOVDQU64 Z12, 768(AX)(R9*1)
 	VMOVDQU64 Z13, 832(AX)
+	VPSUBW    832(AX)(R9*2), Z13, Z13
+	VMOVDQU64 Z13, 832(AX)(R9*1)
 	VMOVDQU64 Z14, 896(AX)
+	VPSUBW    896(AX)(R9*2), Z14, Z14
+	VMOVDQU64 Z14, 896(AX)(R9*1)
 	VMOVDQU64 Z15, 960(AX)
+	VPSUBW    960(AX)(R9*2), Z15, Z15
+	VMOVDQU64 Z15, 960(AX)(R9*1)
 	ADDQ      $0x00000400, AX
 	ADDQ      $0x00000400, CX
 	ADDQ      $0x00000400, DX
-	ADDQ      $0x00000200, BX
-	SUBQ      $0x00000400, SI
+	ADDQ      $0x00000400, BX
+	ADDQ      $0x00000200, SI
+	SUBQ      $0x00000400, DI
 	JMP       updateMixedAVX512_tile16x64
 
 updateMixedAVX512_next16x64:
-	CMPQ      SI, $0x00000200
+	CMPQ      DI, $0x00000200
 	JB        updateMixedAVX512_next8x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 128(CX), Z2
-	VMOVDQU64 192(CX), Z3
-	VMOVDQU64 256(CX), Z4
-	VMOVDQU64 320(CX), Z5
-	VMOVDQU64 384(CX), Z6
-	VMOVDQU64 448(CX), Z7
-	MOVQ      add16+24(FP), R9
-	MOVQ      nadd16+32(FP), R10
+	VMOVDQU64 (DX), Z0
+	VMOVDQU64 64(DX), Z1
+	VMOVDQU64 128(DX), Z2
+	VMOVDQU64 192(DX), Z3
+	VMOVDQU64 256(DX), Z4
+	VMOVDQU64 320(DX), Z5
+	VMOVDQU64 384(DX), Z6
+	VMOVDQU64 448(DX), Z7
+	MOVQ      add8+72(FP), R10
+	MOVQ      nadd8+80(FP), R11
 	PCALIGN   $0x20
 
-updateMixedAVX512_tile8x64_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile8x64_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 512(DX)(R11*1)
-	PREFETCHT0 576(DX)(R11*1)
-	PREFETCHT0 640(DX)(R11*1)
-	PREFETCHT0 704(DX)(R11*1)
-	PREFETCHT0 768(DX)(R11*1)
-	PREFETCHT0 832(DX)(R11*1)
-	PREFETCHT0 896(DX)(R11*1)
-	PREFETCHT0 960(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Z0, Z0
-	VPADDW     64(DX)(R11*1), Z1, Z1
-	VPADDW     128(DX)(R11*1), Z2, Z2
-	VPADDW     192(DX)(R11*1), Z3, Z3
-	VPADDW     256(DX)(R11*1), Z4, Z4
-	VPADDW     320(DX)(R11*1), Z5, Z5
-	VPADDW     384(DX)(R11*1), Z6, Z6
-	VPADDW     448(DX)(R11*1), Z7, Z7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile8x64_add16
-
-updateMixedAVX512_tile8x64_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX512_tile8x64_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile8x64_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 512(DX)(R11*1)
-	PREFETCHT0 576(DX)(R11*1)
-	PREFETCHT0 640(DX)(R11*1)
-	PREFETCHT0 704(DX)(R11*1)
-	PREFETCHT0 768(DX)(R11*1)
-	PREFETCHT0 832(DX)(R11*1)
-	PREFETCHT0 896(DX)(R11*1)
-	PREFETCHT0 960(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Z0, Z0
-	VPSUBW     64(DX)(R11*1), Z1, Z1
-	VPSUBW     128(DX)(R11*1), Z2, Z2
-	VPSUBW     192(DX)(R11*1), Z3, Z3
-	VPSUBW     256(DX)(R11*1), Z4, Z4
-	VPSUBW     320(DX)(R11*1), Z5, Z5
-	VPSUBW     384(DX)(R11*1), Z6, Z6
-	VPSUBW     448(DX)(R11*1), Z7, Z7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile8x64_sub16
-
-updateMixedAVX512_tile8x64_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
-	PCALIGN $0x20
-
 updateMixedAVX512_tile8x64_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile8x64_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 256(BX)(R11*1)
-	PREFETCHT0 320(BX)(R11*1)
-	PREFETCHT0 384(BX)(R11*1)
-	PREFETCHT0 448(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z8
-	VPADDW     Z8, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z8
-	VPADDW     Z8, Z1, Z1
-	VPMOVSXBW  64(BX)(R11*1), Z8
-	VPADDW     Z8, Z2, Z2
-	VPMOVSXBW  96(BX)(R11*1), Z8
-	VPADDW     Z8, Z3, Z3
-	VPMOVSXBW  128(BX)(R11*1), Z8
-	VPADDW     Z8, Z4, Z4
-	VPMOVSXBW  160(BX)(R11*1), Z8
-	VPADDW     Z8, Z5, Z5
-	VPMOVSXBW  192(BX)(R11*1), Z8
-	VPADDW     Z8, Z6, Z6
-	VPMOVSXBW  224(BX)(R11*1), Z8
-	VPADDW     Z8, Z7, Z7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile8x64_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_add8_noprefetch
+	PREFETCHT0 512(SI)(R12*1)
+	PREFETCHT0 576(SI)(R12*1)
+	PREFETCHT0 640(SI)(R12*1)
+	PREFETCHT0 704(SI)(R12*1)
+
+updateMixedAVX512_tile8x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z8
+	VPADDW    Z8, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z8
+	VPADDW    Z8, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z8
+	VPADDW    Z8, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z8
+	VPADDW    Z8, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z8
+	VPADDW    Z8, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z8
+	VPADDW    Z8, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z8
+	VPADDW    Z8, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z8
+	VPADDW    Z8, Z7, Z7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile8x64_add8
 
 updateMixedAVX512_tile8x64_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX512_tile8x64_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile8x64_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 256(BX)(R11*1)
-	PREFETCHT0 320(BX)(R11*1)
-	PREFETCHT0 384(BX)(R11*1)
-	PREFETCHT0 448(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z8
-	VPSUBW     Z8, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z8
-	VPSUBW     Z8, Z1, Z1
-	VPMOVSXBW  64(BX)(R11*1), Z8
-	VPSUBW     Z8, Z2, Z2
-	VPMOVSXBW  96(BX)(R11*1), Z8
-	VPSUBW     Z8, Z3, Z3
-	VPMOVSXBW  128(BX)(R11*1), Z8
-	VPSUBW     Z8, Z4, Z4
-	VPMOVSXBW  160(BX)(R11*1), Z8
-	VPSUBW     Z8, Z5, Z5
-	VPMOVSXBW  192(BX)(R11*1), Z8
-	VPSUBW     Z8, Z6, Z6
-	VPMOVSXBW  224(BX)(R11*1), Z8
-	VPSUBW     Z8, Z7, Z7
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile8x64_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_sub8_noprefetch
+	PREFETCHT0 512(SI)(R12*1)
+	PREFETCHT0 576(SI)(R12*1)
+	PREFETCHT0 640(SI)(R12*1)
+	PREFETCHT0 704(SI)(R12*1)
+
+updateMixedAVX512_tile8x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z8
+	VPSUBW    Z8, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z8
+	VPSUBW    Z8, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z8
+	VPSUBW    Z8, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z8
+	VPSUBW    Z8, Z3, Z3
+	VPMOVSXBW 128(SI)(R12*1), Z8
+	VPSUBW    Z8, Z4, Z4
+	VPMOVSXBW 160(SI)(R12*1), Z8
+	VPSUBW    Z8, Z5, Z5
+	VPMOVSXBW 192(SI)(R12*1), Z8
+	VPSUBW    Z8, Z6, Z6
+	VPMOVSXBW 224(SI)(R12*1), Z8
+	VPSUBW    Z8, Z7, Z7
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile8x64_sub8
 
 updateMixedAVX512_tile8x64_sub8_done:
+	VMOVDQU64 Z0, (AX)(R9*2)
+	VPADDW    (CX), Z0, Z0
+	VMOVDQU64 Z1, 64(AX)(R9*2)
+	VPADDW    64(CX), Z1, Z1
+	VMOVDQU64 Z2, 128(AX)(R9*2)
+	VPADDW    128(CX), Z2, Z2
+	VMOVDQU64 Z3, 192(AX)(R9*2)
+	VPADDW    192(CX), Z3, Z3
+	VMOVDQU64 Z4, 256(AX)(R9*2)
+	VPADDW    256(CX), Z4, Z4
+	VMOVDQU64 Z5, 320(AX)(R9*2)
+	VPADDW    320(CX), Z5, Z5
+	VMOVDQU64 Z6, 384(AX)(R9*2)
+	VPADDW    384(CX), Z6, Z6
+	VMOVDQU64 Z7, 448(AX)(R9*2)
+	VPADDW    448(CX), Z7, Z7
+	MOVQ      add16+32(FP), R10
+	MOVQ      nadd16+40(FP), R11
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile8x64_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile8x64_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_add16_noprefetch
+	PREFETCHT0 1024(BX)(R12*1)
+	PREFETCHT0 1088(BX)(R12*1)
+	PREFETCHT0 1152(BX)(R12*1)
+	PREFETCHT0 1216(BX)(R12*1)
+	PREFETCHT0 1280(BX)(R12*1)
+	PREFETCHT0 1344(BX)(R12*1)
+	PREFETCHT0 1408(BX)(R12*1)
+	PREFETCHT0 1472(BX)(R12*1)
+
+updateMixedAVX512_tile8x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	VPADDW 128(BX)(R12*1), Z2, Z2
+	VPADDW 192(BX)(R12*1), Z3, Z3
+	VPADDW 256(BX)(R12*1), Z4, Z4
+	VPADDW 320(BX)(R12*1), Z5, Z5
+	VPADDW 384(BX)(R12*1), Z6, Z6
+	VPADDW 448(BX)(R12*1), Z7, Z7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile8x64_add16
+
+updateMixedAVX512_tile8x64_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX512_tile8x64_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile8x64_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000600
+	JB         updateMixedAVX512_tile8x64_sub16_noprefetch
+	PREFETCHT0 1024(BX)(R12*1)
+	PREFETCHT0 1088(BX)(R12*1)
+	PREFETCHT0 1152(BX)(R12*1)
+	PREFETCHT0 1216(BX)(R12*1)
+	PREFETCHT0 1280(BX)(R12*1)
+	PREFETCHT0 1344(BX)(R12*1)
+	PREFETCHT0 1408(BX)(R12*1)
+	PREFETCHT0 1472(BX)(R12*1)
+
+updateMixedAVX512_tile8x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	VPSUBW 128(BX)(R12*1), Z2, Z2
+	VPSUBW 192(BX)(R12*1), Z3, Z3
+	VPSUBW 256(BX)(R12*1), Z4, Z4
+	VPSUBW 320(BX)(R12*1), Z5, Z5
+	VPSUBW 384(BX)(R12*1), Z6, Z6
+	VPSUBW 448(BX)(R12*1), Z7, Z7
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile8x64_sub16
+
+updateMixedAVX512_tile8x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
+	VPSUBW    (AX)(R9*2), Z0, Z0
+	VMOVDQU64 Z0, (AX)(R9*1)
 	VMOVDQU64 Z1, 64(AX)
+	VPSUBW    64(AX)(R9*2), Z1, Z1
+	VMOVDQU64 Z1, 64(AX)(R9*1)
 	VMOVDQU64 Z2, 128(AX)
+	VPSUBW    128(AX)(R9*2), Z2, Z2
+	VMOVDQU64 Z2, 128(AX)(R9*1)
 	VMOVDQU64 Z3, 192(AX)
+	VPSUBW    192(AX)(R9*2), Z3, Z3
+	VMOVDQU64 Z3, 192(AX)(R9*1)
 	VMOVDQU64 Z4, 256(AX)
+	VPSUBW    256(AX)(R9*2), Z4, Z4
+	VMOVDQU64 Z4, 256(AX)(R9*1)
 	VMOVDQU64 Z5, 320(AX)
+	VPSUBW    320(AX)(R9*2), Z5, Z5
+	VMOVDQU64 Z5, 320(AX)(R9*1)
 	VMOVDQU64 Z6, 384(AX)
+	VPSUBW    384(AX)(R9*2), Z6, Z6
+	VMOVDQU64 Z6, 384(AX)(R9*1)
 	VMOVDQU64 Z7, 448(AX)
+	VPSUBW    448(AX)(R9*2), Z7, Z7
+	VMOVDQU64 Z7, 448(AX)(R9*1)
 	ADDQ      $0x00000200, AX
 	ADDQ      $0x00000200, CX
 	ADDQ      $0x00000200, DX
-	ADDQ      $0x00000100, BX
-	SUBQ      $0x00000200, SI
+	ADDQ      $0x00000200, BX
+	ADDQ      $0x00000100, SI
+	SUBQ      $0x00000200, DI
 
 updateMixedAVX512_next8x64:
-	CMPQ      SI, $0x00000100
+	CMPQ      DI, $0x00000100
 	JB        updateMixedAVX512_next4x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	VMOVDQU64 128(CX), Z2
-	VMOVDQU64 192(CX), Z3
-	MOVQ      add16+24(FP), R9
-	MOVQ      nadd16+32(FP), R10
+	VMOVDQU64 (DX), Z0
+	VMOVDQU64 64(DX), Z1
+	VMOVDQU64 128(DX), Z2
+	VMOVDQU64 192(DX), Z3
+	MOVQ      add8+72(FP), R10
+	MOVQ      nadd8+80(FP), R11
 	PCALIGN   $0x20
 
-updateMixedAVX512_tile4x64_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile4x64_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 256(DX)(R11*1)
-	PREFETCHT0 320(DX)(R11*1)
-	PREFETCHT0 384(DX)(R11*1)
-	PREFETCHT0 448(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Z0, Z0
-	VPADDW     64(DX)(R11*1), Z1, Z1
-	VPADDW     128(DX)(R11*1), Z2, Z2
-	VPADDW     192(DX)(R11*1), Z3, Z3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile4x64_add16
-
-updateMixedAVX512_tile4x64_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX512_tile4x64_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile4x64_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 256(DX)(R11*1)
-	PREFETCHT0 320(DX)(R11*1)
-	PREFETCHT0 384(DX)(R11*1)
-	PREFETCHT0 448(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Z0, Z0
-	VPSUBW     64(DX)(R11*1), Z1, Z1
-	VPSUBW     128(DX)(R11*1), Z2, Z2
-	VPSUBW     192(DX)(R11*1), Z3, Z3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile4x64_sub16
-
-updateMixedAVX512_tile4x64_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
-	PCALIGN $0x20
-
 updateMixedAVX512_tile4x64_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile4x64_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 128(BX)(R11*1)
-	PREFETCHT0 192(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z4
-	VPADDW     Z4, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z4
-	VPADDW     Z4, Z1, Z1
-	VPMOVSXBW  64(BX)(R11*1), Z4
-	VPADDW     Z4, Z2, Z2
-	VPMOVSXBW  96(BX)(R11*1), Z4
-	VPADDW     Z4, Z3, Z3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile4x64_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_add8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX512_tile4x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z4
+	VPADDW    Z4, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z4
+	VPADDW    Z4, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z4
+	VPADDW    Z4, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z4
+	VPADDW    Z4, Z3, Z3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile4x64_add8
 
 updateMixedAVX512_tile4x64_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX512_tile4x64_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile4x64_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 128(BX)(R11*1)
-	PREFETCHT0 192(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z4
-	VPSUBW     Z4, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z4
-	VPSUBW     Z4, Z1, Z1
-	VPMOVSXBW  64(BX)(R11*1), Z4
-	VPSUBW     Z4, Z2, Z2
-	VPMOVSXBW  96(BX)(R11*1), Z4
-	VPSUBW     Z4, Z3, Z3
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile4x64_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_sub8_noprefetch
+	PREFETCHT0 256(SI)(R12*1)
+	PREFETCHT0 320(SI)(R12*1)
+
+updateMixedAVX512_tile4x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z4
+	VPSUBW    Z4, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z4
+	VPSUBW    Z4, Z1, Z1
+	VPMOVSXBW 64(SI)(R12*1), Z4
+	VPSUBW    Z4, Z2, Z2
+	VPMOVSXBW 96(SI)(R12*1), Z4
+	VPSUBW    Z4, Z3, Z3
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile4x64_sub8
 
 updateMixedAVX512_tile4x64_sub8_done:
+	VMOVDQU64 Z0, (AX)(R9*2)
+	VPADDW    (CX), Z0, Z0
+	VMOVDQU64 Z1, 64(AX)(R9*2)
+	VPADDW    64(CX), Z1, Z1
+	VMOVDQU64 Z2, 128(AX)(R9*2)
+	VPADDW    128(CX), Z2, Z2
+	VMOVDQU64 Z3, 192(AX)(R9*2)
+	VPADDW    192(CX), Z3, Z3
+	MOVQ      add16+32(FP), R10
+	MOVQ      nadd16+40(FP), R11
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile4x64_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile4x64_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_add16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX512_tile4x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	VPADDW 128(BX)(R12*1), Z2, Z2
+	VPADDW 192(BX)(R12*1), Z3, Z3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile4x64_add16
+
+updateMixedAVX512_tile4x64_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX512_tile4x64_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile4x64_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000300
+	JB         updateMixedAVX512_tile4x64_sub16_noprefetch
+	PREFETCHT0 512(BX)(R12*1)
+	PREFETCHT0 576(BX)(R12*1)
+	PREFETCHT0 640(BX)(R12*1)
+	PREFETCHT0 704(BX)(R12*1)
+
+updateMixedAVX512_tile4x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	VPSUBW 128(BX)(R12*1), Z2, Z2
+	VPSUBW 192(BX)(R12*1), Z3, Z3
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile4x64_sub16
+
+updateMixedAVX512_tile4x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
+	VPSUBW    (AX)(R9*2), Z0, Z0
+	VMOVDQU64 Z0, (AX)(R9*1)
 	VMOVDQU64 Z1, 64(AX)
+	VPSUBW    64(AX)(R9*2), Z1, Z1
+	VMOVDQU64 Z1, 64(AX)(R9*1)
 	VMOVDQU64 Z2, 128(AX)
+	VPSUBW    128(AX)(R9*2), Z2, Z2
+	VMOVDQU64 Z2, 128(AX)(R9*1)
 	VMOVDQU64 Z3, 192(AX)
+	VPSUBW    192(AX)(R9*2), Z3, Z3
+	VMOVDQU64 Z3, 192(AX)(R9*1)
 	ADDQ      $0x00000100, AX
 	ADDQ      $0x00000100, CX
 	ADDQ      $0x00000100, DX
-	ADDQ      $0x00000080, BX
-	SUBQ      $0x00000100, SI
+	ADDQ      $0x00000100, BX
+	ADDQ      $0x00000080, SI
+	SUBQ      $0x00000100, DI
 
 updateMixedAVX512_next4x64:
-	CMPQ      SI, $0x00000080
+	CMPQ      DI, $0x00000080
 	JB        updateMixedAVX512_next2x64
-	VMOVDQU64 (CX), Z0
-	VMOVDQU64 64(CX), Z1
-	MOVQ      add16+24(FP), R9
-	MOVQ      nadd16+32(FP), R10
+	VMOVDQU64 (DX), Z0
+	VMOVDQU64 64(DX), Z1
+	MOVQ      add8+72(FP), R10
+	MOVQ      nadd8+80(FP), R11
 	PCALIGN   $0x20
 
-updateMixedAVX512_tile2x64_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile2x64_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 128(DX)(R11*1)
-	PREFETCHT0 192(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Z0, Z0
-	VPADDW     64(DX)(R11*1), Z1, Z1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile2x64_add16
-
-updateMixedAVX512_tile2x64_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX512_tile2x64_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile2x64_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 128(DX)(R11*1)
-	PREFETCHT0 192(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Z0, Z0
-	VPSUBW     64(DX)(R11*1), Z1, Z1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile2x64_sub16
-
-updateMixedAVX512_tile2x64_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
-	PCALIGN $0x20
-
 updateMixedAVX512_tile2x64_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile2x64_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 64(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z2
-	VPADDW     Z2, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z2
-	VPADDW     Z2, Z1, Z1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile2x64_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_add8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX512_tile2x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z2
+	VPADDW    Z2, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z2
+	VPADDW    Z2, Z1, Z1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile2x64_add8
 
 updateMixedAVX512_tile2x64_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX512_tile2x64_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile2x64_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 64(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z2
-	VPSUBW     Z2, Z0, Z0
-	VPMOVSXBW  32(BX)(R11*1), Z2
-	VPSUBW     Z2, Z1, Z1
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile2x64_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_sub8_noprefetch
+	PREFETCHT0 128(SI)(R12*1)
+
+updateMixedAVX512_tile2x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z2
+	VPSUBW    Z2, Z0, Z0
+	VPMOVSXBW 32(SI)(R12*1), Z2
+	VPSUBW    Z2, Z1, Z1
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile2x64_sub8
 
 updateMixedAVX512_tile2x64_sub8_done:
+	VMOVDQU64 Z0, (AX)(R9*2)
+	VPADDW    (CX), Z0, Z0
+	VMOVDQU64 Z1, 64(AX)(R9*2)
+	VPADDW    64(CX), Z1, Z1
+	MOVQ      add16+32(FP), R10
+	MOVQ      nadd16+40(FP), R11
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile2x64_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile2x64_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_add16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX512_tile2x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	VPADDW 64(BX)(R12*1), Z1, Z1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile2x64_add16
+
+updateMixedAVX512_tile2x64_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX512_tile2x64_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile2x64_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x00000180
+	JB         updateMixedAVX512_tile2x64_sub16_noprefetch
+	PREFETCHT0 256(BX)(R12*1)
+	PREFETCHT0 320(BX)(R12*1)
+
+updateMixedAVX512_tile2x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	VPSUBW 64(BX)(R12*1), Z1, Z1
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile2x64_sub16
+
+updateMixedAVX512_tile2x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
+	VPSUBW    (AX)(R9*2), Z0, Z0
+	VMOVDQU64 Z0, (AX)(R9*1)
 	VMOVDQU64 Z1, 64(AX)
+	VPSUBW    64(AX)(R9*2), Z1, Z1
+	VMOVDQU64 Z1, 64(AX)(R9*1)
 	ADDQ      $0x00000080, AX
 	ADDQ      $0x00000080, CX
 	ADDQ      $0x00000080, DX
-	ADDQ      $0x00000040, BX
-	SUBQ      $0x00000080, SI
+	ADDQ      $0x00000080, BX
+	ADDQ      $0x00000040, SI
+	SUBQ      $0x00000080, DI
 
 updateMixedAVX512_next2x64:
-	CMPQ      SI, $0x00000040
+	CMPQ      DI, $0x00000040
 	JB        updateMixedAVX512_next1x64
-	VMOVDQU64 (CX), Z0
-	MOVQ      add16+24(FP), R9
-	MOVQ      nadd16+32(FP), R10
+	VMOVDQU64 (DX), Z0
+	MOVQ      add8+72(FP), R10
+	MOVQ      nadd8+80(FP), R11
 	PCALIGN   $0x20
 
-updateMixedAVX512_tile1x64_add16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile1x64_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 64(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Z0, Z0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x64_add16
-
-updateMixedAVX512_tile1x64_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
-	PCALIGN $0x20
-
-updateMixedAVX512_tile1x64_sub16:
-	TESTQ      R10, R10
-	JZ         updateMixedAVX512_tile1x64_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 64(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Z0, Z0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x64_sub16
-
-updateMixedAVX512_tile1x64_sub16_done:
-	MOVQ    add8+64(FP), R9
-	MOVQ    nadd8+72(FP), R10
-	PCALIGN $0x20
-
 updateMixedAVX512_tile1x64_add8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile1x64_add8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z1
-	VPADDW     Z1, Z0, Z0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x64_add8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_add8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX512_tile1x64_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z1
+	VPADDW    Z1, Z0, Z0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x64_add8
 
 updateMixedAVX512_tile1x64_add8_done:
-	MOVQ    sub8+80(FP), R9
-	MOVQ    nsub8+88(FP), R10
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x64_sub8:
-	TESTQ      R10, R10
+	TESTQ      R11, R11
 	JZ         updateMixedAVX512_tile1x64_sub8_done
-	MOVQ       (R9), R11
-	IMULQ      DI, R11
-	PREFETCHT0 32(BX)(R11*1)
-	VPMOVSXBW  (BX)(R11*1), Z1
-	VPSUBW     Z1, Z0, Z0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x64_sub8
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_sub8_noprefetch
+	PREFETCHT0 64(SI)(R12*1)
+
+updateMixedAVX512_tile1x64_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Z1
+	VPSUBW    Z1, Z0, Z0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x64_sub8
 
 updateMixedAVX512_tile1x64_sub8_done:
+	VMOVDQU64 Z0, (AX)(R9*2)
+	VPADDW    (CX), Z0, Z0
+	MOVQ      add16+32(FP), R10
+	MOVQ      nadd16+40(FP), R11
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile1x64_add16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile1x64_add16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_add16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX512_tile1x64_add16_noprefetch:
+	VPADDW (BX)(R12*1), Z0, Z0
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile1x64_add16
+
+updateMixedAVX512_tile1x64_add16_done:
+	MOVQ    sub16+48(FP), R10
+	MOVQ    nsub16+56(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x64_sub16:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile1x64_sub16_done
+	MOVQ       (R10), R12
+	IMULQ      R9, R12
+	CMPQ       DI, $0x000000c0
+	JB         updateMixedAVX512_tile1x64_sub16_noprefetch
+	PREFETCHT0 128(BX)(R12*1)
+
+updateMixedAVX512_tile1x64_sub16_noprefetch:
+	VPSUBW (BX)(R12*1), Z0, Z0
+	ADDQ   $0x08, R10
+	DECQ   R11
+	JMP    updateMixedAVX512_tile1x64_sub16
+
+updateMixedAVX512_tile1x64_sub16_done:
 	VMOVDQU64 Z0, (AX)
+	VPSUBW    (AX)(R9*2), Z0, Z0
+	VMOVDQU64 Z0, (AX)(R9*1)
 	ADDQ      $0x00000040, AX
 	ADDQ      $0x00000040, CX
 	ADDQ      $0x00000040, DX
-	ADDQ      $0x00000020, BX
-	SUBQ      $0x00000040, SI
+	ADDQ      $0x00000040, BX
+	ADDQ      $0x00000020, SI
+	SUBQ      $0x00000040, DI
 
 updateMixedAVX512_next1x64:
-	CMPQ      SI, $0x00000020
+	CMPQ      DI, $0x00000020
 	JB        updateMixedAVX512_next1x32
-	VMOVDQU64 (CX), Y0
-	MOVQ      add16+24(FP), R9
-	MOVQ      nadd16+32(FP), R10
+	VMOVDQU64 (DX), Y0
+	MOVQ      add8+72(FP), R10
+	MOVQ      nadd8+80(FP), R11
+	PCALIGN   $0x20
+
+updateMixedAVX512_tile1x32_add8:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile1x32_add8_done
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_add8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX512_tile1x32_add8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPADDW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x32_add8
+
+updateMixedAVX512_tile1x32_add8_done:
+	MOVQ    sub8+88(FP), R10
+	MOVQ    nsub8+96(FP), R11
+	PCALIGN $0x20
+
+updateMixedAVX512_tile1x32_sub8:
+	TESTQ      R11, R11
+	JZ         updateMixedAVX512_tile1x32_sub8_done
+	MOVQ       (R10), R12
+	IMULQ      R8, R12
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_sub8_noprefetch
+	PREFETCHT0 32(SI)(R12*1)
+
+updateMixedAVX512_tile1x32_sub8_noprefetch:
+	VPMOVSXBW (SI)(R12*1), Y1
+	VPSUBW    Y1, Y0, Y0
+	ADDQ      $0x08, R10
+	DECQ      R11
+	JMP       updateMixedAVX512_tile1x32_sub8
+
+updateMixedAVX512_tile1x32_sub8_done:
+	VMOVDQU64 Y0, (AX)(R9*2)
+	VPADDW    (CX), Y0, Y0
+	MOVQ      add16+32(FP), R8
+	MOVQ      nadd16+40(FP), R10
 	PCALIGN   $0x20
 
 updateMixedAVX512_tile1x32_add16:
 	TESTQ      R10, R10
 	JZ         updateMixedAVX512_tile1x32_add16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 32(DX)(R11*1)
-	VPADDW     (DX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x32_add16
+	MOVQ       (R8), R11
+	IMULQ      R9, R11
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_add16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX512_tile1x32_add16_noprefetch:
+	VPADDW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX512_tile1x32_add16
 
 updateMixedAVX512_tile1x32_add16_done:
-	MOVQ    sub16+40(FP), R9
-	MOVQ    nsub16+48(FP), R10
+	MOVQ    sub16+48(FP), R8
+	MOVQ    nsub16+56(FP), R10
 	PCALIGN $0x20
 
 updateMixedAVX512_tile1x32_sub16:
 	TESTQ      R10, R10
 	JZ         updateMixedAVX512_tile1x32_sub16_done
-	MOVQ       (R9), R11
-	IMULQ      R8, R11
-	PREFETCHT0 32(DX)(R11*1)
-	VPSUBW     (DX)(R11*1), Y0, Y0
-	ADDQ       $0x08, R9
-	DECQ       R10
-	JMP        updateMixedAVX512_tile1x32_sub16
+	MOVQ       (R8), R11
+	IMULQ      R9, R11
+	CMPQ       DI, $0x00000060
+	JB         updateMixedAVX512_tile1x32_sub16_noprefetch
+	PREFETCHT0 64(BX)(R11*1)
+
+updateMixedAVX512_tile1x32_sub16_noprefetch:
+	VPSUBW (BX)(R11*1), Y0, Y0
+	ADDQ   $0x08, R8
+	DECQ   R10
+	JMP    updateMixedAVX512_tile1x32_sub16
 
 updateMixedAVX512_tile1x32_sub16_done:
-	MOVQ    add8+64(FP), R8
-	MOVQ    nadd8+72(FP), R9
-	PCALIGN $0x20
-
-updateMixedAVX512_tile1x32_add8:
-	TESTQ      R9, R9
-	JZ         updateMixedAVX512_tile1x32_add8_done
-	MOVQ       (R8), R10
-	IMULQ      DI, R10
-	PREFETCHT0 16(BX)(R10*1)
-	VPMOVSXBW  (BX)(R10*1), Y1
-	VPADDW     Y1, Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R9
-	JMP        updateMixedAVX512_tile1x32_add8
-
-updateMixedAVX512_tile1x32_add8_done:
-	MOVQ    sub8+80(FP), R8
-	MOVQ    nsub8+88(FP), R9
-	PCALIGN $0x20
-
-updateMixedAVX512_tile1x32_sub8:
-	TESTQ      R9, R9
-	JZ         updateMixedAVX512_tile1x32_sub8_done
-	MOVQ       (R8), R10
-	IMULQ      DI, R10
-	PREFETCHT0 16(BX)(R10*1)
-	VPMOVSXBW  (BX)(R10*1), Y1
-	VPSUBW     Y1, Y0, Y0
-	ADDQ       $0x08, R8
-	DECQ       R9
-	JMP        updateMixedAVX512_tile1x32_sub8
-
-updateMixedAVX512_tile1x32_sub8_done:
 	VMOVDQU64 Y0, (AX)
+	VPSUBW    (AX)(R9*2), Y0, Y0
+	VMOVDQU64 Y0, (AX)(R9*1)
 	ADDQ      $0x00000020, AX
 	ADDQ      $0x00000020, CX
 	ADDQ      $0x00000020, DX
-	ADDQ      $0x00000010, BX
-	SUBQ      $0x00000020, SI
+	ADDQ      $0x00000020, BX
+	ADDQ      $0x00000010, SI
+	SUBQ      $0x00000020, DI
 
 updateMixedAVX512_next1x32:
+	MOVQ    pdst+136(FP), AX
+	TESTQ   AX, AX
+	JZ      updateMixedAVX512_psqt_done
+	MOVQ    pb+128(FP), CX
+	MOVQ    psrc8+152(FP), DX
+	VMOVDQU (DX), Y0
+	MOVQ    p8+120(FP), DX
+	MOVQ    add8+72(FP), BX
+	MOVQ    nadd8+80(FP), SI
+
+updateMixedAVX512_psqt_add8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_add8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_add8
+
+updateMixedAVX512_psqt_add8_done:
+	MOVQ sub8+88(FP), BX
+	MOVQ nsub8+96(FP), SI
+
+updateMixedAVX512_psqt_sub8:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_sub8_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y0, Y0
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_sub8
+
+updateMixedAVX512_psqt_sub8_done:
+	VMOVDQU Y0, 64(AX)
+	MOVQ    psrc16+144(FP), DX
+	VMOVDQU (DX), Y1
+	MOVQ    p16+112(FP), DX
+	MOVQ    add16+32(FP), BX
+	MOVQ    nadd16+40(FP), SI
+
+updateMixedAVX512_psqt_add16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_add16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPADDD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_add16
+
+updateMixedAVX512_psqt_add16_done:
+	MOVQ sub16+48(FP), BX
+	MOVQ nsub16+56(FP), SI
+
+updateMixedAVX512_psqt_sub16:
+	TESTQ  SI, SI
+	JZ     updateMixedAVX512_psqt_sub16_done
+	MOVQ   (BX), DI
+	IMULQ  CX, DI
+	VPSUBD (DX)(DI*1), Y1, Y1
+	ADDQ   $0x08, BX
+	DECQ   SI
+	JMP    updateMixedAVX512_psqt_sub16
+
+updateMixedAVX512_psqt_sub16_done:
+	VMOVDQU Y1, 32(AX)
+	VPADDD  Y0, Y1, Y1
+	VMOVDQU Y1, (AX)
+
+updateMixedAVX512_psqt_done:
 	VZEROUPPER
 	RET
 

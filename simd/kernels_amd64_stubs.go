@@ -373,19 +373,27 @@ func refreshBoardsAVX512(k *uint64, dst *int16, pdst *int32, boards *uint64, bas
 //go:noescape
 func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nrows int, nvalid int, n int, pdst *int32, pw *int32) int
 
-// updateMixedAVX2 sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +
-// Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,
-// wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).
+// updateMixedAVX2 sets dst[2n+i] = src8[i] + Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i],
+// dst[n+i] = src16[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] and
+// dst[i] = dst[n+i] + dst[2n+i] for i < n (int8 weights widened to int16, wrapping); n is a
+// multiple of 16 and every row index must be valid (the caller checks). First it prefetches
+// the lines of every row's first tiles and its PSQT row (p16 or p8 + index·pb bytes). With pdst
+// non-nil (8 PSQT buckets, pb = 32) it also sets pdst[16+j] = psrc8[j] ± the int8 rows' PSQT rows,
+// pdst[8+j] = psrc16[j] ± the int16 rows' and pdst[j] their sum, for j < 8.
 //
 //go:noescape
-func updateMixedAVX2(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 
-// updateMixedAVX512 sets dst[i] = src[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] +
-// Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i] for i < n (int8 weights widened to int16,
-// wrapping); n is a multiple of 16 and every row index must be valid (the caller checks).
+// updateMixedAVX512 sets dst[2n+i] = src8[i] + Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i],
+// dst[n+i] = src16[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] and
+// dst[i] = dst[n+i] + dst[2n+i] for i < n (int8 weights widened to int16, wrapping); n is a
+// multiple of 16 and every row index must be valid (the caller checks). First it prefetches
+// the lines of every row's first tiles and its PSQT row (p16 or p8 + index·pb bytes). With pdst
+// non-nil (8 PSQT buckets, pb = 32) it also sets pdst[16+j] = psrc8[j] ± the int8 rows' PSQT rows,
+// pdst[8+j] = psrc16[j] ± the int16 rows' and pdst[j] their sum, for j < 8.
 //
 //go:noescape
-func updateMixedAVX512(dst *int16, src *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int)
+func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

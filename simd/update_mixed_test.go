@@ -8,32 +8,64 @@ import (
 	"pgregory.net/rapid"
 )
 
-// mixedRef is UpdateMixed written plainly: per element, the int64 sum of src and the
-// signed rows, wrapped to int16 once at the end (wrapping sums are order-independent).
-func mixedRef(n int, src, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) []int16 {
-	out := make([]int16, n)
-	for i := range out {
-		v := int64(src[i])
+// mixedRef is UpdateMixed written plainly: per element, the int64 sums of each source and
+// its signed rows, wrapped to int16 once at the end (wrapping sums are order-independent),
+// then the wrapped sum of the two parts: sum ++ int16 part ++ int8 part.
+func mixedRef(n int, src16, src8, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) []int16 {
+	out := make([]int16, 3*n)
+	for i := range n {
+		v16, v8 := int64(src16[i]), int64(src8[i])
 		for _, r := range add16 {
-			v += int64(w16[r*n+i])
+			v16 += int64(w16[r*n+i])
 		}
 		for _, r := range sub16 {
-			v -= int64(w16[r*n+i])
+			v16 -= int64(w16[r*n+i])
 		}
 		for _, r := range add8 {
-			v += int64(w8[r*n+i])
+			v8 += int64(w8[r*n+i])
 		}
 		for _, r := range sub8 {
-			v -= int64(w8[r*n+i])
+			v8 -= int64(w8[r*n+i])
 		}
-		out[i] = int16(v)
+		out[n+i], out[2*n+i] = int16(v16), int16(v8)
+		out[i] = int16(v16 + v8)
+	}
+	return out
+}
+
+// psqtRef is UpdateMixed's PSQT sums written plainly (int64 sums wrapped once): the sum,
+// the int16 part, the int8 part; nil sources are zero.
+func psqtRef(nb int, ps16, ps8 []int32, m *MixedRows, add16, sub16, add8, sub8 []int) []int32 {
+	out := make([]int32, 3*nb)
+	for j := range nb {
+		var v16, v8 int64
+		if ps16 != nil {
+			v16 = int64(ps16[j])
+		}
+		if ps8 != nil {
+			v8 = int64(ps8[j])
+		}
+		for _, r := range add16 {
+			v16 += int64(m.PSQT16[r*nb+j])
+		}
+		for _, r := range sub16 {
+			v16 -= int64(m.PSQT16[r*nb+j])
+		}
+		for _, r := range add8 {
+			v8 += int64(m.PSQT8[r*nb+j])
+		}
+		for _, r := range sub8 {
+			v8 -= int64(m.PSQT8[r*nb+j])
+		}
+		out[nb+j], out[2*nb+j], out[j] = int32(v16), int32(v8), int32(v16+v8)
 	}
 	return out
 }
 
 // TestUpdateMixedMatchesGo: UpdateMixed at every level equals the plain reference (and so
-// the Go twin), in place or not, guard zones untouched, for any row lists (repeats,
-// empty lists) and lengths.
+// the Go twin), in place (the sources the parts of dst) or not, guard zones untouched,
+// for any row lists (repeats, empty lists) and lengths, with the PSQT sums of 0, 3 or 8
+// buckets (the kernel's own sums and the Go path), from sources or from zero.
 func TestUpdateMixedMatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
@@ -41,7 +73,8 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 			n := length(t, "n", 16)
 			n16 := rapid.IntRange(1, 24).Draw(t, "rows16")
 			n8 := rapid.IntRange(1, 48).Draw(t, "rows8")
-			src, _ := buffer(t, "src", n, f.i16)
+			src16, _ := buffer(t, "src16", n, f.i16)
+			src8, _ := buffer(t, "src8", n, f.i16)
 			w16, _ := buffer(t, "w16", n16*n, f.i16)
 			w8, _ := buffer(t, "w8", n8*n, f.i8)
 			rows := func(nr, k int, name string) []int {
@@ -49,20 +82,43 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 			}
 			add16, sub16 := rows(n16, 6, "add16"), rows(n16, 6, "sub16")
 			add8, sub8 := rows(n8, 40, "add8"), rows(n8, 40, "sub8")
-			dst, whole := buffer(t, "dst", n, f.i16)
+			dst, whole := buffer(t, "dst", 3*n, f.i16)
 			inPlace := rapid.Bool().Draw(t, "inPlace")
 			if inPlace {
-				dst = src
+				copy(dst[n:], src16)
+				copy(dst[2*n:], src8)
+				src16, src8 = dst[n:2*n], dst[2*n:]
 			}
-			want := mixedRef(n, src, w16, add16, sub16, w8, add8, sub8)
+			want := mixedRef(n, src16, src8, w16, add16, sub16, w8, add8, sub8)
 			before := slices.Clone(whole)
-			UpdateMixed(dst, src, w16, add16, sub16, w8, add8, sub8)
-			checkSame(t, "dst", dst, want)
-			if !inPlace {
-				off := len(whole) - guard - n
-				copy(before[off:], want)
-				checkSame(t, "dst buffer", whole, before)
+			m := &MixedRows{W16: w16, W8: w8}
+			var psqt, ps16, ps8, wantP []int32
+			if nb := rapid.SampledFrom([]int{0, 8, 3}).Draw(t, "buckets"); nb > 0 && n > 0 {
+				i32 := func(k int, name string) []int32 {
+					return rapid.SliceOfN(rapid.Int32(), k, k).Draw(t, name)
+				}
+				m.PSQT16, m.PSQT8, m.Buckets = i32(nb*n16, "psqt16rows"), i32(nb*n8, "psqt8rows"), nb
+				psqt = i32(3*nb, "psqt")
+				if rapid.Bool().Draw(t, "psqtSources") {
+					ps16, ps8 = i32(nb, "ps16"), i32(nb, "ps8")
+					if inPlace {
+						copy(psqt[nb:], ps16)
+						copy(psqt[2*nb:], ps8)
+						ps16, ps8 = psqt[nb:2*nb], psqt[2*nb:]
+					}
+				}
+				wantP = psqtRef(nb, ps16, ps8, m, add16, sub16, add8, sub8)
 			}
+			UpdateMixed(dst, src16, src8, psqt, ps16, ps8, m, add16, sub16, add8, sub8)
+			if m.Buckets > 0 {
+				if !slices.Equal(psqt, wantP) {
+					t.Fatalf("psqt %v, want %v", psqt, wantP)
+				}
+			}
+			checkSame(t, "dst", dst, want)
+			off := len(whole) - guard - 3*n
+			copy(before[off:], want)
+			checkSame(t, "dst buffer", whole, before)
 		})
 	})
 }
@@ -72,7 +128,7 @@ func TestUpdateMixedMatchesGo(t *testing.T) {
 func TestUpdateMixedRowBounds(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		n := 32
-		src, dst := make([]int16, n), make([]int16, n)
+		src, dst := make([]int16, n), make([]int16, 3*n)
 		for i := range dst {
 			dst[i] = 7
 		}
@@ -87,11 +143,29 @@ func TestUpdateMixedRowBounds(t *testing.T) {
 						t.Errorf("%+v: recovered %v", c, r)
 					}
 				}()
-				UpdateMixed(dst, src, w16, c.a16, c.s16, w8, c.a8, c.s8)
+				UpdateMixed(dst, src, src, nil, nil, nil, &MixedRows{W16: w16, W8: w8}, c.a16, c.s16, c.a8, c.s8)
 			}()
-			if dst[0] != 7 || dst[n-1] != 7 {
+			if dst[0] != 7 || dst[3*n-1] != 7 {
 				t.Fatalf("%+v: dst written before the panic", c)
 			}
+		}
+	})
+}
+
+// TestUpdateMixedLengths: a dst that is not three vectors, or a source shorter than one,
+// panics with UpdateMixed's message, at every level.
+func TestUpdateMixedLengths(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		m := &MixedRows{W16: make([]int16, 64), W8: make([]int8, 64)}
+		for _, c := range []struct{ dst, src16, src8 int }{{97, 32, 32}, {96, 31, 32}, {96, 32, 16}} {
+			func() {
+				defer func() {
+					if s, _ := recover().(string); !strings.Contains(s, "UpdateMixed: dst is not three vectors") {
+						t.Errorf("%+v: recovered %q", c, s)
+					}
+				}()
+				UpdateMixed(make([]int16, c.dst), make([]int16, c.src16), make([]int16, c.src8), nil, nil, nil, m, []int{0}, nil, nil, nil)
+			}()
 		}
 	})
 }
