@@ -1,6 +1,10 @@
 package nnue
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // The forward pass of a layer stack. Every stack is declared by its stages (Spec) and
 // built as a []Layer; the generic path runs those layers one by one (ForwardBucket with
@@ -17,7 +21,9 @@ import "fmt"
 //     width m a multiple of 64 in [256, 2048] — Stockfish 15.1 and 16; prepared as one
 //     simd.PairwiseStack.
 //
-// planForward, below, is the one place that makes that choice; the families' shape
+// planForward, below, is the one place that makes that choice: it compares the stack's
+// declared stages with each family's template (creluChainStages, sfnnv5Stages:
+// operations, nesting and fixed arguments; matchStages) and checks the width. The shape
 // limits are those of the simd stack kernels and of the evaluator's chunk-list buffer
 // (fc_0's input of 256 to 2048 bytes). Which kernel each stage runs at the current SIMD
 // level (fc_0 sparse over the listed non-zero chunks below VNNI, dense at VNNI) is
@@ -96,29 +102,34 @@ func stackParams(layers []Layer) (i8 [][]int8, i32 [][]int32) {
 	return i8, i32
 }
 
-// stageIs reports whether s is operation op with no nested stages and, when args are
-// given, exactly those arguments.
-func stageIs(s Stage, op string, args ...int64) bool {
-	if s.Op != op || len(s.Parts) != 0 {
+// anyArg in a family's template stage matches any value of that argument.
+const anyArg = -1 << 62
+
+// st is a template stage: operation op (alternatives separated by "|"), its arguments
+// (anyArg: any value) and nested stages.
+func st(op string, args []int64, parts ...Stage) Stage {
+	return Stage{Op: op, Args: args, Parts: parts}
+}
+
+// matchStages reports whether the declared stages have the structure of the template:
+// the same operations, nesting and arguments, except where the template has anyArg.
+func matchStages(got, tmpl []Stage) bool {
+	if len(got) != len(tmpl) {
 		return false
 	}
-	if args == nil {
-		return true
-	}
-	if len(s.Args) != len(args) {
-		return false
-	}
-	for i, a := range args {
-		if s.Args[i] != a {
+	for i, t := range tmpl {
+		g := got[i]
+		if !slices.Contains(strings.Split(t.Op, "|"), g.Op) || len(g.Args) != len(t.Args) ||
+			!matchStages(g.Parts, t.Parts) {
 			return false
+		}
+		for k, a := range t.Args {
+			if a != anyArg && g.Args[k] != a {
+				return false
+			}
 		}
 	}
 	return true
-}
-
-// perspectiveStage reports whether s is stm or white, and whether it is white.
-func perspectiveStage(s Stage) (ok, whiteFirst bool) {
-	return stageIs(s, "stm") || stageIs(s, "white"), s.Op == "white"
 }
 
 // ordered returns acc's two accumulators in the stack's order: the side to move's first

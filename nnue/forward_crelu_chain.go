@@ -1,6 +1,8 @@
 package nnue
 
 import (
+	"slices"
+
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/simd"
 )
@@ -15,43 +17,46 @@ type creluChain struct {
 	k          simd.ReLUStack
 }
 
-// newCReLUChain returns the family's forward for stages, or nil when they are not
-// stm|white > crelu.i16 > affine.i8(32) > crelu.i32(s0) [> affine.i8(32) > crelu.i32(s1)]
-// > affine.i8(1) on a width m, multiple of 32, in [128, 1024]. i8 and i32 are the stack's
-// parameters (stackParams). With fc_1, fc_0's input is ordered by ft's biases, a larger
-// bias rating a neuron as positive more often (fewer non-zero chunks for the sparse
-// fc_0 at AVX2: 66.6 % instead of 70.2 % on the Stockfish 13 net and the bench
-// positions, doc/benchmarks.md); results are unchanged.
-func newCReLUChain(st []Stage, ft *FeatureTransformer, i8 [][]int8, i32 [][]int32) *creluChain {
+// creluChainStages are the family's declared stacks, with one and with two hidden layers;
+// anyArg marks the arguments they leave free (the ClippedReLU shifts).
+var creluChainStages = [][]Stage{
+	{
+		st("stm|white", nil), st("crelu.i16", nil),
+		st("affine.i8", []int64{32}), st("crelu.i32", []int64{anyArg}),
+		st("affine.i8", []int64{1}),
+	},
+	{
+		st("stm|white", nil), st("crelu.i16", nil),
+		st("affine.i8", []int64{32}), st("crelu.i32", []int64{anyArg}),
+		st("affine.i8", []int64{32}), st("crelu.i32", []int64{anyArg}),
+		st("affine.i8", []int64{1}),
+	},
+}
+
+// newCReLUChain returns the family's forward for the stages, or nil when they are not
+// one of creluChainStages on a width m, multiple of 32, in [128, 1024]. i8 and i32 are
+// the stack's parameters (stackParams): each affine layer's weights and biases. With
+// fc_1, fc_0's input is ordered by ft's biases, a larger bias rating a neuron as
+// positive more often (fewer non-zero chunks for the sparse fc_0 at AVX2: 66.6 %
+// instead of 70.2 % on the Stockfish 13 net and the bench positions,
+// doc/benchmarks.md); results are unchanged.
+func newCReLUChain(stages []Stage, ft *FeatureTransformer, i8 [][]int8, i32 [][]int32) *creluChain {
 	m := ft.width
-	if len(st) != 5 && len(st) != 7 || m%32 != 0 || m < 128 || m > 1024 {
+	depth := slices.IndexFunc(creluChainStages, func(t []Stage) bool { return matchStages(stages, t) }) + 1
+	if depth == 0 || m%32 != 0 || m < 128 || m > 1024 || len(i8) != depth+1 || len(i32) != depth+1 {
 		return nil
 	}
-	ok, whiteFirst := perspectiveStage(st[0])
-	if !ok || !stageIs(st[1], "crelu.i16") {
-		return nil
+	var w1 []int8
+	var b1 []int32
+	var sh1 uint
+	if depth == 2 {
+		w1, b1, sh1 = i8[1], i32[1], uint(stages[5].Args[0])
 	}
-	var shifts []uint
-	for i := 2; i < len(st)-1; i += 2 {
-		if !stageIs(st[i], "affine.i8", 32) || !stageIs(st[i+1], "crelu.i32") {
-			return nil
-		}
-		shifts = append(shifts, uint(st[i+1].Args[0]))
-	}
-	if !stageIs(st[len(st)-1], "affine.i8", 1) || len(i8) != len(shifts)+1 || len(i32) != len(i8) {
-		return nil
-	}
-	w0, b0 := i8[0], i32[0]
-	w1, b1, sh1 := []int8(nil), []int32(nil), uint(0)
-	if len(shifts) == 2 {
-		w1, b1, sh1 = i8[1], i32[1], shifts[1]
-	}
-	w2, b2 := i8[len(i8)-1], i32[len(i32)-1]
-	k, err := simd.NewReLUStack(m, w0, b0, shifts[0], w1, b1, sh1, w2, b2[0])
+	k, err := simd.NewReLUStack(m, i8[0], i32[0], uint(stages[3].Args[0]), w1, b1, sh1, i8[depth], i32[depth][0])
 	if err != nil {
 		return nil
 	}
-	if k.Depth() == 2 && len(ft.bias) == m {
+	if depth == 2 && len(ft.bias) == m {
 		score := make([]int32, 2*m)
 		for j := range score {
 			score[j] = int32(ft.bias[j%m])
@@ -60,7 +65,7 @@ func newCReLUChain(st []Stage, ft *FeatureTransformer, i8 [][]int8, i32 [][]int3
 			k = o
 		}
 	}
-	return &creluChain{whiteFirst: whiteFirst, k: *k}
+	return &creluChain{whiteFirst: stages[0].Op == "white", k: *k}
 }
 
 // forward runs the stack on acc (Stockfish's propagate, one call of the prepared stack,

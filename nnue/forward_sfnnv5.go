@@ -13,34 +13,33 @@ type sfnnv5 struct {
 	k          simd.PairwiseStack
 }
 
-// newSFNNv5 returns the family's forward for stages, or nil when they are not
-// stm|white > pairwise(127,7) > affine.i8(16) > skip(concat(sqrcrelu(s),crelu.i32(s0)),
-// affine.i8(32),crelu.i32(s1),affine.i8(1),mul,div) on a width m, multiple of 64, in
-// [256, 2048]. i8 and i32 are the stack's parameters (stackParams).
-func newSFNNv5(st []Stage, m int, i8 [][]int8, i32 [][]int32) *sfnnv5 {
-	if len(st) != 4 || m%64 != 0 || m < 256 || m > 2048 || len(i8) != 3 || len(i32) != 3 {
+// sfnnv5Stages is the family's declared stack; anyArg marks the arguments it leaves free.
+var sfnnv5Stages = []Stage{
+	st("stm|white", nil),
+	st("pairwise", []int64{127, 7}),
+	st("affine.i8", []int64{16}),
+	st("skip", []int64{anyArg, anyArg},
+		st("concat", nil, st("sqrcrelu", []int64{anyArg}), st("crelu.i32", []int64{anyArg})),
+		st("affine.i8", []int64{32}),
+		st("crelu.i32", []int64{anyArg}),
+		st("affine.i8", []int64{1})),
+}
+
+// newSFNNv5 returns the family's forward for the stages, or nil when they are not
+// sfnnv5Stages on a width m, multiple of 64, in [256, 2048]. i8 and i32 are the stack's
+// parameters (stackParams): fc_0, fc_1 and fc_2's weights and biases.
+func newSFNNv5(stages []Stage, m int, i8 [][]int8, i32 [][]int32) *sfnnv5 {
+	if !matchStages(stages, sfnnv5Stages) || m%64 != 0 || m < 256 || m > 2048 || len(i8) != 3 || len(i32) != 3 {
 		return nil
 	}
-	ok, whiteFirst := perspectiveStage(st[0])
-	if !ok || !stageIs(st[1], "pairwise", 127, 7) || !stageIs(st[2], "affine.i8", 16) {
-		return nil
-	}
-	skip := st[3]
-	if skip.Op != "skip" || len(skip.Parts) != 4 || len(skip.Args) != 2 || skip.Args[1] == 0 {
-		return nil
-	}
-	act, fc1, ac1, fc2 := skip.Parts[0], skip.Parts[1], skip.Parts[2], skip.Parts[3]
-	if act.Op != "concat" || len(act.Parts) != 2 || len(act.Args) != 0 ||
-		!stageIs(act.Parts[0], "sqrcrelu") || !stageIs(act.Parts[1], "crelu.i32") ||
-		!stageIs(fc1, "affine.i8", 32) || !stageIs(ac1, "crelu.i32") || !stageIs(fc2, "affine.i8", 1) {
-		return nil
-	}
+	skip := stages[3]
+	act, ac1 := skip.Parts[0], skip.Parts[2]
 	k, err := simd.NewPairwiseStack(m, i8[0], i32[0], uint(act.Parts[0].Args[0]), uint(act.Parts[1].Args[0]),
 		i8[1], i32[1], uint(ac1.Args[0]), i8[2], i32[2][0])
 	if err != nil {
 		return nil
 	}
-	return &sfnnv5{whiteFirst: whiteFirst, mul: skip.Args[0], div: skip.Args[1], k: *k}
+	return &sfnnv5{whiteFirst: stages[0].Op == "white", mul: skip.Args[0], div: skip.Args[1], k: *k}
 }
 
 // forward runs the stack on acc (Stockfish 15.1's propagate; the prepared stack runs
