@@ -21,7 +21,7 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		return s.forwardGeneric(a, b, dst, idx)
 	}
 	pa, pb, pd, pi := &a[0], &b[0], &dst[0], &idx[0]
-	if s.wt1 == nil {
+	if s.k.pwt1 == nil { // no fc_1 (k's fields lie next to m, read above)
 		return s.b2 + s.forward1(pa, pb, dst, idx)
 	}
 	if !wide {
