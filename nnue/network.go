@@ -122,12 +122,12 @@ type Network struct {
 // NewNetwork validates arch against ft and returns the network. description is free text
 // (stored by the native format). It returns an error naming the first inconsistency.
 //
-// It also prepares the layers for evaluation, without changing what they compute: an
-// Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major copy of its
-// weights for the sparse-input kernel (simd.AffineSparse, decided once per layer from its
-// weights), and each stack whose stages are those of an architecture family gets that
-// family's forward with its weights prepared for the simd kernels (planForward,
-// forward.go).
+// It also prepares the layers for evaluation, without changing what they compute: each
+// stack whose stages are those of an architecture family gets that family's forward with
+// its weights prepared for the simd kernels (planForward, forward.go); in the other
+// stacks an Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major
+// copy of its weights for the sparse-input kernel (simd.AffineSparse, decided once per
+// layer from its weights).
 // The layers must not be modified afterwards, and a layer must not be passed to two
 // NewNetwork calls running concurrently.
 func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (*Network, error) {
@@ -177,17 +177,19 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 			}
 			in = s[i]
 		}
+		f, fam := planForward(st, ft)
+		n.forwards = append(n.forwards, f)
+		n.families = append(n.families, fam)
 		for _, l := range st {
 			switch l := l.(type) {
 			case *Affine:
-				l.prepare()
+				if f == nil { // a family holds its own prepared copy
+					l.prepare()
+				}
 			case *DenseStack:
 				l.prepare()
 			}
 		}
-		f, fam := planForward(st, ft)
-		n.forwards = append(n.forwards, f)
-		n.families = append(n.families, fam)
 	}
 	n.spec, n.specErr = specOf(ft, arch)
 	return n, nil
