@@ -1,11 +1,13 @@
 package nnue
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash"
 	"io"
 	"math"
+	"unsafe"
 )
 
 // FormatError reports malformed network data: the format, the field being read and the byte
@@ -22,158 +24,210 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("nnue: %s format: %s at byte %d: %s", e.Format, e.Field, e.Offset, e.Msg)
 }
 
-// decoder reads little-endian fields, either from an in-memory file (data) or from a
-// stream (r) straight into the destination arrays. Every read checks the remaining length
-// first when it is known (data, or size ≥ 0), so no allocation exceeds what the input
-// actually contains; for a stream of unknown size, allocations are bounded by the counts
-// the header declares (themselves bounded by each format's limits).
+// decoder is the one binary reader of the loaders (native, thesis, Stockfish): it reads
+// little-endian fields from a stream straight into their final arrays (in bulk on a
+// little-endian host), checks every declared size against the bytes that remain before
+// allocating when the input's size is known, and reports the first error as a
+// *FormatError naming the format, the field and its byte offset. Errors are sticky: after
+// one, every read returns zero values and false, and err holds the error, so a reader
+// checks err once after a run of fields. For a stream of unknown size (size −1),
+// allocations are bounded by the counts the header declares (themselves bounded by each
+// format's limits). It reads no byte beyond the last field it is asked for (the one-byte
+// look-ahead of atEOF on a stream of unknown size excepted), so a network can be read from
+// a longer stream.
 type decoder struct {
-	format string
-	data   []byte
-	off    int
-	r      io.Reader   // when non-nil, fields come from r and data is unused
-	size   int64       // bytes r holds from offset 0 (-1: unknown)
-	crc    hash.Hash32 // when non-nil, every byte read from r is added
-	buf    []byte      // scratch for r (≤ 16 KiB, or one string field)
+	format  string
+	r       io.Reader
+	ahead   []byte      // bytes peeked from r, not yet consumed
+	off     int64       // bytes consumed
+	size    int64       // total input size (−1: unknown)
+	crc     hash.Hash32 // when non-nil, every byte read is added
+	err     error
+	scratch []byte
 }
 
-func (d *decoder) errf(field, format string, args ...any) error {
-	return &FormatError{Format: d.format, Field: field, Offset: int64(d.off), Msg: fmt.Sprintf(format, args...)}
+// newDecoder returns a decoder of format over r, which holds size bytes (−1: unknown).
+func newDecoder(format string, r io.Reader, size int64) *decoder {
+	return &decoder{format: format, r: r, size: size}
 }
 
-func (d *decoder) remaining() int {
-	if d.r == nil {
-		return len(d.data) - d.off
+// bytesDecoder returns a decoder of format over data.
+func bytesDecoder(format string, data []byte) *decoder {
+	return newDecoder(format, bytes.NewReader(data), int64(len(data)))
+}
+
+// failAt records the error for field at byte off unless an error is already recorded.
+func (d *decoder) failAt(off int64, field, format string, a ...any) {
+	if d.err == nil {
+		d.err = &FormatError{Format: d.format, Field: field, Offset: off, Msg: fmt.Sprintf(format, a...)}
 	}
+}
+
+// fail records the error for field at the current offset.
+func (d *decoder) fail(field, format string, a ...any) { d.failAt(d.off, field, format, a...) }
+
+// remaining returns the bytes left (math.MaxInt64 when the size is unknown).
+func (d *decoder) remaining() int64 {
 	if d.size < 0 {
-		return math.MaxInt
+		return math.MaxInt64
 	}
-	return int(d.size - int64(d.off))
+	return d.size - d.off
 }
 
-// need checks that count elements of size bytes each are available.
-func (d *decoder) need(field string, count int64, size int64) error {
-	if count < 0 {
-		return d.errf(field, "negative element count %d", count)
+// need checks that n more bytes exist.
+func (d *decoder) need(field string, n int64) bool {
+	if d.err != nil {
+		return false
 	}
-	if count > math.MaxInt64/size || count*size > int64(d.remaining()) {
-		return d.errf(field, "truncated: needs %d×%d bytes, %d remain", count, size, d.remaining())
+	if rem := d.remaining(); n > rem || n < 0 {
+		d.fail(field, "truncated: needs %d bytes, %d remain", n, rem)
+		return false
 	}
-	return nil
+	return true
 }
 
-// chunk is the largest piece take reads from a stream at once.
-const chunk = 16 << 10
-
-// take returns the next n bytes (n ≤ chunk for streams, except string fields) and
-// advances; the slice is valid until the next call.
-func (d *decoder) take(field string, n int) ([]byte, error) {
-	if err := d.need(field, int64(n), 1); err != nil {
-		return nil, err
+// read fills dst.
+func (d *decoder) read(field string, dst []byte) bool {
+	if !d.need(field, int64(len(dst))) {
+		return false
 	}
-	if d.r == nil {
-		b := d.data[d.off : d.off+n]
-		d.off += n
-		return b, nil
+	n := copy(dst, d.ahead)
+	d.ahead = d.ahead[n:]
+	var err error
+	if n < len(dst) {
+		var k int
+		k, err = io.ReadFull(d.r, dst[n:])
+		n += k
 	}
-	if cap(d.buf) < n {
-		d.buf = make([]byte, max(n, 512))
-	}
-	b := d.buf[:n]
-	if k, err := io.ReadFull(d.r, b); err != nil {
+	if err != nil {
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return nil, d.errf(field, "truncated: needs %d bytes, %d remain", n, k)
+			d.fail(field, "truncated: needs %d bytes, %d remain", len(dst), n)
+		} else {
+			d.fail(field, "reading %d bytes: %v", len(dst), err)
 		}
-		return nil, d.errf(field, "reading: %v", err)
+		return false
 	}
 	if d.crc != nil {
-		d.crc.Write(b)
+		d.crc.Write(dst)
 	}
-	d.off += n
-	return b, nil
+	d.off += int64(n)
+	return true
 }
 
-// atEOF reports whether the input ends at the current offset (for a stream, by trying
-// to read one more byte).
+// peek returns the next n bytes without consuming them, or nil when fewer remain.
+func (d *decoder) peek(n int) []byte {
+	if d.err != nil || d.remaining() < int64(n) {
+		return nil
+	}
+	if k := len(d.ahead); k < n {
+		d.ahead = append(d.ahead, make([]byte, n-k)...)
+		m, _ := io.ReadFull(d.r, d.ahead[k:])
+		d.ahead = d.ahead[:k+m]
+		if k+m < n {
+			return nil
+		}
+	}
+	return d.ahead[:n]
+}
+
+// atEOF reports whether the input ends at the current offset.
 func (d *decoder) atEOF() bool {
-	if d.r == nil || d.size >= 0 {
+	if d.size >= 0 {
 		return d.remaining() == 0
 	}
-	var one [1]byte
-	n, _ := io.ReadFull(d.r, one[:])
-	return n == 0
+	return d.peek(1) == nil
 }
 
-func (d *decoder) u8(field string) (uint8, error) {
-	b, err := d.take(field, 1)
-	if err != nil {
-		return 0, err
+func (d *decoder) u8(field string) uint8 {
+	var b [1]byte
+	d.read(field, b[:])
+	return b[0]
+}
+
+func (d *decoder) u32(field string) uint32 {
+	var b [4]byte
+	if !d.read(field, b[:]) {
+		return 0
 	}
-	return b[0], nil
+	return binary.LittleEndian.Uint32(b[:])
 }
 
-func (d *decoder) u32(field string) (uint32, error) {
-	b, err := d.take(field, 4)
-	if err != nil {
-		return 0, err
+// hostLittleEndian reports a little-endian host, where arrays are read in bulk.
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// fill reads len(dst) elements into dst, a []int8, []int16, []int32 or []float32.
+func (d *decoder) fill(field string, dst any) bool {
+	var b []byte
+	var size int
+	switch v := dst.(type) {
+	case []int8:
+		b, size = int8Bytes(v), 1
+	case []int16:
+		b, size = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 2*len(v)), 2
+	case []int32:
+		b, size = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v)), 4
+	case []float32:
+		b, size = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v)), 4
+	default:
+		panic(fmt.Sprintf("nnue: decoder.fill of %T", dst))
 	}
-	return binary.LittleEndian.Uint32(b), nil
-}
-
-// array reads len(dst)·size bytes into dst in pieces of at most chunk bytes; put converts
-// one piece starting at element i.
-func (d *decoder) array(field string, count, size int, put func(i int, b []byte)) error {
-	if err := d.need(field, int64(count), int64(size)); err != nil {
-		return err
+	if !d.read(field, b) {
+		return false
 	}
-	start := d.off
-	per := chunk / size
-	for i := 0; i < count; i += per {
-		k := min(per, count-i)
-		b, err := d.take(field, k*size)
-		if err != nil {
-			d.off = start
-			return err
+	if !hostLittleEndian {
+		switch size {
+		case 2:
+			for i := 0; i < len(b); i += 2 {
+				binary.NativeEndian.PutUint16(b[i:], binary.LittleEndian.Uint16(b[i:]))
+			}
+		case 4:
+			for i := 0; i < len(b); i += 4 {
+				binary.NativeEndian.PutUint32(b[i:], binary.LittleEndian.Uint32(b[i:]))
+			}
 		}
-		put(i, b)
 	}
-	return nil
+	return true
 }
 
-func (d *decoder) i16s(field string, dst []int16) error {
-	return d.array(field, len(dst), 2, func(i int, b []byte) {
-		for j := range len(b) / 2 {
-			dst[i+j] = int16(binary.LittleEndian.Uint16(b[2*j:]))
-		}
-	})
+// i8s, i16s and i32s read n elements into a new 64-byte-aligned array, allocated only
+// after the bytes have been checked against what remains (nil after an error).
+func (d *decoder) i8s(field string, n int) []int8 {
+	if !d.need(field, int64(n)) {
+		return nil
+	}
+	out := alignedInt8(n)
+	if !d.fill(field, out) {
+		return nil
+	}
+	return out
 }
 
-func (d *decoder) i32s(field string, dst []int32) error {
-	return d.array(field, len(dst), 4, func(i int, b []byte) {
-		for j := range len(b) / 4 {
-			dst[i+j] = int32(binary.LittleEndian.Uint32(b[4*j:]))
-		}
-	})
+func (d *decoder) i16s(field string, n int) []int16 {
+	if !d.need(field, 2*int64(n)) {
+		return nil
+	}
+	out := alignedInt16(n)
+	if !d.fill(field, out) {
+		return nil
+	}
+	return out
 }
 
-func (d *decoder) f32s(field string, dst []float32) error {
-	return d.array(field, len(dst), 4, func(i int, b []byte) {
-		for j := range len(b) / 4 {
-			dst[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
-		}
-	})
+func (d *decoder) i32s(field string, n int) []int32 {
+	if !d.need(field, 4*int64(n)) {
+		return nil
+	}
+	out := alignedInt32(n)
+	if !d.fill(field, out) {
+		return nil
+	}
+	return out
 }
 
-func (d *decoder) i8s(field string, dst []int8) error {
-	return d.array(field, len(dst), 1, func(i int, b []byte) {
-		for j, x := range b {
-			dst[i+j] = int8(x)
-		}
-	})
+// int8Bytes views an int8 slice as bytes.
+func int8Bytes(v []int8) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
 }
-
-// bytes returns the next n bytes (valid until the next read).
-func (d *decoder) bytes(field string, n int) ([]byte, error) { return d.take(field, n) }
 
 // encoder appends little-endian fields.
 type encoder struct{ buf []byte }

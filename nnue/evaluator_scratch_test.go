@@ -8,8 +8,8 @@ import (
 )
 
 // An Evaluator's layer buffers come from one page-aligned block; buckets whose stacks
-// have the same shape share them (all 8 of the Stockfish 15.1 net), and the fused
-// runner's buffer and chunk list are the first layer's.
+// have the same shape share them (all 8 of the Stockfish 15.1 net), and the family
+// forward's buffer and chunk list are the first layer's.
 func TestEvaluatorScratchBlock(t *testing.T) {
 	n := sfTestNetwork(t, sfNetSFNNv5)
 	e := n.NewEvaluator()
@@ -28,8 +28,8 @@ func TestEvaluatorScratchBlock(t *testing.T) {
 		if &bk.u8[0] != &bk.bufs[1].u8[0] || &bk.idx[0] != &bk.bufs[1].idx[0] {
 			t.Errorf("bucket %d: u8/idx are not bufs[1]'s", b)
 		}
-		if bk.fused != n.fused[b] {
-			t.Errorf("bucket %d: fused runner differs from the network's", b)
+		if bk.fwd != n.forwards[b] {
+			t.Errorf("bucket %d: family forward differs from the network's", b)
 		}
 	}
 	lo, hi := ^uintptr(0), uintptr(0)

@@ -100,104 +100,90 @@ func (e *encoder) param(p any) {
 	}
 }
 
-// decodeNative parses a whole native file.
+// decodeNative parses a whole native file: its checksum first, then its fields.
 func decodeNative(data []byte) (*Network, error) {
-	d := &decoder{format: nativeFormat, data: data}
+	d := bytesDecoder(nativeFormat, data)
 	if len(data) < len(NativeMagic)+4+4 {
-		return nil, d.errf("header", "file of %d bytes is too short", len(data))
+		d.fail("header", "file of %d bytes is too short", len(data))
+		return nil, d.err
 	}
 	body := data[:len(data)-4]
 	if sum, want := crc32.Checksum(body, castagnoli), binary.LittleEndian.Uint32(data[len(data)-4:]); sum != want {
-		d.off = len(body)
-		return nil, d.errf("checksum", "CRC-32C %08x stored, %08x computed", want, sum)
+		d.failAt(int64(len(body)), "checksum", "CRC-32C %08x stored, %08x computed", want, sum)
+		return nil, d.err
 	}
-	d.data = body // the checksum is not part of the fields
-	return readNative(d)
+	return readNative(bytesDecoder(nativeFormat, body)) // the checksum is not part of the fields
 }
 
 // readNative reads a native file from d, starting at the magic, straight into the
-// network's arrays. For an in-memory decoder the checksum has been verified and removed
-// by the caller; for a stream it is computed while reading and compared at the end. The
+// network's arrays. Without d.crc the checksum has been verified and removed by the
+// caller; with it, it is computed while reading and compared at the end. The
 // architecture string declares every size; the bytes it declares are checked against the
 // input's size (when known) before anything is allocated.
 func readNative(d *decoder) (*Network, error) {
-	magic, err := d.bytes("magic", len(NativeMagic))
-	if err != nil {
-		return nil, err
+	var magic [len(NativeMagic)]byte
+	if !d.read("magic", magic[:]) {
+		return nil, d.err
 	}
-	if string(magic) != NativeMagic {
-		d.off = 0
-		return nil, d.errf("magic", "not %q", NativeMagic)
+	if string(magic[:]) != NativeMagic {
+		d.failAt(0, "magic", "not %q", NativeMagic)
+		return nil, d.err
 	}
-	v, err := d.u32("version")
-	if err != nil {
-		return nil, err
+	if v := d.u32("version"); d.err == nil && v != NativeVersion {
+		d.failAt(d.off-4, "version", "version %d not supported (want %d)", v, NativeVersion)
 	}
-	if v != NativeVersion {
-		d.off -= 4
-		return nil, d.errf("version", "version %d not supported (want %d)", v, NativeVersion)
-	}
-	str := func(field string, limit int) (string, error) {
-		n, err := d.u32(field + " length")
-		if err != nil {
-			return "", err
+	str := func(field string, limit int) string {
+		n := d.u32(field + " length")
+		if d.err != nil {
+			return ""
 		}
 		if int64(n) > int64(limit) {
-			d.off -= 4
-			return "", d.errf(field+" length", "%d exceeds %d", n, limit)
+			d.failAt(d.off-4, field+" length", "%d exceeds %d", n, limit)
+			return ""
 		}
-		b, err := d.bytes(field, int(n))
-		if err != nil {
-			return "", err
+		b := make([]byte, n)
+		if !d.read(field, b) {
+			return ""
 		}
 		if !utf8.Valid(b) {
-			d.off -= len(b)
-			return "", d.errf(field, "not valid UTF-8")
+			d.failAt(d.off-int64(n), field, "not valid UTF-8")
+			return ""
 		}
-		return string(b), nil
+		return string(b)
 	}
-	archText, err := str("architecture", maxSpecLen)
-	if err != nil {
-		return nil, err
+	archText := str("architecture", maxSpecLen)
+	archOff := d.off - int64(len(archText))
+	if d.err != nil {
+		return nil, d.err
 	}
-	archOff := d.off - len(archText)
 	spec, err := ParseSpec(archText)
 	if err != nil {
-		d.off = archOff
-		return nil, d.errf("architecture", "%v", err)
+		d.failAt(archOff, "architecture", "%v", err)
+		return nil, d.err
 	}
 	sh, _ := spec.shape()
-	desc, err := str("description", maxDescription)
-	if err != nil {
-		return nil, err
-	}
-	quant, err := str("quantization", maxQuantText)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.need("parameters", sh.params, 1); err != nil {
-		return nil, err
+	desc := str("description", maxDescription)
+	quant := str("quantization", maxQuantText)
+	if !d.need("parameters", sh.params) {
+		return nil, d.err
 	}
 	fa, a, err := spec.build(true)
 	if err != nil {
-		d.off = archOff
-		return nil, d.errf("architecture", "%v", err)
+		d.failAt(archOff, "architecture", "%v", err)
+		return nil, d.err
 	}
 	a.Quantization = quant
 	field := "feature transformer"
 	read := func(p any) {
-		if err != nil {
-			return
-		}
 		switch p := p.(type) {
 		case *[]int8:
-			err = d.i8s(field, *p)
+			d.fill(field, *p)
 		case *[]int16:
-			err = d.i16s(field, *p)
+			d.fill(field, *p)
 		case *[]int32:
-			err = d.i32s(field, *p)
+			d.fill(field, *p)
 		case *[]float32:
-			err = d.f32s(field, *p)
+			d.fill(field, *p)
 		}
 	}
 	fa.params(read)
@@ -207,30 +193,28 @@ func readNative(d *decoder) (*Network, error) {
 			layerParams(l, read)
 		}
 	}
-	if err != nil {
-		return nil, err
+	if d.err != nil {
+		return nil, d.err
 	}
-	if d.r == nil {
+	if d.crc == nil {
 		if d.remaining() != 0 {
-			return nil, d.errf("end", "%d unexpected bytes before the checksum", d.remaining())
+			d.fail("end", "%d unexpected bytes before the checksum", d.remaining())
 		}
 	} else {
 		sum := d.crc.Sum32()
 		d.crc = nil
 		if d.size >= 0 && d.remaining() != 4 {
-			return nil, d.errf("end", "%d unexpected bytes before the checksum", d.remaining()-4)
+			d.fail("end", "%d unexpected bytes before the checksum", d.remaining()-4)
 		}
-		stored, err := d.u32("checksum")
-		if err != nil {
-			return nil, err
+		if stored := d.u32("checksum"); d.err == nil && stored != sum {
+			d.failAt(d.off-4, "checksum", "CRC-32C %08x stored, %08x computed", stored, sum)
 		}
-		if stored != sum {
-			d.off -= 4
-			return nil, d.errf("checksum", "CRC-32C %08x stored, %08x computed", stored, sum)
+		if d.err == nil && !d.atEOF() {
+			d.fail("end", "trailing bytes after the checksum")
 		}
-		if !d.atEOF() {
-			return nil, d.errf("end", "trailing bytes after the checksum")
-		}
+	}
+	if d.err != nil {
+		return nil, d.err
 	}
 	net, err := NewNetwork(fa.transformer(), a, desc)
 	if err != nil {

@@ -1,7 +1,6 @@
 package nnue
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -216,129 +215,20 @@ func sfSize(s *sfShape, desc int) int64 {
 	return n + sfStackSize(s)*int64(s.stacks)
 }
 
-// sfReader reads little-endian fields from a stream of known total size straight into
-// their final arrays, checks every declared size against the bytes that remain before
-// allocating, and reports errors by field and offset.
-type sfReader struct {
-	br      *bufio.Reader
-	off     int64 // bytes consumed
-	size    int64 // total input size
-	err     error
-	scratch []byte
-}
-
-func newSFReader(r io.Reader, size int64) *sfReader {
-	return &sfReader{br: bufio.NewReaderSize(r, 1<<16), size: size}
-}
-
-func (r *sfReader) failAt(off int64, field, format string, a ...any) {
-	if r.err == nil {
-		r.err = &FormatError{Format: "stockfish", Field: field, Offset: off, Msg: fmt.Sprintf(format, a...)}
-	}
-}
-
-func (r *sfReader) fail(field, format string, a ...any) { r.failAt(r.off, field, format, a...) }
-
-func (r *sfReader) remaining() int64 { return r.size - r.off }
-
-// need checks that n more bytes exist.
-func (r *sfReader) need(field string, n int64) bool {
-	if r.err != nil {
-		return false
-	}
-	if rem := r.remaining(); n > rem || n < 0 {
-		r.fail(field, "truncated: need %d bytes, %d remain", n, rem)
-		return false
-	}
-	return true
-}
-
-// read fills dst (after need succeeded).
-func (r *sfReader) read(field string, dst []byte) bool {
-	if !r.need(field, int64(len(dst))) {
-		return false
-	}
-	n, err := io.ReadFull(r.br, dst)
-	if err != nil {
-		r.fail(field, "reading %d bytes: %v", len(dst), err)
-		return false
-	}
-	r.off += int64(n)
-	return true
-}
-
-func (r *sfReader) u32(field string) uint32 {
-	var b [4]byte
-	if !r.read(field, b[:]) {
-		return 0
-	}
-	return binary.LittleEndian.Uint32(b[:])
-}
-
-// sfLittleEndian reports a little-endian host, where the file's arrays are read in bulk.
-var sfLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-func (r *sfReader) i16s(field string, n int) []int16 {
-	if !r.need(field, 2*int64(n)) {
-		return nil
-	}
-	out := alignedInt16(n)
-	if n > 0 && !r.read(field, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 2*n)) {
-		return nil
-	}
-	if !sfLittleEndian {
-		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 2*n)
-		for i := range out {
-			out[i] = int16(binary.LittleEndian.Uint16(b[2*i:]))
-		}
-	}
-	return out
-}
-
-func (r *sfReader) i32s(field string, n int) []int32 {
-	if !r.need(field, 4*int64(n)) {
-		return nil
-	}
-	out := alignedInt32(n)
-	if n > 0 && !r.read(field, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n)) {
-		return nil
-	}
-	if !sfLittleEndian {
-		b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 4*n)
-		for i := range out {
-			out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-		}
-	}
-	return out
-}
-
-func (r *sfReader) i8s(field string, n int) []int8 {
-	if !r.need(field, int64(n)) {
-		return nil
-	}
-	out := alignedInt8(n)
-	if n > 0 && !r.read(field, unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), n)) {
-		return nil
-	}
-	return out
-}
-
-func (r *sfReader) hash(field string, want uint32) uint32 {
-	off := r.off
-	got := r.u32(field)
-	if r.err == nil && got != want {
-		r.failAt(off, field, "hash 0x%08X, expected 0x%08X", got, want)
+// hash reads the uint32 hash word of a Stockfish file section (field) and records an
+// error at its offset when it is not want.
+func (d *decoder) hash(field string, want uint32) uint32 {
+	off := d.off
+	got := d.u32(field)
+	if d.err == nil && got != want {
+		d.failAt(off, field, "hash 0x%08X, expected 0x%08X", got, want)
 	}
 	return got
 }
 
 // compressed reports whether the next bytes are the COMPRESSED_LEB128 magic.
-func (r *sfReader) compressed() bool {
-	if r.err != nil || r.remaining() < int64(len(sfLEBMagic)) {
-		return false
-	}
-	b, err := r.br.Peek(len(sfLEBMagic))
-	return err == nil && string(b) == sfLEBMagic
+func (d *decoder) compressed() bool {
+	return string(d.peek(len(sfLEBMagic))) == sfLEBMagic
 }
 
 // sfInt is the element type of a LEB128-compressed tensor.
@@ -365,7 +255,7 @@ func sfLEBLen(v int64) int {
 //
 // alloc is called once the byte count has been checked against what remains and returns
 // the n-value destination.
-func sfReadLEB[T sfInt](r *sfReader, field string, n int, alloc func(int) []T) []T {
+func sfReadLEB[T sfInt](r *decoder, field string, n int, alloc func(int) []T) []T {
 	start := r.off
 	var magic [len(sfLEBMagic)]byte
 	if !r.read(field+" magic", magic[:]) {
@@ -474,20 +364,20 @@ func sfAppendLEB[T sfInt](b []byte, vals []T) []byte {
 	return b
 }
 
-// sfTensor16 reads an int16 tensor of n values, raw or compressed, reporting which.
-func (r *sfReader) tensor16(field string, n int) ([]int16, bool) {
-	if r.compressed() {
-		return sfReadLEB(r, field, n, alignedInt16), true
+// tensor16 reads an int16 tensor of n values, raw or compressed, reporting which.
+func (d *decoder) tensor16(field string, n int) ([]int16, bool) {
+	if d.compressed() {
+		return sfReadLEB(d, field, n, alignedInt16), true
 	}
-	return r.i16s(field, n), false
+	return d.i16s(field, n), false
 }
 
 // tensor32 is tensor16 for int32.
-func (r *sfReader) tensor32(field string, n int) ([]int32, bool) {
-	if r.compressed() {
-		return sfReadLEB(r, field, n, alignedInt32), true
+func (d *decoder) tensor32(field string, n int) ([]int32, bool) {
+	if d.compressed() {
+		return sfReadLEB(d, field, n, alignedInt32), true
 	}
-	return r.i32s(field, n), false
+	return d.i32s(field, n), false
 }
 
 // sfSupportedVersions lists the version words ReadStockfish accepts, for error messages.
@@ -527,7 +417,7 @@ func ReadStockfishSize(r io.Reader, size int64) (*StockfishFile, error) {
 		if size > MaxFileSize {
 			return nil, fmt.Errorf("nnue: stockfish: network of %d bytes exceeds MaxFileSize %d", size, MaxFileSize)
 		}
-		return readStockfish(newSFReader(r, size), nil)
+		return readStockfish(newDecoder("stockfish", r, size), nil)
 	}
 	switch v := r.(type) {
 	case interface{ Stat() (os.FileInfo, error) }:
@@ -551,12 +441,12 @@ func ReadStockfishSize(r io.Reader, size int64) (*StockfishFile, error) {
 		}
 		return ParseStockfish(buf.Bytes())
 	}
-	return readStockfish(newSFReader(r, size), nil)
+	return readStockfish(newDecoder("stockfish", r, size), nil)
 }
 
 // ParseStockfish is ReadStockfish for a file already in memory.
 func ParseStockfish(data []byte) (*StockfishFile, error) {
-	return readStockfish(newSFReader(bytes.NewReader(data), int64(len(data))), nil)
+	return readStockfish(newDecoder("stockfish", bytes.NewReader(data), int64(len(data))), nil)
 }
 
 // LoadStockfishFile reads the Stockfish network stored at path.
@@ -593,12 +483,12 @@ func sfShapeFor(ver uint32) *sfShape {
 
 // parseStockfish parses data with shape template s (tests use tiny shapes).
 func parseStockfish(data []byte, s *sfShape) (*StockfishFile, error) {
-	return readStockfish(newSFReader(bytes.NewReader(data), int64(len(data))), s)
+	return readStockfish(newDecoder("stockfish", bytes.NewReader(data), int64(len(data))), s)
 }
 
 // readStockfish reads a whole file; tmpl is the shape template, or nil to select it by
 // the version word.
-func readStockfish(r *sfReader, tmpl *sfShape) (*StockfishFile, error) {
+func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
 	if r.size < 4 {
 		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", max(r.size, 0))}
 	}
@@ -789,12 +679,4 @@ func sfAppend32(b []byte, v []int32, compressed bool) []byte {
 		b = binary.LittleEndian.AppendUint32(b, uint32(x))
 	}
 	return b
-}
-
-// int8Bytes views an int8 slice as bytes.
-func int8Bytes(v []int8) []byte {
-	if len(v) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v))
 }

@@ -17,7 +17,7 @@ import (
 
 // sfLEBBlock parses one LEB128 block of n int16 or int32 values from b.
 func sfLEBBlock16(b []byte, n int) ([]int16, error) {
-	r := newSFReader(bytes.NewReader(b), int64(len(b)))
+	r := newDecoder("stockfish", bytes.NewReader(b), int64(len(b)))
 	v := sfReadLEB(r, "t", n, alignedInt16)
 	if r.err == nil && r.remaining() != 0 {
 		r.fail("t", "trailing")
@@ -26,7 +26,7 @@ func sfLEBBlock16(b []byte, n int) ([]int16, error) {
 }
 
 func sfLEBBlock32(b []byte, n int) ([]int32, error) {
-	r := newSFReader(bytes.NewReader(b), int64(len(b)))
+	r := newDecoder("stockfish", bytes.NewReader(b), int64(len(b)))
 	v := sfReadLEB(r, "t", n, alignedInt32)
 	if r.err == nil && r.remaining() != 0 {
 		r.fail("t", "trailing")

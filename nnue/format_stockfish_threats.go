@@ -53,7 +53,7 @@ type StockfishThreatRows struct {
 // readThreatTransformer reads the Stockfish 19 feature transformer after its hash:
 // LEB i16 biases, raw i8 threat rows, LEB i32 threat PSQT, raw i8 pair rows, LEB i32
 // pair PSQT, LEB i16 HalfKAv2_hm rows, LEB i32 HalfKAv2_hm PSQT.
-func readThreatTransformer(r *sfReader, f *StockfishFile) {
+func readThreatTransformer(r *decoder, f *StockfishFile) {
 	half, nb := f.HalfDims, f.PSQTBuckets
 	t := &StockfishThreatRows{ThreatFeatures: StockfishThreatFeatures, PairFeatures: StockfishPairFeatures}
 	nt, np := t.ThreatFeatures, t.PairFeatures

@@ -82,7 +82,7 @@ func thesisLayers(n *Network) (hidden, output *Affine, ok bool) {
 
 // decodeThesis parses a whole thesis .nn file held in memory.
 func decodeThesis(data []byte) (*Network, error) {
-	return readThesis(&decoder{format: thesisFormat, data: data})
+	return readThesis(bytesDecoder(thesisFormat, data))
 }
 
 // readThesis reads a thesis .nn file from d: the header first (at most maxNameLen+13
@@ -92,13 +92,14 @@ func readThesis(d *decoder) (*Network, error) {
 	var name []byte
 	for {
 		if len(name) > maxNameLen {
-			d.off = 0
-			return nil, d.errf("feature-set name", "no terminating 0x00 within %d bytes", maxNameLen+1)
+			d.failAt(0, "feature-set name", "no terminating 0x00 within %d bytes", maxNameLen+1)
+			return nil, d.err
 		}
-		c, err := d.u8("feature-set name")
-		if err != nil {
-			d.off = 0
-			return nil, d.errf("feature-set name", "no terminating 0x00 within %d bytes", len(name))
+		c := d.u8("feature-set name")
+		if d.err != nil {
+			d.err = nil // reported as the name's error, at its start
+			d.failAt(0, "feature-set name", "no terminating 0x00 within %d bytes", len(name))
+			return nil, d.err
 		}
 		if c == 0 {
 			break
@@ -106,88 +107,72 @@ func readThesis(d *decoder) (*Network, error) {
 		name = append(name, c)
 		// a name is a feature-set spec: refuse binary garbage at its first byte
 		if c < 0x20 || c == 0x7f {
-			d.off = 0
-			return nil, d.errf("feature-set name", "control byte 0x%02x at byte %d: not a feature-set name", c, len(name)-1)
+			d.failAt(0, "feature-set name", "control byte 0x%02x at byte %d: not a feature-set name", c, len(name)-1)
+			return nil, d.err
 		}
 	}
-	end := len(name)
 	if !utf8.Valid(name) {
-		d.off = 0
-		return nil, d.errf("feature-set name", "not valid UTF-8")
+		d.failAt(0, "feature-set name", "not valid UTF-8")
+		return nil, d.err
 	}
 	set, err := featureset.Parse(string(name))
 	if err != nil {
-		d.off = 0
-		return nil, d.errf("feature-set name", "%q: %v", name, err)
+		d.failAt(0, "feature-set name", "%q: %v", name, err)
+		return nil, d.err
 	}
-	d.off = end + 1
-	nf, err := d.u32("num_features")
-	if err != nil {
-		return nil, err
+	nf := d.u32("num_features")
+	if d.err == nil && int64(nf) != int64(set.Size()) {
+		d.failAt(d.off-4, "num_features", "%d features stored, feature set %q has %d", nf, name, set.Size())
 	}
-	if int64(nf) != int64(set.Size()) {
-		d.off -= 4
-		return nil, d.errf("num_features", "%d features stored, feature set %q has %d", nf, name, set.Size())
+	l1 := d.u32("L1")
+	if d.err == nil && (l1 == 0 || l1%32 != 0 || l1 > maxWidth) {
+		d.failAt(d.off-4, "L1", "%d must be a positive multiple of 32 ≤ %d", l1, maxWidth)
 	}
-	l1, err := d.u32("L1")
-	if err != nil {
-		return nil, err
+	l2 := d.u32("L2")
+	if d.err == nil && (l2 == 0 || l2 > maxThesisL2) {
+		d.failAt(d.off-4, "L2", "%d out of range [1, %d]", l2, maxThesisL2)
 	}
-	if l1 == 0 || l1%32 != 0 || l1 > maxWidth {
-		d.off -= 4
-		return nil, d.errf("L1", "%d must be a positive multiple of 32 ≤ %d", l1, maxWidth)
-	}
-	l2, err := d.u32("L2")
-	if err != nil {
-		return nil, err
-	}
-	if l2 == 0 || l2 > maxThesisL2 {
-		d.off -= 4
-		return nil, d.errf("L2", "%d out of range [1, %d]", l2, maxThesisL2)
+	if d.err != nil {
+		return nil, d.err
 	}
 	n1, m, h := int64(nf), int64(l1), int64(l2)
 	want := 2*n1*m + 2*m + 2*m*h + 4*h + h + 4
-	if rem := int64(d.remaining()); rem != want && (d.r == nil || d.size >= 0) {
+	if rem := d.remaining(); rem != want && d.size >= 0 {
 		what := "truncated"
 		if rem > want {
 			what = "trailing bytes"
 		}
-		return nil, d.errf("body", "%s: header %q NF=%d L1=%d L2=%d needs %d bytes after the header, %d present",
+		d.fail("body", "%s: header %q NF=%d L1=%d L2=%d needs %d bytes after the header, %d present",
 			what, name, nf, l1, l2, want, rem)
+		return nil, d.err
 	}
 	if want > MaxFileSize {
-		return nil, d.errf("body", "header %q NF=%d L1=%d L2=%d declares %d bytes, more than MaxFileSize", name, nf, l1, l2, want)
+		d.fail("body", "header %q NF=%d L1=%d L2=%d declares %d bytes, more than MaxFileSize", name, nf, l1, l2, want)
+		return nil, d.err
 	}
 	spec, err := ParseSpec(thesisSpec(set.String(), int(m), int(h)))
 	if err != nil {
-		return nil, d.errf("header", "%v", err)
+		d.fail("header", "%v", err)
+		return nil, d.err
 	}
 	fa, a, err := spec.build(true)
 	if err != nil {
-		return nil, d.errf("header", "%v", err)
+		d.fail("header", "%v", err)
+		return nil, d.err
 	}
 	a.Quantization = ThesisQuantization
 	hidden, out := a.Stacks[0][2].(*Affine), a.Stacks[0][4].(*Affine)
-	if err := d.i16s("L1 weights", fa.w16); err != nil {
-		return nil, err
+	d.fill("L1 weights", fa.w16)
+	d.fill("L1 bias", fa.bias)
+	d.fill("L2 weights", hidden.Weights)
+	d.fill("L2 bias", hidden.Bias)
+	d.fill("output weights", out.Weights[:h])
+	d.fill("output bias", out.Bias)
+	if d.err == nil && !d.atEOF() {
+		d.fail("end", "trailing bytes after the output bias")
 	}
-	if err := d.i16s("L1 bias", fa.bias); err != nil {
-		return nil, err
-	}
-	if err := d.i8s("L2 weights", hidden.Weights); err != nil {
-		return nil, err
-	}
-	if err := d.i32s("L2 bias", hidden.Bias); err != nil {
-		return nil, err
-	}
-	if err := d.i8s("output weights", out.Weights[:h]); err != nil {
-		return nil, err
-	}
-	if err := d.i32s("output bias", out.Bias); err != nil {
-		return nil, err
-	}
-	if !d.atEOF() {
-		return nil, d.errf("end", "trailing bytes after the output bias")
+	if d.err != nil {
+		return nil, d.err
 	}
 	return NewNetwork(fa.transformer(), a, "")
 }

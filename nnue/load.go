@@ -34,7 +34,9 @@ var formats = []format{
 		detect: func(h []byte) bool { return bytes.HasPrefix(h, []byte(NativeMagic)) },
 		decode: decodeNative,
 		read: func(r io.Reader, size int64) (*Network, error) {
-			return readNative(&decoder{format: nativeFormat, r: r, size: size, crc: crc32.New(castagnoli)})
+			d := newDecoder(nativeFormat, r, size)
+			d.crc = crc32.New(castagnoli)
+			return readNative(d)
 		}},
 	{name: "stockfish", doc: fmt.Sprintf("Stockfish .nnue (version 0x%08X, 0x%08X or 0x%08X)", StockfishVersionHalfKP, StockfishVersionSFNNv5, StockfishVersionThreats),
 		detect: IsStockfishVersion, decode: decodeStockfish,
@@ -51,7 +53,7 @@ var formats = []format{
 	{name: thesisFormat, doc: `thesis .nn (a feature-set name and 0x00, e.g. "hv\x00")`,
 		detect: looksLikeThesis, decode: decodeThesis,
 		read: func(r io.Reader, size int64) (*Network, error) {
-			return readThesis(&decoder{format: thesisFormat, r: r, size: size})
+			return readThesis(newDecoder(thesisFormat, r, size))
 		}},
 }
 

@@ -109,22 +109,25 @@ type Network struct {
 	ft          *FeatureTransformer
 	arch        Architecture
 	description string
-	spec        Spec         // the declared architecture (specOf), valid when specErr is nil
-	specErr     error        // why the network has no declared architecture
-	sizes       [][]int      // per stack, per layer: logical output size
-	flat        [][]flatBuf  // per stack: the evaluator's buffers, each Residual's body after it
-	flatIdx     [][]int      // per stack, per layer: index of its output buffer in flat
-	fused       []fusedStack // per stack: the fused runner of a known composition, or nil
+	spec        Spec        // the declared architecture (specOf), valid when specErr is nil
+	specErr     error       // why the network has no declared architecture
+	sizes       [][]int     // per stack, per layer: logical output size
+	flat        [][]flatBuf // per stack: the evaluator's buffers, each Residual's body after it
+	flatIdx     [][]int     // per stack, per layer: index of its output buffer in flat
+	forwards    []forwarder // per stack: its family's forward, nil for the generic path
+	families    []family    // per stack: the family planForward chose
 	pool        sync.Pool
 }
 
 // NewNetwork validates arch against ft and returns the network. description is free text
 // (stored by the native format). It returns an error naming the first inconsistency.
 //
-// It also prepares the layers for evaluation, without changing what they compute: an
-// Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major copy of its
-// weights for the sparse-input kernel (simd.AffineSparse, decided once per layer from its
-// weights), and each stack of a known composition gets a fused runner (fused_stack.go).
+// It also prepares the layers for evaluation, without changing what they compute: each
+// stack whose stages are those of an architecture family gets that family's forward with
+// its weights prepared for the simd kernels (planForward, forward.go); in the other
+// stacks an Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major
+// copy of its weights for the sparse-input kernel (simd.AffineSparse, decided once per
+// layer from its weights).
 // The layers must not be modified afterwards, and a layer must not be passed to two
 // NewNetwork calls running concurrently.
 func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (*Network, error) {
@@ -174,15 +177,19 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 			}
 			in = s[i]
 		}
+		f, fam := planForward(st, ft)
+		n.forwards = append(n.forwards, f)
+		n.families = append(n.families, fam)
 		for _, l := range st {
 			switch l := l.(type) {
 			case *Affine:
-				l.prepare()
+				if f == nil { // a family holds its own prepared copy
+					l.prepare()
+				}
 			case *DenseStack:
 				l.prepare()
 			}
 		}
-		n.fused = append(n.fused, fuseStack(st, ft))
 	}
 	n.spec, n.specErr = specOf(ft, arch)
 	return n, nil
@@ -264,7 +271,8 @@ type Evaluator struct {
 	perTerm bool
 	psqt    bool  // the feature transformer has a PSQT part
 	psqtDiv int32 // Architecture.PSQTDiv, 0 replaced by 1
-	// layerByLayer makes ForwardBucket ignore the fused runners (tests compare both).
+	// layerByLayer makes ForwardBucket run the generic path whatever the family (tests
+	// compare both).
 	layerByLayer bool
 	net          *Network
 	acc          *Accumulator
@@ -275,16 +283,16 @@ type Evaluator struct {
 	dense        denseScratch
 }
 
-// evalBucket is one bucket's fused runner (nil: layer by layer) and the output buffers of
-// its layers. Buckets whose stacks have the same layer kinds and sizes share the buffers
-// (a forward pass reads nothing a previous one left in them). u8 and idx repeat bufs[1]'s
-// (the first layer's output and chunk list, all that a simd.ReLUStack or PairwiseStack
-// runner uses) so that such a forward pass does not read the tensor array.
+// evalBucket is one bucket's family forward (nil: the generic path) and the output
+// buffers of its layers. Buckets whose stacks have the same layer kinds and sizes share
+// the buffers (a forward pass reads nothing a previous one left in them). u8 and idx
+// repeat bufs[1]'s (the first layer's output and chunk list, all that a family forward
+// uses) so that its forward pass does not read the tensor array.
 type evalBucket struct {
-	fused fusedStack
-	bufs  []tensor
-	u8    []uint8
-	idx   []uint16
+	fwd  forwarder
+	bufs []tensor
+	u8   []uint8
+	idx  []uint16
 }
 
 // NewEvaluator returns an Evaluator for n.
@@ -325,7 +333,7 @@ func (n *Network) NewEvaluator() *Evaluator {
 	}
 	blk := block.New(size)
 	for b := range n.arch.Stacks {
-		e.bk[b].fused = n.fused[b]
+		e.bk[b].fwd = n.forwards[b]
 		if c := first[b]; c != b {
 			e.bk[b].bufs = e.bk[c].bufs
 			continue
@@ -395,8 +403,8 @@ func (e *Evaluator) Forward(acc *Accumulator, pos *board.Position) Output {
 func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int) Output {
 	bk := &e.bk[bucket]
 	var pos64 int64
-	if f := bk.fused; f != nil && !e.layerByLayer {
-		pos64 = f.run(bk, acc, int(stm&1))
+	if f := bk.fwd; f != nil && !e.layerByLayer {
+		pos64 = f.forward(bk, acc, int(stm&1))
 	} else {
 		n, bufs := e.net, bk.bufs
 		e.st = evalState{stm: int(stm & 1), dense: &e.dense}

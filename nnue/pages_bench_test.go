@@ -328,21 +328,21 @@ func pgScatter[T any](p *T) *T {
 	return c
 }
 
-// pgScatterEvaluator returns an evaluator of n whose fused runners use scattered copies of
+// pgScatterEvaluator returns an evaluator of n whose family forwards use scattered copies of
 // the prepared stacks (separate allocations, as before round 7) and scattered
 // first-layer buffers.
 func pgScatterEvaluator(n *Network) *Evaluator {
 	e := n.NewEvaluator()
 	for b := range e.bk {
-		switch f := e.bk[b].fused.(type) {
-		case *reluChainStack:
+		switch f := e.bk[b].fwd.(type) {
+		case *creluChain:
 			g := *f
-			g.plan = pgScatter(f.plan)
-			e.bk[b].fused = &g
-		case *sfnnv5Stack:
+			g.k = *pgScatter(&f.k)
+			e.bk[b].fwd = &g
+		case *sfnnv5:
 			g := *f
-			g.plan = pgScatter(f.plan)
-			e.bk[b].fused = &g
+			g.k = *pgScatter(&f.k)
+			e.bk[b].fwd = &g
 		}
 		pgKeep = append(pgKeep, make([]byte, 8192))
 		e.bk[b].u8 = alignedUint8(len(e.bk[b].u8))
@@ -363,9 +363,9 @@ func BenchmarkPagesLayoutAB(b *testing.B) {
 	if os.Getenv("PAGES_SHOW") != "" {
 		for _, e := range []*Evaluator{eA, eB} {
 			var rs []pgRegion
-			pgWalk("bk0", reflect.ValueOf(e.bk[0].fused), map[uintptr]bool{}, &rs, 0)
+			pgWalk("bk0", reflect.ValueOf(e.bk[0].fwd), map[uintptr]bool{}, &rs, 0)
 			for _, r := range rs {
-				if strings.Contains(r.name, "plan") {
+				if strings.Contains(r.name, ".k") {
 					fmt.Printf("  %x %6d %s\n", r.start>>12, r.end-r.start, r.name)
 				}
 			}

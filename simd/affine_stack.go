@@ -14,10 +14,13 @@ import (
 // (every clock system call under page-table isolation flushes it) each distinct page
 // costs a page walk, and separate allocations put every small array on a page of its own.
 
-// ReLUStack is a prepared HalfKP layer stack (Stockfish 12/13 nnue_architecture.h, the
-// "HalfKP 256x2-32-32-1" net): the ClippedReLU of both perspectives' accumulators (m int16
-// each, side to move first), fc_0 = Affine(2m→32), ClippedReLU (>> shift0), fc_1 =
-// Affine(32→32), ClippedReLU (>> shift1), fc_2 = Affine(32→1). Forward runs it with
+// ReLUStack is a prepared ClippedReLU chain: the HalfKP layer stack (Stockfish 12/13
+// nnue_architecture.h, the "HalfKP 256x2-32-32-1" net) — the ClippedReLU of both
+// perspectives' accumulators (m int16 each, side to move first), fc_0 = Affine(2m→32),
+// ClippedReLU (>> shift0), fc_1 = Affine(32→32), ClippedReLU (>> shift1), fc_2 =
+// Affine(32→1) — or, without fc_1, the thesis nets' (2m→32→1: the ClippedReLU after fc_0
+// feeds fc_2 directly; at AVX2 the transform with its chunk list, fc_0's sparse kernel
+// and ClippedReLUDot32's kernel, three calls). Forward runs it with
 // direct calls of the kernels of the current level (no function values, one check of the
 // operands), where the layer-by-layer path makes one call per layer:
 // ClippedReLUAffineSparse's pieces below VNNI (fc_0 sparse, the non-zero chunks listed
@@ -31,7 +34,7 @@ type ReLUStack struct {
 	wt0     []int8 // fc_0 chunk-major, SparseWeights(w0, 2m, 32)
 	group   int    // SparseGroup(wt0, 2m, 32)
 	b0      []int32
-	wt1     []int8 // fc_1 chunk-major, SparseWeights(w1, 32, 32)
+	wt1     []int8 // fc_1 chunk-major, SparseWeights(w1, 32, 32); nil without fc_1
 	b1      []int32
 	w2      []int8
 	b2      int32
@@ -87,6 +90,9 @@ type stackKernel struct {
 // in dst are in that order at AVX2. It returns an error if len(score) ≠ 2m.
 func (s *ReLUStack) WithActivity(score []int32) (*ReLUStack, error) {
 	m2 := 2 * s.k.m
+	if s.wt1 == nil {
+		return nil, fmt.Errorf("simd: ReLUStack.WithActivity: the input order is part of the 32→32→1 kernel; this stack has no fc_1")
+	}
 	if len(score) != m2 {
 		return nil, fmt.Errorf("simd: ReLUStack.WithActivity: %d scores, want %d", len(score), m2)
 	}
@@ -164,7 +170,10 @@ var reluStackSmall = block.Len(4*32) + block.Len(32*32) + block.Len(4*32) + bloc
 // SparseGroup of wtS (ignored without WithActivity).
 func (s *ReLUStack) setPointers(groupS int) {
 	s.pw0, s.pwt0 = &s.w0[0], &s.wt0[0]
-	s.k.pb0, s.k.pwt1, s.k.pb1, s.k.pw2 = &s.b0[0], &s.wt1[0], &s.b1[0], &s.w2[0]
+	s.k.pb0, s.k.pw2 = &s.b0[0], &s.w2[0]
+	if s.wt1 != nil {
+		s.k.pwt1, s.k.pb1 = &s.wt1[0], &s.b1[0]
+	}
 	s.k.masks, s.k.pwt0, s.k.group = nil, s.pwt0, s.group
 	if s.wtS != nil {
 		s.k.masks, s.k.pwt0, s.k.group = &s.masks[0], &s.wtS[0], groupS
@@ -175,7 +184,8 @@ func (s *ReLUStack) setPointers(groupS int) {
 // positive multiple of 32, at most 32,768): fc_0's weights w0 row-major [32][2m] with 32
 // biases b0, fc_1's w1 row-major [32][32] with 32 biases b1, fc_2's 32 weights w2 and
 // bias b2, the ClippedReLU shifts shift0 (after fc_0) and shift1 (after fc_1), each < 32.
-// The slices are copied (chunk-major for the sparse kernels), all into one block that
+// w1 and b1 both nil declare the stack without fc_1 (fc_2 then reads the ClippedReLU of
+// fc_0's outputs; shift1 is ignored). The slices are copied (chunk-major for the sparse kernels), all into one block that
 // starts on a 4 KiB page in the order Forward reads them. It returns an error for any
 // other shape.
 func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int32, shift1 uint, w2 []int8, b2 int32) (*ReLUStack, error) {
@@ -184,7 +194,7 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 		return nil, fmt.Errorf("simd: ReLUStack width %d, want a positive multiple of 32 up to 32768", m)
 	case len(w0) != 32*2*m || len(b0) != 32:
 		return nil, fmt.Errorf("simd: ReLUStack fc_0 has %d weights and %d biases, want %d and 32", len(w0), len(b0), 64*m)
-	case len(w1) != 32*32 || len(b1) != 32 || len(w2) != 32:
+	case (w1 != nil || b1 != nil) && (len(w1) != 32*32 || len(b1) != 32) || len(w2) != 32:
 		return nil, fmt.Errorf("simd: ReLUStack fc_1/fc_2 have %d/%d weights and %d biases, want 1024/32 and 32", len(w1), len(w2), len(b1))
 	case shift0 > 31 || shift1 > 31:
 		return nil, fmt.Errorf("simd: ReLUStack shifts %d, %d, want < 32", shift0, shift1)
@@ -194,16 +204,22 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 	// row-major for the dense kernel at VNNI.
 	blk := block.New(2*block.Len(32*m2) + reluStackSmall)
 	s := &ReLUStack{b2: b2, k: stackKernel{m: m, sh0: shift0, sh1: shift1}}
-	s.wt0, s.b0, s.wt1, s.b1, s.w2 = blk.Int8s(32*m2), blk.Int32s(32), blk.Int8s(32*32), blk.Int32s(32), blk.Int8s(32)
+	s.wt0, s.b0 = blk.Int8s(32*m2), blk.Int32s(32)
+	if w1 != nil {
+		s.wt1, s.b1 = blk.Int8s(32*32), blk.Int32s(32)
+	}
+	s.w2 = blk.Int8s(32)
 	s.w0 = blk.Int8s(32 * m2)
 	sparseWeightsInto(s.wt0, w0, m2, 32)
 	copy(s.b0, b0)
-	sparseWeightsInto(s.wt1, w1, 32, 32)
-	copy(s.b1, b1)
+	if w1 != nil {
+		sparseWeightsInto(s.wt1, w1, 32, 32)
+		copy(s.b1, b1)
+		s.k.group1 = SparseGroup(s.wt1, 32, 32)
+	}
 	copy(s.w2, w2)
 	copy(s.w0, w0)
 	s.group = SparseGroup(s.wt0, m2, 32)
-	s.k.group1 = SparseGroup(s.wt1, 32, 32)
 	s.setPointers(0)
 	return s, nil
 }
@@ -211,11 +227,22 @@ func NewReLUStack(m int, w0 []int8, b0 []int32, shift0 uint, w1 []int8, b1 []int
 // Width returns m, the int16 accumulator width per perspective.
 func (s *ReLUStack) Width() int { return s.k.m }
 
+// Depth returns the number of hidden layers before fc_2: 2 (fc_0, fc_1) or 1 (fc_0).
+func (s *ReLUStack) Depth() int {
+	if s.wt1 == nil {
+		return 1
+	}
+	return 2
+}
+
 // forwardGeneric is Forward through the installed kernels (the Go twins at level
 // Generic and in purego builds).
 func (s *ReLUStack) forwardGeneric(a, b []int16, dst []uint8, idx []uint16) int32 {
 	m := s.k.m
 	var o [32]int32
 	ClippedReLUAffineSparse(o[:], dst[:2*m], a[:m], b[:m], s.wt0, s.b0, s.group, idx[:m/2])
+	if s.wt1 == nil {
+		return s.b2 + ClippedReLUDot32(o[:], s.w2, s.k.sh0)
+	}
 	return s.b2 + ReLUAffineReLUDot32(o[:], s.k.sh0, s.wt1, s.b1, s.k.sh1, s.w2)
 }

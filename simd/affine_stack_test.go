@@ -11,8 +11,9 @@ import (
 // ReLUStack.Forward equals the layers it replaces (Go kernels: ClippedReLU16 ×2, Affine,
 // ClippedReLU32, Affine, ClippedReLUDot32 + bias) at every level, with fc_0 weights small
 // and large enough for every SparseGroup (1, 2, 3), any share of zero inputs and the
-// stack's Go path, with and without WithActivity's input order; dst holds the ClippedReLU
-// afterwards (at AVX2 in that order).
+// stack's Go path, with and without WithActivity's input order, and without fc_1 (the
+// thesis nets' 2m→32→1); dst holds the ClippedReLU afterwards (at AVX2 in WithActivity's
+// order).
 func TestReLUStackMatchesLayers(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
@@ -45,14 +46,28 @@ func TestReLUStackMatchesLayers(t *testing.T) {
 			if rapid.Bool().Draw(t, "sf") {
 				sh0, sh1 = 6, 6
 			}
-			s, err := NewReLUStack(m, w0, b0, sh0, w1, b1, sh1, w2, b2)
+			depth1 := rapid.Bool().Draw(t, "no fc_1")
+			var s *ReLUStack
+			var err error
+			if depth1 {
+				s, err = NewReLUStack(m, w0, b0, sh0, nil, nil, sh1, w2, b2)
+			} else {
+				s, err = NewReLUStack(m, w0, b0, sh0, w1, b1, sh1, w2, b2)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if w1max == 40 && s.k.group1 < 2 {
+			if depth1 != (s.Depth() == 1) {
+				t.Fatalf("Depth %d", s.Depth())
+			}
+			if depth1 {
+				if _, err := s.WithActivity(make([]int32, 2*m)); err == nil {
+					t.Fatal("WithActivity accepted a stack without fc_1")
+				}
+			} else if w1max == 40 && s.k.group1 < 2 {
 				t.Fatalf("fc_1 weights ≤ 40: group %d", s.k.group1)
 			}
-			if rapid.Bool().Draw(t, "ordered") { // WithActivity: fc_0's input reordered at AVX2
+			if !depth1 && rapid.Bool().Draw(t, "ordered") { // WithActivity: fc_0's input reordered at AVX2
 				score, _ := buffer(t, "score", 2*m, func() int32 { return int32(f.r.IntN(8)) })
 				if s, err = s.WithActivity(score); err != nil {
 					t.Fatal(err)
@@ -69,6 +84,9 @@ func TestReLUStackMatchesLayers(t *testing.T) {
 			clippedReLU32Generic(u[:], o0[:], sh0)
 			affineGeneric(o1[:], u[:], w1, b1)
 			want := b2 + clippedReLUDot32Generic(o1[:], w2, sh1)
+			if depth1 {
+				want = b2 + clippedReLUDot32Generic(o0[:], w2, sh0)
+			}
 
 			dst, _ := buffer(t, "dst", 2*m, func() uint8 { return 0xAA })
 			idx := make([]uint16, m/2)
@@ -104,6 +122,8 @@ func TestReLUStackRejects(t *testing.T) {
 		{"b0", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0[1:], 6, w1, b1, 6, w2, 0) }},
 		{"w1", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1[1:], b1, 6, w2, 0) }},
 		{"b1", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1, b1[:0], 6, w2, 0) }},
+		{"b1 nil", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1, nil, 6, w2, 0) }},
+		{"w1 nil", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, nil, b1, 6, w2, 0) }},
 		{"w2", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 6, w1, b1, 6, w2[:31], 0) }},
 		{"shift", func() (*ReLUStack, error) { return NewReLUStack(m, w0, b0, 32, w1, b1, 6, w2, 0) }},
 	} {

@@ -21,6 +21,9 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		return s.forwardGeneric(a, b, dst, idx)
 	}
 	pa, pb, pd, pi := &a[0], &b[0], &dst[0], &idx[0]
+	if s.k.pwt1 == nil { // no fc_1 (k's fields lie next to m, read above)
+		return s.b2 + s.forward1(pa, pb, dst, idx)
+	}
 	if !wide {
 		// AVX2: the whole stack in one kernel (its fc_0 over the listed non-zero chunks,
 		// in WithActivity's order where set; the tail with int16 pairs where group1 ≥ 2).
@@ -41,4 +44,34 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 		return s.b2 + reluAffineReLUDot32PairsAVX512(&o[0], s.k.sh0, s.k.pwt1, s.k.pb1, s.k.sh1, s.k.pw2)
 	}
 	return s.b2 + reluAffineReLUDot32AVX512(&o[0], s.k.sh0, s.k.pwt1, s.k.pb1, s.k.sh1, s.k.pw2)
+}
+
+// forward1 is Forward's assembly path for the stack without fc_1 (Depth 1), after the
+// operand checks: the transform with its chunk list and fc_0's sparse kernel below VNNI,
+// the dense sixteen-row kernel at VNNI, then ClippedReLUDot32's kernel on fc_0's 32 sums;
+// fc_2's bias is the caller's.
+func (s *ReLUStack) forward1(pa, pb *int16, dst []uint8, idx []uint16) int32 {
+	m := s.k.m
+	var o [32]int32
+	switch {
+	case vnni:
+		clippedReLU16AVX512(&dst[0], pa, m)
+		clippedReLU16AVX512(&dst[m], pb, m)
+		affineVNNI16(&o[0], &dst[0], s.pw0, s.k.pb0, 2*m, 32)
+	default:
+		var k int
+		if wide {
+			k = clippedReLU16NNZAVX512(&dst[0], pa, m, &idx[0], 0)
+			k += clippedReLU16NNZAVX512(&dst[m], pb, m, &idx[k], m/4)
+		} else {
+			k = clippedReLU16NNZAVX2(&dst[0], pa, m, &idx[0], 0)
+			k += clippedReLU16NNZAVX2(&dst[m], pb, m, &idx[k], m/4)
+		}
+		if k == 0 {
+			copy(o[:], s.b0)
+		} else {
+			sparseAccListed(&o[0], s.k.pb0, &dst[0], s.pwt0, &idx[0], k, 32, s.group)
+		}
+	}
+	return clippedReLUDot32AVX2(&o[0], s.k.pw2, 32, s.k.sh0)
 }
