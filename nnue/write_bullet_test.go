@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -77,11 +78,8 @@ func TestWriteBulletErrors(t *testing.T) {
 	if _, err := WriteBullet(&bytes.Buffer{}, net, f); err == nil || !strings.Contains(err.Error(), "outside int16") {
 		t.Errorf("bias 40000: %v", err)
 	}
-	def, err := Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := WriteBullet(&bytes.Buffer{}, def, BulletFile{}); err == nil || !strings.Contains(err.Error(), "bullet") {
-		t.Errorf("default network: %v", err)
+	thesis := randomThesisNet(t, rand.New(rand.NewPCG(1, 2)), "all", 32, 8, 20)
+	if _, err := WriteBullet(&bytes.Buffer{}, thesis, BulletFile{}); err == nil || !strings.Contains(err.Error(), "bullet") {
+		t.Errorf("thesis network: %v", err)
 	}
 }

@@ -22,7 +22,7 @@
 // doc/nnue.md) on one line and exits; with -v the multi-line nnue.Spec.Describe follows,
 // with -json it is the object {"architecture": "<string>"}. For the embedded default:
 //
-//	ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361
+//	ft=all:i16 width=256 stack=stm>screlu_affine.i16(255,255,1) buckets=pieces(8,2,4) out=*400/16320 pawn=361
 //
 // -arch declares the architecture of a file that records none — bullet's network files
 // (doc/bullet.md lists the string of every shared net) — in the grammar -describe prints; the
@@ -57,9 +57,9 @@
 // Without -json the output starts with two lines naming the network and the unit
 // conversion, then one line per position; the README's first command prints
 //
-//	network: embedded default (nnue.Default): all[768]→256×2 | Perspective(side to move first) → ClippedReLU(int16, >>0) → Affine(512→32) → ClippedReLU(int32, >>6) → Affine(32→1)
+//	network: embedded default (nnue.Default): all[768]→256×2 | 8 stacks: Perspective(side to move first) → SCReLU(QA=255, /255, →1)
 //	eval: the network's output for the side to move, in its internal units; pawns = eval ÷ 361 (the declared pawn value)
-//	Black to move: eval -61 (Black's view) = -0.17 pawns; White's view +0.17 pawns | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+//	Black to move: eval -34 (Black's view) = -0.09 pawns; White's view +0.09 pawns | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
 //
 // For networks whose pawn value depends on the material (nnue.Architecture.PawnByMaterial:
 // Stockfish 19) each line also gives the divisor used, "(÷297.6)".

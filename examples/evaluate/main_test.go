@@ -224,7 +224,7 @@ func TestEPDLongLineAndBadLine(t *testing.T) {
 // TestDescribe: -describe prints the embedded default's architecture string on one line,
 // -v adds the description, -json wraps the string in {"architecture": …}.
 func TestDescribe(t *testing.T) {
-	const want = "ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=>>4 pawn=361"
+	const want = "ft=all:i16 width=256 stack=stm>screlu_affine.i16(255,255,1) buckets=pieces(8,2,4) out=*400/16320 pawn=361"
 	var out bytes.Buffer
 	if err := run(options{describe: true}, &out); err != nil {
 		t.Fatal(err)
@@ -236,7 +236,7 @@ func TestDescribe(t *testing.T) {
 	if err := run(options{describe: true, verbose: true}, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), want+"\ninputs: 1 feature blocks, 768 features") || !strings.Contains(out.String(), "512 → 32") {
+	if !strings.HasPrefix(out.String(), want+"\ninputs: 1 feature blocks, 768 features") || !strings.Contains(out.String(), "512 → 1: screlu_affine") {
 		t.Errorf("-describe -v:\n%s", out.String())
 	}
 	out.Reset()
