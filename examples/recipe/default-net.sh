@@ -3,7 +3,7 @@
 # doc/default-network.md "Recipe"): positions from in-process self-play, labels from a network,
 # training, export, a quick strength check against the embedded network.
 #
-#   examples/recipe/default-net.sh OUTDIR            # the full recipe (≈ 1 h on 2 idle cores)
+#   examples/recipe/default-net.sh OUTDIR            # the full recipe (≈ 1.5 h on 2 idle cores)
 #   SCALE=smoke examples/recipe/default-net.sh OUTDIR   # the same steps at toy sizes (≈ 1 min)
 #
 # Run it from the repository root. Everything is written under OUTDIR (never into the
@@ -40,11 +40,11 @@ resume=()
   -workers 2 -seed "$seed" -quiet-only -label-net "$label" -progress 10s
 "$out/bin/datagen" -stats "$out/data.binpack"
 
-step "training: thesis architecture (768→$l1)×2→32→1, $epochs epochs"
+step "training: CPW architecture (768→$l1)×2→1×8 SCReLU, $epochs epochs"
 if [ ! -e "$out/net.nnue" ]; then
   resume=()
   [ -e "$out/net.ckpt" ] && resume=(-resume)
-  "$out/bin/train" -data "$out/data.binpack" "${resume[@]}" -set all -arch thesis -l1 "$l1" -l2 32 -loss score \
+  "$out/bin/train" -data "$out/data.binpack" "${resume[@]}" -set all -arch cpw -l1 "$l1" -buckets 8 -loss score \
     -epochs "$epochs" -batch 4096 -lr 1e-3 -decay 0.9 -val 0.02 -workers 2 -seed "$seed" -pawn-value 361 -mirror \
     -out "$out/net"
 fi
