@@ -709,10 +709,25 @@ func f32s(b []byte) []float32 {
 }
 
 // transformerRows permutes bullet's l0w [768·K][N] into the rows of nnuekit's
-// kings(…)*ALL order: ALL index (file·8 + rank)·12 + role·2 + color.
+// kings(…)*ALL order (rowPairs).
 func (L *bulletLayout) transformerRows(l0w []byte) []int16 {
 	n := L.n
 	w := alignedInt16(768 * L.kb * n)
+	L.rowPairs(func(ours, theirs int) {
+		src := l0w[2*theirs*n : 2*(theirs+1)*n]
+		dst := w[ours*n : (ours+1)*n]
+		for j := range dst {
+			dst[j] = int16(binary.LittleEndian.Uint16(src[2*j:]))
+		}
+	})
+	return w
+}
+
+// rowPairs calls f for every feature-transformer row with its index in nnuekit's
+// kings(…)*ALL order (ALL index (file·8 + rank)·12 + role·2 + color, per king bucket) and in
+// bullet's l0w order (bucket·768 + 384·color + 64·role + square, the square mirrored a↔h
+// when the layout mirrors).
+func (L *bulletLayout) rowPairs(f func(ours, theirs int)) {
 	for b := range L.kb {
 		for sq := range 64 {
 			bsq := sq
@@ -721,18 +736,11 @@ func (L *bulletLayout) transformerRows(l0w []byte) []int16 {
 			}
 			for role := range 6 {
 				for c := range 2 {
-					ours := b*768 + ((sq&7)*8+sq>>3)*12 + role*2 + c
-					theirs := b*768 + 384*c + 64*role + bsq
-					src := l0w[2*theirs*n : 2*(theirs+1)*n]
-					dst := w[ours*n : (ours+1)*n]
-					for j := range dst {
-						dst[j] = int16(binary.LittleEndian.Uint16(src[2*j:]))
-					}
+					f(b*768+((sq&7)*8+sq>>3)*12+role*2+c, b*768+384*c+64*role+bsq)
 				}
 			}
 		}
 	}
-	return w
 }
 
 func alignedCopy(v []int16) []int16 {

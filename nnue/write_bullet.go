@@ -117,22 +117,10 @@ func putF32s(dst []byte, v []float32) {
 // kings(…)*ALL order) into bullet's l0w [768·K][N].
 func (L *bulletLayout) writeTransformerRows(l0w []byte, ft *FeatureTransformer) {
 	n := L.n
-	for b := range L.kb {
-		for sq := range 64 {
-			bsq := sq
-			if L.mirror {
-				bsq ^= 7
-			}
-			for role := range 6 {
-				for c := range 2 {
-					ours := b*768 + ((sq&7)*8+sq>>3)*12 + role*2 + c
-					theirs := b*768 + 384*c + 64*role + bsq
-					dst := l0w[2*theirs*n : 2*(theirs+1)*n]
-					for j, v := range ft.Weights(ours) {
-						binary.LittleEndian.PutUint16(dst[2*j:], uint16(v))
-					}
-				}
-			}
+	L.rowPairs(func(ours, theirs int) {
+		dst := l0w[2*theirs*n : 2*(theirs+1)*n]
+		for j, v := range ft.Weights(ours) {
+			binary.LittleEndian.PutUint16(dst[2*j:], uint16(v))
 		}
-	}
+	})
 }
