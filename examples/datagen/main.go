@@ -409,18 +409,28 @@ func prepareOutput(path string, logw io.Writer) (*os.File, int64, error) {
 			return nil, 0, err
 		}
 	}
-	if end != off {
-		fmt.Fprintf(logw, "datagen: %s: cutting a truncated last line (%d bytes)\n", path, off-end)
+	if err := cutTail(f, end, off, logw, path, "a truncated last line"); err != nil {
+		return nil, 0, err
+	}
+	return f, lines, nil
+}
+
+// cutTail prepares a resumed output for appending: when the whole records end at end before
+// the file's size, the rest (what, left by a crash) is cut with a message on logw; then f is
+// positioned at end. On error f is closed.
+func cutTail(f *os.File, end, size int64, logw io.Writer, path, what string) error {
+	if end != size {
+		fmt.Fprintf(logw, "datagen: %s: cutting %s (%d bytes)\n", path, what, size-end)
 		if err := f.Truncate(end); err != nil {
 			f.Close()
-			return nil, 0, err
+			return err
 		}
 	}
 	if _, err := f.Seek(end, io.SeekStart); err != nil {
 		f.Close()
-		return nil, 0, err
+		return err
 	}
-	return f, lines, nil
+	return nil
 }
 
 // appendWriter is what the games of an -append run are written to: the file itself (tests

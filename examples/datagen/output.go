@@ -139,15 +139,7 @@ func prepareBinpack(path string, logw io.Writer) (*os.File, int64, error) {
 		f.Close()
 		return nil, 0, err
 	}
-	if end != st.Size() {
-		fmt.Fprintf(logw, "datagen: %s: cutting an unfinished last chunk (%d bytes)\n", path, st.Size()-end)
-		if err := f.Truncate(end); err != nil {
-			f.Close()
-			return nil, 0, err
-		}
-	}
-	if _, err := f.Seek(end, io.SeekStart); err != nil {
-		f.Close()
+	if err := cutTail(f, end, st.Size(), logw, path, "an unfinished last chunk"); err != nil {
 		return nil, 0, err
 	}
 	return f, n, nil
