@@ -19,34 +19,38 @@ type Affine struct {
 	Weights []int8  // Out·pad32(In), row-major
 	Bias    []int32 // Out
 
-	// sparse is the chunk-major copy of Weights for the sparse-input kernel, made by
-	// prepare when NewNetwork takes the layer in (nil for layers it does not pay for).
-	sparse *affineSparse
-}
-
-// affineSparse is the load-time preparation of a wide first hidden layer for
-// simd.AffineSparse (Stockfish 16's sparse input propagation).
-type affineSparse struct {
-	wt    []int8 // simd.SparseWeights(Weights, pad32(In), Out)
-	group int    // simd.SparseGroup(wt, …): chunks whose products may be summed in int16
+	// sparse is the prepared sparse-input form of the layer, made by prepare when
+	// NewNetwork takes the layer in (nil for layers it does not pay for).
+	sparse *simd.SparseAffine
 }
 
 // sparseMinIn is the smallest padded input width for which Affine uses the sparse-input
-// kernel: the wide layers right after the feature transformer (Stockfish 15.1: 1024→16,
-// 13: 512→32, thesis nets: 2M→32), whose inputs are mostly zero.
+// form: the wide layers right after the feature transformer (Stockfish 15.1: 1024→16,
+// 13: 512→32, 19: 1024→32, thesis nets: 2M→32), whose inputs are mostly zero.
 const sparseMinIn = 256
 
-// prepare decides, once per layer when a Network is built, whether the layer runs the
-// sparse-input kernel, and how many chunks' products that kernel may add in int16
-// (simd.SparseGroup, from the loaded weights: 3 for the Stockfish 13 net, 2 for 15.1). Both paths give the bits of the
-// dense kernel.
+// prepare decides, once per layer when a Network is built, whether the layer runs
+// simd.SparseAffine (which picks the kernel of the current level; both give the bits of
+// the dense kernel).
 func (l *Affine) prepare() {
 	if l.sparse != nil || (l.Out != 16 && l.Out != 32) || pad32(l.In) < sparseMinIn {
 		return
 	}
-	p := pad32(l.In)
-	wt := simd.SparseWeights(l.Weights, p, l.Out)
-	l.sparse = &affineSparse{wt: wt, group: simd.SparseGroup(wt, p, l.Out)}
+	l.sparse = simd.NewSparseAffine(l.Weights, pad32(l.In), l.Out)
+}
+
+// prepareAffine prepares l if it is an Affine layer, and the Affine layers of its body
+// if it is nested; NewNetwork calls it on the layers of every stack that runs the
+// generic path.
+func prepareAffine(l Layer) {
+	switch l := l.(type) {
+	case *Affine:
+		l.prepare()
+	case nested:
+		for _, b := range l.bodyLayers() {
+			prepareAffine(b)
+		}
+	}
 }
 
 // NewAffine allocates a zero Affine layer with 64-byte-aligned weights.
@@ -90,13 +94,8 @@ func (l *Affine) Row(j int) []int8 {
 }
 
 func (l *Affine) propagate(in, out *tensor, _ *evalState) {
-	// At VNNI the dense kernel is faster: one VPDPBUSD per 64 weight bytes leaves the index
-	// list and the per-chunk broadcasts no room when half (Stockfish 15.1) to three
-	// quarters (13) of the input chunks are non-zero. Measured hot, one position: 15.1
-	// fc_0 52 ns dense vs 88 sparse, 13 fc_0 54 vs 54; at AVX2 sparse wins (102 vs 155,
-	// 130 vs 152).
-	if s := l.sparse; s != nil && simd.Level() < simd.AVX512VNNI {
-		simd.AffineSparseIdx(out.i32[:l.Out], in.u8[:pad32(l.In)], s.wt, l.Bias, s.group, in.idx)
+	if s := l.sparse; s != nil {
+		s.Forward(out.i32[:l.Out], in.u8[:pad32(l.In)], l.Bias, in.idx)
 		return
 	}
 	simd.Affine(out.i32[:l.Out], in.u8[:pad32(l.In)], l.Weights, l.Bias)

@@ -47,7 +47,7 @@ func randomSFNNv5(t testing.TB, rng *rand.Rand, spec string, m int) *Network {
 	for k := 0; k < 8; k++ {
 		arch.Stacks = append(arch.Stacks, []Layer{
 			Perspective{},
-			PairwiseMul{},
+			Pairwise{Max: 127, Shift: 7},
 			randAffine(m, 16, 20000),
 			&Residual{Mul: 9600, Div: 8128, Body: []Layer{
 				&Concat{Parts: []Layer{SqrClippedReLU{Shift: 19}, ClippedReLU{Input: KindInt32, Shift: 6}}},

@@ -20,6 +20,10 @@ import (
 //     skip(concat(sqrcrelu(s),crelu.i32(s0)),affine.i8(32),crelu.i32(s1),affine.i8(1),mul,div),
 //     width m a multiple of 64 in [256, 2048] — Stockfish 15.1 and 16; prepared as one
 //     simd.PairwiseStack.
+//   - familyPairwiseDense (forward_pairwise_dense.go): stm|white > pairwise(max,shift) >
+//     affine.i8(16|32) > skipdiff(concat(sqrcrelu(s),crelu.i32(s0)),append(affine.i8(y),
+//     concat(sqrcrelu(s'),crelu.i32(s1))),affine.i8(1),mul,div), width m a multiple of 64 in
+//     [256, 2048], y ≤ 64 — Stockfish 19; fc_0 prepared as one simd.SparseAffine.
 //
 // planForward, below, is the one place that makes that choice: it compares the stack's
 // declared stages with each family's template (creluChainStages, sfnnv5Stages:
@@ -27,9 +31,9 @@ import (
 // limits are those of the simd stack kernels and of the evaluator's chunk-list buffer
 // (fc_0's input of 256 to 2048 bytes). Which kernel each stage runs at the current SIMD
 // level (fc_0 sparse over the listed non-zero chunks below VNNI, dense at VNNI) is
-// decided inside the simd stack's Forward, the one place that reads the level. Any
-// other composition (bullet's float stacks, SCReLU or CReLU single layers, Stockfish
-// 19's dense stack, chains of other widths) runs the generic path. TestShippedForwards
+// decided inside simd (the prepared stacks' Forward, SparseAffine.Forward), the one
+// place that reads the level. Any other composition (bullet's float stacks, SCReLU or
+// CReLU single layers, chains of other widths) runs the generic path. TestShippedForwards
 // fails when a shipped net does not get its family, and TestFamilyMatchesReference
 // compares each family with the generic path at every level.
 
@@ -37,12 +41,13 @@ import (
 type family uint8
 
 const (
-	familyGeneric    family = iota // the declared layers one by one
-	familyCReLUChain               // forward_crelu_chain.go
-	familySFNNv5                   // forward_sfnnv5.go
+	familyGeneric       family = iota // the declared layers one by one
+	familyCReLUChain                  // forward_crelu_chain.go
+	familySFNNv5                      // forward_sfnnv5.go
+	familyPairwiseDense               // forward_pairwise_dense.go
 )
 
-// String returns "generic", "crelu-chain" or "sfnnv5".
+// String returns "generic", "crelu-chain", "sfnnv5" or "pairwise-dense".
 func (f family) String() string {
 	switch f {
 	case familyGeneric:
@@ -51,6 +56,8 @@ func (f family) String() string {
 		return "crelu-chain"
 	case familySFNNv5:
 		return "sfnnv5"
+	case familyPairwiseDense:
+		return "pairwise-dense"
 	}
 	return fmt.Sprintf("family(%d)", uint8(f))
 }
@@ -81,6 +88,9 @@ func planForward(layers []Layer, ft *FeatureTransformer) (forwarder, family) {
 	}
 	if f := newSFNNv5(stages, ft.width, i8, i32); f != nil {
 		return f, familySFNNv5
+	}
+	if f := newPairwiseDense(stages, ft.width, i8, i32); f != nil {
+		return f, familyPairwiseDense
 	}
 	return nil, familyGeneric
 }

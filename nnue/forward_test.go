@@ -18,7 +18,7 @@ var shippedFamilies = map[string]family{
 	sfNetHalfKP:                    familyCReLUChain,
 	sfNetSFNNv5:                    familySFNNv5,
 	sfNetSF16:                      familySFNNv5,
-	sfNetSF19:                      familyGeneric,
+	sfNetSF19:                      familyPairwiseDense,
 	"alexandria-ml-33184b6.net":    familyGeneric,
 	"alexandria-sl-hm-cba722a.net": familyGeneric,
 	"maelstrom-512.bin":            familyGeneric,
@@ -85,8 +85,8 @@ func sameAsReference(t interface{ Fatalf(string, ...any) }, name string, n *Netw
 	}
 }
 
-// TestFamilyMatchesReference: on the shipped nets of each family (the default net, a
-// thesis net, Stockfish 13, 15.1 and 16), every family forward gives the generic path's
+// TestFamilyMatchesReference: on the shipped nets of each family (a thesis net,
+// Stockfish 13, 15.1, 16 and 19), every family forward gives the generic path's
 // output bit for bit at every SIMD level over golden positions.
 func TestFamilyMatchesReference(t *testing.T) {
 	requireShared(t)
@@ -95,9 +95,12 @@ func TestFamilyMatchesReference(t *testing.T) {
 	for i := 0; i < len(rows) && len(ps) < 400; i += 7 {
 		ps = append(ps, sfParsePos(t, rows[i].fen))
 	}
-	for _, name := range []string{"thesis hv", sfNetHalfKP, sfNetSFNNv5, sfNetSF16} {
-		if raceEnabled && name == sfNetSF16 {
+	for _, name := range []string{"thesis hv", sfNetHalfKP, sfNetSFNNv5, sfNetSF16, sfNetSF19} {
+		if raceEnabled && (name == sfNetSF16 || name == sfNetSF19) {
 			continue
+		}
+		if name == sfNetSF19 && len(ps) > 100 {
+			ps = ps[:100] // 8 buckets × 2 sides × every level on a 98 MB net
 		}
 		n := shippedNet(t, name)
 		if n.families[0] == familyGeneric {
@@ -108,7 +111,7 @@ func TestFamilyMatchesReference(t *testing.T) {
 }
 
 // TestFamilyRandomNets: random small networks of each family — ClippedReLU chains with
-// one and two hidden layers, SFNNv5 stacks, with any shifts, either perspective order and
+// one and two hidden layers, SFNNv5 stacks, pairwise-dense stacks, with any shifts, either perspective order and
 // several buckets — run their family's forward, which gives the generic path's output at
 // every level; shapes outside a family's limits or stages run the generic path.
 func TestFamilyRandomNets(t *testing.T) {
@@ -118,7 +121,7 @@ func TestFamilyRandomNets(t *testing.T) {
 	}
 	rapid.Check(t, func(rt *rapid.T) {
 		persp := rapid.SampledFrom([]string{"stm", "white"}).Draw(rt, "perspective")
-		kind := rapid.IntRange(0, 2).Draw(rt, "family")
+		kind := rapid.IntRange(0, 3).Draw(rt, "family")
 		sh := func(name string, hi int) int { return rapid.IntRange(0, hi).Draw(rt, name) }
 		var stack string
 		var m int
@@ -133,6 +136,18 @@ func TestFamilyRandomNets(t *testing.T) {
 			}
 			stack += ">affine.i8(1)"
 			if m < 128 || m > 1024 || h != 32 {
+				want = familyGeneric
+			}
+		case 3:
+			m = 64 * rapid.IntRange(3, 33).Draw(rt, "m/64")
+			mx := rapid.SampledFrom([]int{127, 255, 362}).Draw(rt, "max")
+			x := rapid.SampledFrom([]int{16, 32, 32, 8}).Draw(rt, "x") // 8: no family
+			y := rapid.IntRange(1, 64).Draw(rt, "y")
+			stack = fmt.Sprintf("%s>pairwise(%d,%d)>affine.i8(%d)>skipdiff(concat(sqrcrelu(%d),crelu.i32(%d)),append(affine.i8(%d),concat(sqrcrelu(%d),crelu.i32(%d))),affine.i8(1),%d,%d)",
+				persp, mx, map[int]int{127: 7, 255: 9, 362: 10}[mx], x, sh("sq0", 63), sh("s0", 31), y, sh("sq1", 63), sh("s1", 31),
+				rapid.IntRange(-20000, 20000).Draw(rt, "mul"), rapid.IntRange(1, 20000).Draw(rt, "div"))
+			want = familyPairwiseDense
+			if m < 256 || m > 2048 || x == 8 {
 				want = familyGeneric
 			}
 		default:

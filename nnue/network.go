@@ -112,7 +112,7 @@ type Network struct {
 	spec        Spec        // the declared architecture (specOf), valid when specErr is nil
 	specErr     error       // why the network has no declared architecture
 	sizes       [][]int     // per stack, per layer: logical output size
-	flat        [][]flatBuf // per stack: the evaluator's buffers, each Residual's body after it
+	flat        [][]flatBuf // per stack: the evaluator's buffers, each nested layer's body after it (flatBufs)
 	flatIdx     [][]int     // per stack, per layer: index of its output buffer in flat
 	forwards    []forwarder // per stack: its family's forward, nil for the generic path
 	families    []family    // per stack: the family planForward chose
@@ -126,7 +126,7 @@ type Network struct {
 // stack whose stages are those of an architecture family gets that family's forward with
 // its weights prepared for the simd kernels (planForward, forward.go); in the other
 // stacks an Affine layer reading ≥ 256 inputs with 16 or 32 outputs gets a chunk-major
-// copy of its weights for the sparse-input kernel (simd.AffineSparse, decided once per
+// copy of its weights for the sparse-input kernel (simd.SparseAffine, decided once per
 // layer from its weights).
 // The layers must not be modified afterwards, and a layer must not be passed to two
 // NewNetwork calls running concurrently.
@@ -167,27 +167,17 @@ func NewNetwork(ft *FeatureTransformer, arch Architecture, description string) (
 		n.flatIdx = append(n.flatIdx, nil)
 		in := ft.width
 		for i, l := range st {
+			prepareNested(l)
 			n.flatIdx[b] = append(n.flatIdx[b], len(n.flat[b]))
-			n.flat[b] = append(n.flat[b], flatBuf{l.OutputKind(), s[i]})
-			if r, ok := l.(*Residual); ok {
-				bs, _ := r.bodySizes(in) // checked by checkStack
-				for j, bl := range r.Body {
-					n.flat[b] = append(n.flat[b], flatBuf{bl.OutputKind(), bs[j]})
-				}
-			}
+			n.flat[b] = flatBufs(n.flat[b], l, in, s[i])
 			in = s[i]
 		}
 		f, fam := planForward(st, ft)
 		n.forwards = append(n.forwards, f)
 		n.families = append(n.families, fam)
-		for _, l := range st {
-			switch l := l.(type) {
-			case *Affine:
-				if f == nil { // a family holds its own prepared copy
-					l.prepare()
-				}
-			case *DenseStack:
-				l.prepare()
+		if f == nil { // a family holds its own prepared copy
+			for _, l := range st {
+				prepareAffine(l)
 			}
 		}
 	}
@@ -280,7 +270,6 @@ type Evaluator struct {
 	active       []int
 	in           tensor    // forward-pass input view (a field so that it does not escape per call)
 	st           evalState // forward-pass state (likewise)
-	dense        denseScratch
 }
 
 // evalBucket is one bucket's family forward (nil: the generic path) and the output
@@ -407,7 +396,7 @@ func (e *Evaluator) ForwardBucket(acc *Accumulator, stm board.Color, bucket int)
 		pos64 = f.forward(bk, acc, int(stm&1))
 	} else {
 		n, bufs := e.net, bk.bufs
-		e.st = evalState{stm: int(stm & 1), dense: &e.dense}
+		e.st = evalState{stm: int(stm & 1)}
 		e.in = tensor{n: n.ft.width, acc: acc.v}
 		cur := &e.in
 		idx := n.flatIdx[bucket]

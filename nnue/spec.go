@@ -277,7 +277,7 @@ func (e *SpecError) Error() string {
 // the builders on hostile input.
 const (
 	maxSpecLen    = 1 << 16 // bytes of a spec string
-	maxSpecDepth  = 3       // nesting of stages (dense(concat(…)))
+	maxSpecDepth  = 4       // nesting of stages (skipdiff(append(concat(…))))
 	maxStageArgs  = 8       // integer arguments of one stage
 	maxStageParts = 8       // nested stages of one stage
 	maxSpecInputs = 8       // feature blocks
@@ -288,7 +288,7 @@ const (
 // and checks it with Spec.Check. It returns a *SpecError naming the offset of the first
 // problem: an unknown field or operation, a field given twice or missing (ft, width and
 // stack are required), a number out of range, a spec longer than 64 KiB, stages nested
-// deeper than 3, or an architecture Check refuses. It allocates at most a few times the
+// deeper than 4, or an architecture Check refuses. It allocates at most a few times the
 // length of s.
 func ParseSpec(s string) (Spec, error) {
 	p := &specParser{src: s}

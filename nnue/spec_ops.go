@@ -57,7 +57,7 @@ func init() {
 				return KindUint8, n, 0, argIn(s, 0, 0, 63)
 			},
 			build: func(s Stage, _ int, _ bool) (Layer, error) { return SqrClippedReLU{Shift: uint8(s.Args[0])}, nil }},
-		"pairwise": {doc: "clamp(a, 0, max)·clamp(b, 0, max) >> shift of each accumulator's two halves (PairwiseMul, PairwiseClip)", args: 2,
+		"pairwise": {doc: "clamp(a, 0, max)·clamp(b, 0, max) >> shift of each accumulator's two halves (Pairwise)", args: 2,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
 				if err := wantKind(in, KindInt16); err != nil {
 					return 0, 0, 0, err
@@ -77,10 +77,7 @@ func init() {
 				return KindUint8, n / 2, 0, nil
 			},
 			build: func(s Stage, _ int, _ bool) (Layer, error) {
-				if s.Args[0] == 127 && s.Args[1] == 7 {
-					return PairwiseMul{}, nil
-				}
-				return PairwiseClip{Max: int16(s.Args[0]), Shift: uint8(s.Args[1])}, nil
+				return Pairwise{Max: int16(s.Args[0]), Shift: uint8(s.Args[1])}, nil
 			}},
 		"affine.i8": {doc: "int8 weights, int32 bias, uint8 inputs, int32 outputs (Affine)", args: 1,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
@@ -152,23 +149,42 @@ func init() {
 				}
 				return c, nil
 			}},
-		"skip": {doc: "a skip connection: runs the nested stages on the input without its last value x and adds x·mul/div to their one output (Residual)",
-			parts: [2]int{1, maxResidualBody}, args: 2, check: skipCheck,
+		"skip": {doc: "a skip connection: runs the nested stages on the input without its last value x and adds x·mul/div to their one output (Residual; Stockfish 15.1, 16)",
+			parts: [2]int{1, maxBody}, args: 2,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) { return skipCheck(s, in, n, n-1) },
 			build: func(s Stage, n int, alloc bool) (Layer, error) {
-				r := &Residual{Mul: int32(s.Args[0]), Div: int32(s.Args[1])}
-				size := n - 1
-				for _, p := range s.Parts {
-					l, err := p.build(size, alloc)
-					if err != nil {
-						return nil, err
-					}
-					_, size, _, _ = p.check(l.InputKind(), size)
-					r.Body = append(r.Body, l)
-				}
-				return r, nil
+				body, err := buildBody(s.Parts, KindInt32, n-1, alloc)
+				return &Residual{Body: body, Mul: int32(s.Args[0]), Div: int32(s.Args[1])}, err
 			}},
-		"dense": {doc: "fc0, act0, fc1, act1, fc2 over act0 ++ act1, then (fc2 + x[n−2] − x[n−1])·mul/div (DenseStack, Stockfish 19)", parts: [2]int{5, 5}, args: 2,
-			check: denseCheck, build: denseBuild},
+		"skipdiff": {doc: "a skip connection: runs the nested stages on the whole input x of n values and returns (their one output + x[n−2] − x[n−1])·mul/div (DiffResidual; Stockfish 19)",
+			parts: [2]int{1, maxBody}, args: 2,
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) { return skipCheck(s, in, n, n) },
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				body, err := buildBody(s.Parts, KindInt32, n, alloc)
+				return &DiffResidual{Body: body, Mul: int32(s.Args[0]), Div: int32(s.Args[1])}, err
+			}},
+		"append": {doc: "a dense connection: the uint8 input followed by the output of the nested stages run on it (Append; Stockfish 19's fc_2 input)",
+			parts: [2]int{1, maxBody},
+			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
+				if err := wantKind(in, KindUint8); err != nil {
+					return 0, 0, 0, err
+				}
+				k, m, bytes, err := bodyCheck(s.Parts, KindUint8, n)
+				if err != nil {
+					return 0, 0, 0, err
+				}
+				if k != KindUint8 {
+					return 0, 0, 0, fmt.Errorf("the body must end with uint8, ends with %s", fmt.Sprint(k))
+				}
+				if int64(n)+int64(m) > maxAffineDim {
+					return 0, 0, 0, fmt.Errorf("%d values, more than %d", int64(n)+int64(m), maxAffineDim)
+				}
+				return KindUint8, n + m, bytes, nil
+			},
+			build: func(s Stage, n int, alloc bool) (Layer, error) {
+				body, err := buildBody(s.Parts, KindUint8, n, alloc)
+				return &Append{Body: body}, err
+			}},
 		"dequant.f32": {doc: "float32(x)·(float32(mul)/float32(div)) + bias in float32, the int32 sums of an integer layer rescaled (Dequantise; fused with fma)", args: 2,
 			check: func(s Stage, in Kind, n int) (Kind, int, int64, error) {
 				if err := wantKind(in, KindInt32); err != nil {
@@ -308,7 +324,9 @@ func concatCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 	return KindUint8, total, bytes, nil
 }
 
-func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
+// skipCheck checks a skip connection (skip, skipdiff) on n int32 inputs whose body reads
+// the first bodyIn of them.
+func skipCheck(s Stage, in Kind, n, bodyIn int) (Kind, int, int64, error) {
 	if err := wantKind(in, KindInt32); err != nil {
 		return 0, 0, 0, err
 	}
@@ -318,12 +336,26 @@ func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 	if s.Args[1] == 0 {
 		return 0, 0, 0, fmt.Errorf("zero divisor")
 	}
-	kind, size := KindInt32, n-1
+	kind, size, bytes, err := bodyCheck(s.Parts, KindInt32, bodyIn)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if kind != KindInt32 || size != 1 {
+		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, fmt.Sprint(kind))
+	}
+	return KindInt32, 1, bytes, nil
+}
+
+// bodyCheck checks the nested stages of a body (append, skip, skipdiff) on an input of
+// kind in and n elements, as checkBody checks the layers: no stm, white, skip or skipdiff
+// among them. It returns the last stage's output kind and size and the parameter bytes.
+func bodyCheck(parts []Stage, in Kind, n int) (Kind, int, int64, error) {
+	kind, size := in, n
 	var bytes int64
-	for _, p := range s.Parts {
+	for _, p := range parts {
 		switch p.Op {
-		case "stm", "white", "skip", "dense":
-			return 0, 0, 0, fmt.Errorf("%s cannot be part of a skip connection's body", p.Op)
+		case "stm", "white", "skip", "skipdiff":
+			return 0, 0, 0, fmt.Errorf("%s cannot be part of a body", p.Op)
 		}
 		k, m, b, err := p.check(kind, size)
 		if err != nil {
@@ -332,87 +364,22 @@ func skipCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
 		kind, size = k, m
 		bytes += b
 	}
-	if kind != KindInt32 || size != 1 {
-		return 0, 0, 0, fmt.Errorf("the body must end with one int32, ends with %d×%s", size, fmt.Sprint(kind))
-	}
-	return KindInt32, 1, bytes, nil
+	return kind, size, bytes, nil
 }
 
-func denseCheck(s Stage, in Kind, n int) (Kind, int, int64, error) {
-	want := []string{"affine.i8", "concat", "affine.i8", "concat", "affine.i8"}
-	for i, p := range s.Parts {
-		if p.Op != want[i] {
-			return 0, 0, 0, fmt.Errorf("part %d is %s, want %s", i+1, p.Op, want[i])
-		}
-	}
-	if s.Args[1] == 0 {
-		return 0, 0, 0, fmt.Errorf("zero divisor")
-	}
-	var bytes int64
-	step := func(p Stage, in Kind, n int) (int, error) {
-		k, m, b, err := p.check(in, n)
+// buildBody builds the layers of checked body stages on an input of kind in and n elements.
+func buildBody(parts []Stage, in Kind, n int, alloc bool) ([]Layer, error) {
+	var body []Layer
+	kind, size := in, n
+	for _, p := range parts {
+		l, err := p.build(size, alloc)
 		if err != nil {
-			return 0, fmt.Errorf("%v: %w", p, err)
+			return nil, err
 		}
-		_ = k
-		bytes += b
-		return m, nil
+		kind, size, _, _ = p.check(kind, size)
+		body = append(body, l)
 	}
-	x, err := step(s.Parts[0], in, n)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if x < 2 || x > maxDense {
-		return 0, 0, 0, fmt.Errorf("fc0 has %d outputs, want 2…%d", x, maxDense)
-	}
-	c0, err := step(s.Parts[1], KindInt32, x)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if c0 != 2*x || c0%32 != 0 {
-		return 0, 0, 0, fmt.Errorf("act0 writes %d values, want 2·%d, a multiple of 32", c0, x)
-	}
-	y, err := step(s.Parts[2], KindUint8, c0)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if y > maxDense {
-		return 0, 0, 0, fmt.Errorf("fc1 has %d outputs, want ≤ %d", y, maxDense)
-	}
-	c1, err := step(s.Parts[3], KindInt32, y)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if c1 != 2*y {
-		return 0, 0, 0, fmt.Errorf("act1 writes %d values, want 2·%d", c1, y)
-	}
-	z, err := step(s.Parts[4], KindUint8, c0+c1)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	if z != 1 {
-		return 0, 0, 0, fmt.Errorf("fc2 has %d outputs, want 1", z)
-	}
-	return KindInt32, 1, bytes, nil
-}
-
-func denseBuild(s Stage, n int, alloc bool) (Layer, error) {
-	x := int(s.Parts[0].Args[0])
-	y := int(s.Parts[2].Args[0])
-	act0, err := s.Parts[1].build(x, alloc)
-	if err != nil {
-		return nil, err
-	}
-	act1, err := s.Parts[3].build(y, alloc)
-	if err != nil {
-		return nil, err
-	}
-	return &DenseStack{
-		FC0: newAffine(n, x, alloc), Act0: act0.(*Concat),
-		FC1: newAffine(2*x, y, alloc), Act1: act1.(*Concat),
-		FC2: newAffine(2*x+2*y, 1, alloc),
-		Mul: int32(s.Args[0]), Div: int32(s.Args[1]),
-	}, nil
+	return body, nil
 }
 
 // check validates the stage's arity and arguments for an input of kind in and n logical
@@ -495,9 +462,7 @@ func stageOf(l Layer) (Stage, error) {
 		return Stage{Op: "crelu.i32", Args: []int64{int64(l.Shift)}}, nil
 	case SqrClippedReLU:
 		return Stage{Op: "sqrcrelu", Args: []int64{int64(l.Shift)}}, nil
-	case PairwiseMul:
-		return Stage{Op: "pairwise", Args: []int64{127, 7}}, nil
-	case PairwiseClip:
+	case Pairwise:
 		return Stage{Op: "pairwise", Args: []int64{int64(l.Max), int64(l.Shift)}}, nil
 	case *Affine:
 		return Stage{Op: "affine.i8", Args: []int64{int64(l.Out)}}, nil
@@ -506,25 +471,13 @@ func stageOf(l Layer) (Stage, error) {
 	case *BulletCReLU:
 		return Stage{Op: "crelu_affine.i16", Args: []int64{int64(l.QA)}}, nil
 	case *Residual:
-		s := Stage{Op: "skip", Args: []int64{int64(l.Mul), int64(l.Div)}}
-		for _, p := range l.Body {
-			ps, err := stageOf(p)
-			if err != nil {
-				return Stage{}, err
-			}
-			s.Parts = append(s.Parts, ps)
-		}
-		return s, nil
+		return nestedStage("skip", []int64{int64(l.Mul), int64(l.Div)}, l.Body)
+	case *DiffResidual:
+		return nestedStage("skipdiff", []int64{int64(l.Mul), int64(l.Div)}, l.Body)
+	case *Append:
+		return nestedStage("append", nil, l.Body)
 	case *Concat:
-		s := Stage{Op: "concat"}
-		for _, p := range l.Parts {
-			ps, err := stageOf(p)
-			if err != nil {
-				return Stage{}, err
-			}
-			s.Parts = append(s.Parts, ps)
-		}
-		return s, nil
+		return nestedStage("concat", nil, l.Parts)
 	case *Dequantise:
 		return Stage{Op: "dequant.f32", Args: []int64{int64(l.Num), int64(l.Den)}}, nil
 	case *FloatAffine:
@@ -541,18 +494,21 @@ func stageOf(l Layer) (Stage, error) {
 		if v := int64(l.Scale); float32(v) == l.Scale && v >= 1 && v <= 1<<24 {
 			return Stage{Op: "trunc.f32", Args: []int64{v}}, nil
 		}
-	case *DenseStack:
-		s := Stage{Op: "dense", Args: []int64{int64(l.Mul), int64(l.Div)}}
-		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
-			ps, err := stageOf(p)
-			if err != nil {
-				return Stage{}, err
-			}
-			s.Parts = append(s.Parts, ps)
-		}
-		return s, nil
 	}
 	return Stage{}, fmt.Errorf("nnue: layer %v has no declared stage", l)
+}
+
+// nestedStage returns the stage op(args) with the declared stages of layers nested.
+func nestedStage(op string, args []int64, layers []Layer) (Stage, error) {
+	s := Stage{Op: op, Args: args}
+	for _, p := range layers {
+		ps, err := stageOf(p)
+		if err != nil {
+			return Stage{}, err
+		}
+		s.Parts = append(s.Parts, ps)
+	}
+	return s, nil
 }
 
 // layerParams calls f with a pointer to each parameter array of l in the native format's
@@ -578,12 +534,8 @@ func layerParams(l Layer, f func(p any)) {
 		for _, p := range l.Parts {
 			layerParams(p, f)
 		}
-	case *Residual:
-		for _, p := range l.Body {
-			layerParams(p, f)
-		}
-	case *DenseStack:
-		for _, p := range []Layer{l.FC0, l.Act0, l.FC1, l.Act1, l.FC2} {
+	case nested:
+		for _, p := range l.bodyLayers() {
 			layerParams(p, f)
 		}
 	}

@@ -22,7 +22,7 @@ var shippedSpecs = map[string]string{
 	sfNetHalfKP:                    "ft=halfkp:i16 width=256 stack=stm>crelu.i16>affine.i8(32)>crelu.i32(6)>affine.i8(32)>crelu.i32(6)>affine.i8(1) out=/16 pawn=208",
 	sfNetSFNNv5:                    "ft=halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=361",
 	sfNetSF16:                      "ft=halfkav2_hm:i16 width=1536 psqt=8 stack=stm>pairwise(127,7)>affine.i8(16)>skip(concat(sqrcrelu(19),crelu.i32(6)),affine.i8(32),crelu.i32(6),affine.i8(1),9600,8128) buckets=pieces(8,1,4) psqtdiv=2 out=/16 pawn=328",
-	sfNetSF19:                      "ft=threats+pawnpairs:i8,halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(255,9)>dense(affine.i8(32),concat(sqrcrelu(21),crelu.i32(7)),affine.i8(32),concat(sqrcrelu(19),crelu.i32(6)),affine.i8(1),9600,16384) buckets=pieces(8,1,4) psqtdiv=2 out=/16 perterm pawn=material:304",
+	sfNetSF19:                      "ft=threats+pawnpairs:i8,halfkav2_hm:i16 width=1024 psqt=8 stack=stm>pairwise(255,9)>affine.i8(32)>skipdiff(concat(sqrcrelu(21),crelu.i32(7)),append(affine.i8(32),concat(sqrcrelu(19),crelu.i32(6))),affine.i8(1),9600,16384) buckets=pieces(8,1,4) psqtdiv=2 out=/16 perterm pawn=material:304",
 	"alexandria-ml-33184b6.net":    bulletNets[0].spec,
 	"alexandria-sl-hm-cba722a.net": bulletNets[1].spec,
 	"maelstrom-512.bin":            "ft=all:i16 width=512 stack=stm>screlu_affine.i16(255,255,1) out=*400/16320 pawn=100",
@@ -130,7 +130,7 @@ func TestDescribeBulletMultiLayer(t *testing.T) {
 }
 
 // drawSpec draws a valid architecture of one of the families: thesis/HalfKP, SFNNv5,
-// SF19-like dense, CPW SCReLU, bullet CReLU, bullet multi-layer (float stages).
+// SF19-like skipdiff/append, CPW SCReLU, bullet CReLU, bullet multi-layer (float stages).
 func drawSpec(t *rapid.T) Spec {
 	sets := []string{"all", "hv", "h+v", "ksq*all", "halfkp", "halfkav2_hm", "all@hm", "d1+d2",
 		"kings(" + strings.TrimSuffix(strings.Repeat("0.1.", 32), ".") + ")@hm*all@hm"}
@@ -163,9 +163,9 @@ func drawSpec(t *rapid.T) Spec {
 			Parts: []Stage{dual("d1"), aff("l2", 1, 64), crelu("c2"), {Op: "affine.i8", Args: []int64{1}}},
 			Args:  []int64{rapid.Int64Range(-1000, 10000).Draw(t, "mul"), rapid.Int64Range(1, 10000).Draw(t, "div")}}}
 	case 2:
-		x := int64(16 * rapid.IntRange(1, 4).Draw(t, "x16"))
-		s.Stack = []Stage{persp, pairwise, {Op: "dense", Parts: []Stage{{Op: "affine.i8", Args: []int64{x}}, dual("a0"), aff("fc1", 1, 64), dual("a1"), {Op: "affine.i8", Args: []int64{1}}},
-			Args: []int64{9600, 16384}}}
+		s.Stack = []Stage{persp, pairwise, aff("fc0", 2, 64), {Op: "skipdiff", Parts: []Stage{dual("a0"),
+			{Op: "append", Parts: []Stage{aff("fc1", 1, 64), dual("a1")}}, {Op: "affine.i8", Args: []int64{1}}},
+			Args: []int64{rapid.Int64Range(-1000, 10000).Draw(t, "mul"), rapid.Int64Range(1, 20000).Draw(t, "div")}}}
 	case 3:
 		s.Stack = []Stage{persp, {Op: "screlu_affine.i16", Args: []int64{255, int64(rapid.SampledFrom([]int{1, 255}).Draw(t, "div")), 1}}}
 	case 4:
@@ -252,8 +252,15 @@ func TestSpecHostile(t *testing.T) {
 		{"ft=all:i16 width=256 stack=stm>pairwise(255,7)>affine.i8(1)", "exceed 255"},
 		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(crelu.i32(0),affine.i8(1),1,0)", "zero divisor"},
 		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(crelu.i32(0),1,2)", "the body must end with one int32"},
-		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(stm,1,2)", "stm cannot be part of a skip connection's body"},
-		{"ft=all:i16 width=256 stack=stm>concat(concat(concat(concat(stm))))", "nested deeper than 3"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skip(stm,1,2)", "stm cannot be part of a body"},
+		{"ft=all:i16 width=256 stack=stm>concat(concat(concat(concat(concat(stm)))))", "nested deeper than 4"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(1)>skipdiff(affine.i8(1),1,2)", "needs at least 2 inputs"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skipdiff(crelu.i32(0),affine.i8(1),1,0)", "zero divisor"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>affine.i8(2)>skipdiff(skip(crelu.i32(0),affine.i8(1),1,1),1,2)", "skip cannot be part of a body"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>append(affine.i8(4))>affine.i8(1)", "the body must end with uint8"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>append(skipdiff(affine.i8(1),1,2))>affine.i8(1)", "skipdiff cannot be part of a body"},
+		{"ft=all:i16 width=256 stack=stm>append(crelu.i16)>affine.i8(1)", "reads uint8 but receives int16"},
+		{"ft=all:i16 width=256 stack=stm>crelu.i16>append(affine.i8(65536),crelu.i32(0))>affine.i8(1)", "more than 65536"},
 		{ok + " buckets=pieces(1,0,0)", "want 2 ≤ N ≤ 64 and Div > 0"},
 		{ok + " buckets=table(0,1)", "bucket table has 2 entries"},
 		{ok + " out=/0", "0 out of range"},

@@ -62,7 +62,7 @@ func decodeStockfish(data []byte) (*Network, error) {
 // SFNNv5 (Stockfish 15.1, 16, 17.1): feature set featureset.HalfKAv2hm(), width L1
 // from the file (1024, 1536, …), 8 PSQT buckets, 8 stacks selected by (pieces − 1)/4, each
 //
-//	Perspective → PairwiseMul → Affine(L1→16) → Residual(Concat(SqrClippedReLU(>>19),
+//	Perspective → Pairwise(0..127, >>7) → Affine(L1→16) → Residual(Concat(SqrClippedReLU(>>19),
 //	ClippedReLU(>>6)) → Affine(30→32) → ClippedReLU(>>6) → Affine(32→1), + last·9600/8128),
 //	Value = ((psqt_stm − psqt_other)/2 + positional) / 16.
 //

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/internal/testenv"
 	"pgregory.net/rapid"
 )
@@ -330,5 +331,21 @@ func TestStockfish19HybridKingUpdate(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The Stockfish 19 net's feature set is StockfishThreatsSpec's, and its architecture the
+// declared string of its loader.
+func TestStockfish19Declared(t *testing.T) {
+	n := sfTestNetwork(t, sfNetSF19)
+	if got, want := n.FeatureSet().String(), featureset.MustParse(StockfishThreatsSpec).String(); got != want {
+		t.Errorf("feature set %s, want %s", got, want)
+	}
+	spec, err := n.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := spec.String(), shippedSpecs[sfNetSF19]; got != want {
+		t.Errorf("spec\n %s\nwant\n %s", got, want)
 	}
 }

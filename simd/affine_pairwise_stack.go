@@ -7,14 +7,14 @@ import (
 )
 
 // PairwiseStack is a prepared SFNNv5 layer stack (Stockfish 15.1 and 16
-// nnue_architecture.h with 16 fc_0 outputs): the PairwiseMul of each perspective's
+// nnue_architecture.h with 16 fc_0 outputs): the pairwise product (PairwiseClip(127, 7)) of each perspective's
 // accumulator halves (m int16 each, side to move first), fc_0 = Affine(m→16) whose 16th
 // output is the skip connection, SqrClippedReLU (>> sqrShift) and ClippedReLU (>> shift0)
 // of the other 15 concatenated, fc_1 = Affine(30→32), ClippedReLU (>> shift1), fc_2 =
 // Affine(32→1). Forward runs it with direct calls of the kernels of the current level,
 // where the layer-by-layer path makes one call per layer (or per fused pair):
 // PairwiseAffineSparse's pieces (fc_0 sparse, the non-zero chunks listed while the
-// products are written; at VNNI too, where the layers run PairwiseMul ×2 and the dense
+// products are written; at VNNI too, where the layers run PairwiseClip(127, 7) ×2 and the dense
 // Affine), then SqrCReLUPair16 and AffineReLUDot32 (below VNNI with int16 pairs where
 // SparseGroup rates fc_1's weights ≥ 2: 6 of the Stockfish 15.1 net's 8 stacks).
 // Bit-identical to the layers at every level. A PairwiseStack is immutable and safe for

@@ -7,7 +7,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-// PairwiseStack.Forward equals the layers it replaces (Go kernels: PairwiseMul ×2, Affine,
+// PairwiseStack.Forward equals the layers it replaces (Go kernels: PairwiseClip(127, 7) ×2, Affine,
 // SqrClippedReLU32 and ClippedReLU32 of fc_0's first 15 outputs, Affine(30→32) on
 // row-major padded weights, ClippedReLUDot32 + bias; fc_0's 16th output as the skip) at
 // every level and on the stack's Go path, for every SparseGroup and any share of zero
@@ -74,7 +74,7 @@ func TestPairwiseStackMatchesLayers(t *testing.T) {
 				t.Fatalf("Forward %d, %d; layers %d, %d (group %d)", got, skip, want, o0[15], s.group)
 			}
 			if !slices.Equal(dst, wantDst) {
-				t.Fatalf("dst is not the PairwiseMul of a and b")
+				t.Fatalf("dst is not the pairwise product (PairwiseClip(127, 7)) of a and b")
 			}
 		})
 	})

@@ -195,3 +195,50 @@ func TestPairwiseAffineSparseMatches(t *testing.T) {
 		})
 	})
 }
+
+// SparseAffine.Forward equals the dense Affine (Go kernel) at every level, whichever
+// kernel the level picks, and its constructor and Forward refuse mismatched shapes.
+func TestSparseAffineMatchesAffine(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			f := drawFiller(t)
+			nin := 32 * rapid.IntRange(1, 64).Draw(t, "nin32")
+			nout := rapid.SampledFrom([]int{16, 32}).Draw(t, "nout")
+			zeroPct := rapid.IntRange(0, 100).Draw(t, "zero%")
+			in, _ := buffer(t, "in", nin, func() uint8 {
+				if f.r.IntN(100) < zeroPct {
+					return 0
+				}
+				return f.u7()
+			})
+			weights := make([]int8, nout*nin)
+			for i := range weights {
+				weights[i] = f.i8()
+			}
+			bias, _ := buffer(t, "bias", nout, f.i32)
+			want := make([]int32, nout)
+			affineGeneric(want, in, weights, bias)
+			s := NewSparseAffine(weights, nin, nout)
+			got := make([]int32, nout)
+			s.Forward(got, in, bias, make([]uint16, SparseIdxLen(nin)))
+			if !slices.Equal(got, want) {
+				t.Fatalf("level %v: got %v, want %v", Level(), got, want)
+			}
+		})
+	})
+	mustPanic(t, "NewSparseAffine with 31 inputs", func() { NewSparseAffine(make([]int8, 31*16), 31, 16) })
+	mustPanic(t, "NewSparseAffine with a short weight slice", func() { NewSparseAffine(make([]int8, 32*16-1), 32, 16) })
+	s := NewSparseAffine(make([]int8, 32*16), 32, 16)
+	mustPanic(t, "Forward with 64 inputs", func() { s.Forward(make([]int32, 16), make([]uint8, 64), make([]int32, 16), nil) })
+}
+
+// mustPanic fails t unless f panics.
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s: no panic", what)
+		}
+	}()
+	f()
+}

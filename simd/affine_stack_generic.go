@@ -16,7 +16,7 @@ func (s *ReLUStack) Forward(a, b []int16, dst []uint8, idx []uint16) int32 {
 // Forward returns the stack's output (fc_2's int32, bias included) and fc_0's 16th output
 // (the skip connection, before its scaling) for the accumulators a (side to move) and b
 // (the other perspective), each of at least Width() int16. dst (≥ Width() bytes) and idx
-// (≥ Width()/4 entries) are scratch: dst receives the PairwiseMul of a and b (fc_0's
+// (≥ Width()/4 entries) are scratch: dst receives the pairwise product (PairwiseClip(127, 7)) of a and b (fc_0's
 // input), idx's contents are unspecified. Shorter operands panic before any arithmetic.
 func (s *PairwiseStack) Forward(a, b []int16, dst []uint8, idx []uint16) (out, skip int32) {
 	m := s.m

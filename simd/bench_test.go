@@ -131,12 +131,12 @@ func BenchmarkSqrClippedReLU32(b *testing.B) {
 	}
 }
 
-func BenchmarkPairwiseMul(b *testing.B) {
+func BenchmarkPairwiseClip127(b *testing.B) {
 	for _, n := range benchWidths {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			x, y, dst := randInt16(n, -300, 300), randInt16(n, -300, 300), AlignedUint8(n)
 			b.SetBytes(int64(5 * n))
-			loop(b, func() { PairwiseMul(dst, x, y) })
+			loop(b, func() { PairwiseClip(dst, x, y, 127, 7) })
 		})
 	}
 }

@@ -45,7 +45,6 @@ func install(l ISA) {
 	sqrClippedReLU32Fn = sqrClippedReLU32Asm
 	sqrCReLUPair16Fn = sqrCReLUPair16Asm
 	clippedReLUDot32Fn = clippedReLUDot32Asm
-	pairwiseMulFn = pairwiseMulAsm
 	updateMixedFn = updateMixedAsm
 	affineFn = affineAsm
 	screluDotFn = screluDotAsm

@@ -20,7 +20,6 @@ func installGeneric() {
 	sqrClippedReLU32Fn = sqrClippedReLU32Generic
 	sqrCReLUPair16Fn = sqrCReLUPair16Generic
 	clippedReLUDot32Fn = clippedReLUDot32Generic
-	pairwiseMulFn = pairwiseMulGeneric
 	updateMixedFn = updateMixedGeneric
 	affineFn = affineGeneric
 	screluDotFn = screluDotGeneric

@@ -26,7 +26,6 @@ var (
 	sqrClippedReLU32Fn func(dst []uint8, src []int32, shift uint)
 	clippedReLUDot32Fn func(x []int32, w []int8, shift uint) int32
 	sqrCReLUPair16Fn   func(dst []uint8, src []int32, sqrShift, shift uint)
-	pairwiseMulFn      func(dst []uint8, a, b []int16)
 	affineFn           func(out []int32, in []uint8, weights []int8, bias []int32)
 	screluDotFn        func(acc, w []int16, qa int16) int32
 )
@@ -100,13 +99,6 @@ func ClippedReLUDot32(x []int32, w []int8, shift uint) int32 {
 // (VEX) serves every vector level.
 func SqrCReLUPair16(dst []uint8, src []int32, sqrShift, shift uint) {
 	sqrCReLUPair16Fn(dst, src, sqrShift, shift)
-}
-
-// PairwiseMul sets dst[i] = (clamp(a[i], 0, 127) · clamp(b[i], 0, 127)) >> 7 (Stockfish
-// 15.1 feature transformer: the two halves of one perspective's accumulator multiplied).
-// len(a) == len(b) == len(dst), a multiple of 32.
-func PairwiseMul(dst []uint8, a, b []int16) {
-	pairwiseMulFn(dst, a, b)
 }
 
 // Affine sets out[j] = bias[j] + Σ_i in[i]·weights[j·len(in) + i] in int32, for

@@ -204,23 +204,6 @@ func clippedReLUDot32Asm(x []int32, w []int8, shift uint) int32 {
 	return s + clippedReLUDot32Generic(x, w, shift)
 }
 
-func pairwiseMulAsm(dst []uint8, a, b []int16) {
-	n := len(dst)
-	a, b = a[:n], b[:n]
-	if m := n &^ 31; m > 0 {
-		if wide {
-			pairwiseMulAVX512(&dst[0], &a[0], &b[0], m)
-		} else {
-			pairwiseMulAVX2(&dst[0], &a[0], &b[0], m)
-		}
-		if m == n {
-			return
-		}
-		dst, a, b = dst[m:], a[m:], b[m:]
-	}
-	pairwiseMulGeneric(dst, a, b)
-}
-
 func affineAsm(out []int32, in []uint8, weights []int8, bias []int32) {
 	n, nout := len(in), len(out)
 	bias = bias[:nout]

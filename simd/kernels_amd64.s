@@ -740,51 +740,6 @@ sqrClippedReLU32AVX2_loop1_end:
 	VZEROUPPER
 	RET
 
-// func pairwiseMulAVX2(dst *uint8, a *int16, b *int16, n int)
-// Requires: AVX, AVX2
-TEXT ·pairwiseMulAVX2(SB), NOSPLIT, $0-32
-	MOVQ     dst+0(FP), AX
-	MOVQ     a+8(FP), CX
-	MOVQ     b+16(FP), DX
-	MOVQ     n+24(FP), BX
-	VPXOR    Y0, Y0, Y0
-	VPCMPEQW Y1, Y1, Y1
-	VPSRLW   $0x09, Y1, Y1
-	SUBQ     $0x00000020, BX
-	JB       pairwiseMulAVX2_loop1_end
-	PCALIGN  $0x20
-
-pairwiseMulAVX2_loop1:
-	VMOVDQU   (CX), Y2
-	VMOVDQU   (DX), Y3
-	VPMAXSW   Y0, Y2, Y2
-	VPMINSW   Y1, Y2, Y2
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMULLW   Y3, Y2, Y2
-	VPSRLW    $0x07, Y2, Y2
-	VMOVDQU   32(CX), Y3
-	VMOVDQU   32(DX), Y4
-	VPMAXSW   Y0, Y3, Y3
-	VPMINSW   Y1, Y3, Y3
-	VPMAXSW   Y0, Y4, Y4
-	VPMINSW   Y1, Y4, Y4
-	VPMULLW   Y4, Y3, Y3
-	VPSRLW    $0x07, Y3, Y3
-	VPACKUSWB Y3, Y2, Y2
-	VPERMQ    $0xd8, Y2, Y2
-	VMOVDQU   Y2, (AX)
-	ADDQ      $0x00000020, AX
-	ADDQ      $0x00000040, CX
-	ADDQ      $0x00000040, DX
-	SUBQ      $0x00000020, BX
-	JAE       pairwiseMulAVX2_loop1
-
-pairwiseMulAVX2_loop1_end:
-	ADDQ $0x00000020, BX
-	VZEROUPPER
-	RET
-
 // func screluDotAVX2(acc *int16, w *int16, n int, qa int16) int32
 // Requires: AVX, AVX2, SSE2
 TEXT ·screluDotAVX2(SB), NOSPLIT, $0-36
@@ -1703,75 +1658,6 @@ sqrClippedReLU32AVX512_loop1:
 
 sqrClippedReLU32AVX512_loop1_end:
 	ADDQ $0x00000010, DX
-	VZEROUPPER
-	RET
-
-// func pairwiseMulAVX512(dst *uint8, a *int16, b *int16, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
-TEXT ·pairwiseMulAVX512(SB), NOSPLIT, $0-32
-	MOVQ       dst+0(FP), AX
-	MOVQ       a+8(FP), CX
-	MOVQ       b+16(FP), DX
-	MOVQ       n+24(FP), BX
-	VMOVDQU64  permQ512<>+0(SB), Z0
-	VPXORD     Z1, Z1, Z1
-	VPTERNLOGD $0xff, Z2, Z2, Z2
-	VPSRLW     $0x09, Z2, Z2
-	SUBQ       $0x00000040, BX
-	JB         pairwiseMulAVX512_loop1_end
-	PCALIGN    $0x20
-
-pairwiseMulAVX512_loop1:
-	VMOVDQU64 (CX), Z3
-	VMOVDQU64 (DX), Z4
-	VPMAXSW   Z1, Z3, Z3
-	VPMINSW   Z2, Z3, Z3
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMULLW   Z4, Z3, Z3
-	VPSRLW    $0x07, Z3, Z3
-	VMOVDQU64 64(CX), Z4
-	VMOVDQU64 64(DX), Z5
-	VPMAXSW   Z1, Z4, Z4
-	VPMINSW   Z2, Z4, Z4
-	VPMAXSW   Z1, Z5, Z5
-	VPMINSW   Z2, Z5, Z5
-	VPMULLW   Z5, Z4, Z4
-	VPSRLW    $0x07, Z4, Z4
-	VPACKUSWB Z4, Z3, Z3
-	VPERMQ    Z3, Z0, Z3
-	VMOVDQU64 Z3, (AX)
-	ADDQ      $0x00000040, AX
-	ADDQ      $0x00000080, CX
-	ADDQ      $0x00000080, DX
-	SUBQ      $0x00000040, BX
-	JAE       pairwiseMulAVX512_loop1
-
-pairwiseMulAVX512_loop1_end:
-	ADDQ      $0x00000040, BX
-	TESTQ     BX, BX
-	JZ        pairwiseMulAVX512_done
-	VMOVDQU64 (CX), Y0
-	VMOVDQU64 (DX), Y3
-	VPMAXSW   Y1, Y0, Y0
-	VPMINSW   Y2, Y0, Y0
-	VPMAXSW   Y1, Y3, Y3
-	VPMINSW   Y2, Y3, Y3
-	VPMULLW   Y3, Y0, Y0
-	VPSRLW    $0x07, Y0, Y0
-	VMOVDQU64 32(CX), Y3
-	VMOVDQU64 32(DX), Y4
-	VPMAXSW   Y1, Y3, Y3
-	VPMINSW   Y2, Y3, Y3
-	VPMAXSW   Y1, Y4, Y4
-	VPMINSW   Y2, Y4, Y4
-	VPMULLW   Y4, Y3, Y3
-	VPSRLW    $0x07, Y3, Y3
-	VPACKUSWB Y3, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU64 Y0, (AX)
-
-pairwiseMulAVX512_done:
 	VZEROUPPER
 	RET
 

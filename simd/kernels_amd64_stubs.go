@@ -50,12 +50,6 @@ func clippedReLU32AVX2(dst *uint8, src *int32, n int, shift uint)
 //go:noescape
 func sqrClippedReLU32AVX2(dst *uint8, src *int32, n int, shift uint)
 
-// pairwiseMulAVX2 sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n,
-// n a multiple of 32.
-//
-//go:noescape
-func pairwiseMulAVX2(dst *uint8, a *int16, b *int16, n int)
-
 // screluDotAVX2 returns Σ_i int32(int16(v·w[i]))·v, v = clamp(acc[i], 0, qa), for i < n,
 // n a multiple of 16 (wrapping int32 sums).
 //
@@ -107,12 +101,6 @@ func clippedReLU32AVX512(dst *uint8, src *int32, n int, shift uint)
 //
 //go:noescape
 func sqrClippedReLU32AVX512(dst *uint8, src *int32, n int, shift uint)
-
-// pairwiseMulAVX512 sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n,
-// n a multiple of 32.
-//
-//go:noescape
-func pairwiseMulAVX512(dst *uint8, a *int16, b *int16, n int)
 
 // screluDotAVX512 returns Σ_i int32(int16(v·w[i]))·v, v = clamp(acc[i], 0, qa), for i < n,
 // n a multiple of 16 (wrapping int32 sums).

@@ -5,7 +5,7 @@ package simd
 // Forward returns the stack's output (fc_2's int32, bias included) and fc_0's 16th output
 // (the skip connection, before its scaling) for the accumulators a (side to move) and b
 // (the other perspective), each of at least Width() int16. dst (≥ Width() bytes) and idx
-// (≥ Width()/4 entries) are scratch: dst receives the PairwiseMul of a and b (fc_0's
+// (≥ Width()/4 entries) are scratch: dst receives the pairwise product (PairwiseClip(127, 7)) of a and b (fc_0's
 // input), idx's contents are unspecified. Shorter operands panic before any arithmetic.
 //
 // After the operand checks it calls the assembly of the level directly (Generic, or a

@@ -363,7 +363,7 @@ func TestSqrCReLUPair16MatchesGo(t *testing.T) {
 	})
 }
 
-func TestPairwiseMulMatchesGo(t *testing.T) {
+func TestPairwiseClip127MatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			f := drawFiller(t)
@@ -377,7 +377,7 @@ func TestPairwiseMulMatchesGo(t *testing.T) {
 			want := slices.Clone(whole)
 			off := len(whole) - guard - n
 			pairwiseMulGeneric(want[off:off+n], a, b)
-			PairwiseMul(dst, a, b)
+			PairwiseClip(dst, a, b, 127, 7)
 			checkSame(t, "dst buffer", whole, want)
 		})
 	})
@@ -462,9 +462,9 @@ func TestKernelsByHand(t *testing.T) {
 		a[0], b[0] = 127, 127 // 16129 >> 7 = 126
 		a[1], b[1] = 300, 64  // 127·64 >> 7 = 63
 		a[2], b[2] = -5, 100  // 0
-		PairwiseMul(out[:32], a, b)
+		PairwiseClip(out[:32], a, b, 127, 7)
 		if out[0] != 126 || out[1] != 63 || out[2] != 0 {
-			t.Errorf("PairwiseMul: got %v", out[:3])
+			t.Errorf("PairwiseClip(127, 7): got %v", out[:3])
 		}
 
 		in := make([]uint8, 64)

@@ -196,7 +196,7 @@ func newFlagSet(o *options, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.lrStep, "lr-step", 1, "-lr-schedule step: units per step")
 	fs.Float64Var(&o.lrGamma, "lr-gamma", 0.1, "-lr-schedule step: factor per step")
 	fs.Float64Var(&o.lrFinal, "lr-final", 0, "-lr-schedule cosine: learning rate of the last unit (0: lr/100)")
-	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.PairwiseMul; -l1 a multiple of 64)")
+	fs.BoolVar(&o.pairwise, "pairwise", false, "thesis architecture: the pairwise product of each perspective's accumulator halves instead of ClippedReLU (nnue.Pairwise{Max: 127, Shift: 7}; -l1 a multiple of 64)")
 	fs.IntVar(&o.l3, "l3", 0, "thesis architecture: width of a second hidden layer after L2 (0: none)")
 	fs.BoolVar(&o.psqt, "psqt", false, "thesis architecture: a Stockfish-style PSQT part beside the feature transformer, one column per output bucket (native format only)")
 	fs.BoolVar(&o.bullet, "bullet", false, "also write OUT.bin in bullet's quantised layout and print the architecture string that loads it (-arch cpw on all or all@hm, optionally times a king-bucket map; doc/trainer.md)")

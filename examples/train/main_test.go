@@ -485,7 +485,7 @@ func TestPairwiseTwoHidden(t *testing.T) {
 	}
 	o.l1, o.out = 32, out+"2"
 	log.Reset()
-	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PairwiseMul") || log.Len() > 0 {
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "nnue.Pairwise") || log.Len() > 0 {
 		t.Errorf("-pairwise -l1 32: error %v, log %q", err, log.String())
 	}
 }

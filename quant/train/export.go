@@ -147,7 +147,7 @@ func (t *Trainer) evalPosition(_ *featureset.Set, p *board.Position) (float64, e
 // HiddenShift, output weights ×S·OutWeightScale (int8) and bias ×S·OutBiasScale (int32), output
 // divided by OutputScale truncating toward zero (Stockfish's division by FV_SCALE, so that a
 // Stockfish-shaped stack evaluates alike in both formats; Exported.WriteStockfish). Per bucket
-// the stack is Perspective → PairwiseMul (or ClippedReLU) → (Affine
+// the stack is Perspective → Pairwise(0..127, >>7) (or ClippedReLU) → (Affine
 // → ClippedReLU)… → Affine, the buckets chosen by nnue.Buckets{N, Sub: 2, Div: ⌈32/N⌉}.
 func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport, error) {
 	s := t.cfg.Thesis
@@ -221,7 +221,7 @@ func (t *Trainer) quantizeStack(m *thesisNet) (*nnue.Network, *quant.ClipReport,
 	for k := range m.nb {
 		var act nnue.Layer = nnue.ClippedReLU{Input: nnue.KindInt16}
 		if m.pairwise {
-			act = nnue.PairwiseMul{}
+			act = nnue.Pairwise{Max: 127, Shift: 7}
 		}
 		st := []nnue.Layer{nnue.Perspective{}, act}
 		for _, d := range m.hidden {

@@ -138,7 +138,7 @@ func uniform(r *rand.Rand, v []float32, lim float64) {
 // S (OutScale) is a fixed factor that lets the optimizer work with output weights of order 1
 // while the model's output is in centipawns; Export multiplies W3 and B3 by S, so the exported
 // model computes exactly the same function. The pairwise product of a perspective's halves is
-// y_j = (127/128)·c(a_j)·c(a_{j+L1/2}), c = clamp to [0, 1]: nnue.PairwiseMul's (A·B) >> 7 on
+// y_j = (127/128)·c(a_j)·c(a_{j+L1/2}), c = clamp to [0, 1]: nnue.Pairwise{Max: 127, Shift: 7}'s (A·B) >> 7 on
 // values scaled by 127, in the units (1/127) of a ClippedReLU output. With PSQT (Config.PSQT)
 // P [F][k] (sparse, the rows of W1's features) adds (Σ_stm P[f][k] − Σ_other P[f][k])/2 inside
 // the S factor: output = S·(B3[k] + W3[k]·h + (P_stm − P_other)/2).

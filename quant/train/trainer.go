@@ -34,7 +34,7 @@ type Config struct {
 	L3 int
 	// Pairwise replaces ArchThesis's ClippedReLU after the feature transformer by the pairwise
 	// product of each perspective's halves, (127/128)·c(a_j)·c(a_{j+L1/2}) with c the clamp to
-	// [0, 1] (Stockfish 15.1's SFNNv5 transform, nnue.PairwiseMul): L1/2 values per perspective.
+	// [0, 1] (Stockfish 15.1's SFNNv5 transform, nnue.Pairwise{Max: 127, Shift: 7}): L1/2 values per perspective.
 	// L1 must be even (a multiple of 64 for the export).
 	Pairwise bool
 	// PSQT adds Stockfish's PSQT part to ArchThesis: beside the feature transformer, one
@@ -257,7 +257,7 @@ func (c Config) CheckExport() error {
 		return fmt.Errorf("train: L1 %d cannot be exported: nnue needs an accumulator width that is a multiple of 32", c.L1)
 	}
 	if c.Pairwise && c.L1%64 != 0 {
-		return fmt.Errorf("train: L1 %d cannot be exported with the pairwise product: nnue.PairwiseMul needs L1/2 a multiple of 32", c.L1)
+		return fmt.Errorf("train: L1 %d cannot be exported with the pairwise product: nnue.Pairwise needs L1/2 a multiple of 32", c.L1)
 	}
 	return nil
 }

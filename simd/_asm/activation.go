@@ -278,51 +278,6 @@ func sqrClippedReLU32(s isa) {
 	RET()
 }
 
-// pairwiseMul generates pairwiseMul+ISA(dst *uint8, a, b *int16, n int), n a multiple of
-// 32: dst = (clamp(a,0,127)·clamp(b,0,127)) >> 7. The product is at most 16129, so
-// VPMULLW is exact and VPSRLW is the shift; the unsigned pack cannot saturate.
-func pairwiseMul(s isa) {
-	fn := "pairwiseMul" + s.name
-	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int)")
-	Pragma("noescape")
-	Doc(fn+" sets dst[i] = (clamp(a[i], 0, 127)·clamp(b[i], 0, 127)) >> 7 for i < n,",
-		"n a multiple of 32.")
-	dst := ld("dst")
-	pa := ld("a")
-	pb := ld("b")
-	n := ld("n")
-	idx := permQ(s)
-	zero, c127 := s.vec(), s.vec()
-	s.zero(zero)
-	allOnes(s, c127)
-	VPSRLW(U8(9), c127, c127) // 127 in every word
-	block := func(w int, wide bool, dOff, sOff int) {
-		vec := YMM
-		if wide {
-			vec = ZMM
-		}
-		z, c := width(zero, w), width(c127, w)
-		var r [2]reg.VecVirtual
-		for k := range r {
-			r[k] = pairProduct(s, vec, pa, pb, sOff+k*w, z, c)
-		}
-		VPACKUSWB(r[1], r[0], r[0])
-		packFixQ(r[0], idx, wide)
-		s.mov(r[0], Mem{Base: dst, Disp: dOff})
-	}
-	w := s.bytes
-	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
-		func(k int) { ADDQ(U32(k*w), dst); ADDQ(U32(2*k*w), pa); ADDQ(U32(2*k*w), pb) })
-	if s.wide {
-		TESTQ(n, n)
-		JZ(LabelRef(fn + "_done"))
-		block(32, false, 0, 0)
-	}
-	Label(fn + "_done")
-	VZEROUPPER()
-	RET()
-}
-
 // hsum reduces the int32 lanes of v (any width) to one int32 in the low lane of the
 // returned XMM register, with wrapping adds.
 func hsum(s isa, v reg.VecVirtual, wide bool) reg.VecVirtual {

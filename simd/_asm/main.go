@@ -79,7 +79,6 @@ func main() {
 		clippedReLU16(s)
 		clippedReLU32(s)
 		sqrClippedReLU32(s)
-		pairwiseMul(s)
 		screluDot(s)
 	}
 	sqrCReLUPair()
