@@ -85,7 +85,9 @@ type accPlan struct {
 // planAccumulator chooses how every accumulator of ft is refreshed and updated, once,
 // when ft is built (newFT, newFT8), from its declared fields alone: the row types
 // (Int8Rows), the PSQT bucket count and the width (a positive multiple of 32, every one
-// of which simd.FeatureRows takes). It is the only place that makes the choice;
+// of which simd.FeatureRows takes), and for the plane refresher and the split summands
+// the feature set's declared structure (Set.PlaneRows, Set.Blocks); never from names or
+// descriptions. It is the only place that makes the choice;
 // Accumulator's methods, RefreshTable and AccumulatorStack dispatch on the kind. The
 // kernels of each kind — refresh from a list; update of one perspective by one feature in
 // and one out; quiet move of both perspectives; update by any lists:
