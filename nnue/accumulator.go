@@ -215,7 +215,7 @@ func (a *Accumulator) CopyFrom(src *Accumulator) {
 
 // copyPersp copies one perspective.
 func (a *Accumulator) copyPersp(src *Accumulator, p int) {
-	if a.mix != nil { // the values and both parts
+	if a.kind == accMixed { // the values and both parts
 		copy(a.mix.tri[p], src.mix.tri[p])
 		copy(a.mix.psqtTri[p], src.mix.psqtTri[p])
 		return

@@ -232,7 +232,7 @@ func (n *Network) MemoryPerPly() int {
 	var e stackEntry
 	k := n.ft.accVectors()
 	b := k*2*n.ft.width + k*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
-	if n.ft.rows8 > 0 {
+	if n.ft.acc.kind == accMixed {
 		b += int(unsafe.Sizeof(accParts{}))
 	}
 	return b
