@@ -165,7 +165,7 @@ func (s *AccumulatorStack) refreshBoard(acc *Accumulator, b *ownBoard, king boar
 // (PieceSquare.AppendDiff, Accumulator.UpdateFrom). The caller has ruled out a refresh.
 func (s *AccumulatorStack) updatePSQ(prev, e *stackEntry, persp board.Color) {
 	p := int(persp)
-	if prev.computed[p^1] && !e.computed[p^1] && e.acc.quiet != quietNone {
+	if prev.computed[p^1] && !e.computed[p^1] && e.acc.kind.pairs() {
 		if a0, s0, a1, s1, ok := s.psq.QuietPair(e.kings, &e.dirty); ok {
 			e.acc.updatePair(prev.acc, a0, s0, a1, s1)
 			e.computed[0], e.computed[1] = true, true

@@ -48,7 +48,7 @@ type AccumulatorStack struct {
 	own    bool
 	boards []ownBoard
 	// split: the transformer's int8 and int16 summands where they are split
-	// (newSplitSummands: Stockfish 19), nil otherwise. Only an int8 summand's
+	// (accPlan.split, planAccumulator: Stockfish 19), nil otherwise. Only an int8 summand's
 	// RequiresRefresh refreshes a perspective; where only an int16 summand requires one
 	// (an own-king move) the entry is updated by Accumulator.setMixed: the int8 part
 	// incremental, the int16 part from the refresh table's cached part of the king square
@@ -91,7 +91,7 @@ func (n *Network) NewAccumulatorStack() *AccumulatorStack {
 	for p := range s.addedBoth {
 		s.addedBoth[p], s.removedBoth[p] = make([]int, 0, k), make([]int, 0, k)
 	}
-	if s.split = newSplitSummands(n.ft); s.split != nil {
+	if s.split = n.ft.acc.split; s.split != nil {
 		s.active16 = make([]int, 0, max(s.split.max16, 64))
 	}
 	return s
@@ -232,7 +232,7 @@ func (n *Network) MemoryPerPly() int {
 	var e stackEntry
 	k := n.ft.accVectors()
 	b := k*2*n.ft.width + k*4*n.ft.psqtBuckets + int(unsafe.Sizeof(e)) + int(unsafe.Sizeof(Accumulator{}))
-	if n.ft.rows8 > 0 {
+	if n.ft.acc.kind == accMixed {
 		b += int(unsafe.Sizeof(accParts{}))
 	}
 	return b

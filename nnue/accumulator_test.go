@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
 	"pgregory.net/rapid"
 )
 
@@ -33,42 +34,152 @@ func TestBuffersAligned(t *testing.T) {
 	}
 }
 
-// TestUpdateFusedVariants: any numbers of added/removed features (exercising the 2+2, 1+2,
-// 1+1, add-only and sub-only kernels), in place and copy-make, equal a refresh of the
-// resulting multiset; copy-make leaves the source untouched.
-func TestUpdateFusedVariants(t *testing.T) {
-	n := randomSFNNv5(t, rand.New(rand.NewPCG(2, 2)), "h+v", 64) // with PSQT
-	ft := n.FeatureTransformer()
-	rapid.Check(t, func(rt *rapid.T) {
-		feat := rapid.IntRange(0, ft.Features()-1)
-		base := rapid.SliceOfN(feat, 0, 12).Draw(rt, "base")
-		nrm := rapid.IntRange(0, len(base)).Draw(rt, "removed count")
-		removed := base[:nrm]
-		added := rapid.SliceOfN(feat, 0, 6).Draw(rt, "added")
-		persp := board.Color(rapid.IntRange(0, 1).Draw(rt, "persp"))
-		src := ft.NewAccumulator()
-		src.Refresh(persp, base)
-		before := slices.Clone(src.Values(persp))
-		want := ft.NewAccumulator()
-		want.Refresh(persp, append(slices.Clone(base[nrm:]), added...))
-
-		dst := ft.NewAccumulator()
-		dst.UpdateFrom(src, persp, added, removed)
-		if !slices.Equal(dst.Values(persp), want.Values(persp)) || !slices.Equal(dst.PSQT(persp), want.PSQT(persp)) {
-			rt.Fatal("copy-make update differs from refresh")
-		}
-		if !slices.Equal(src.Values(persp), before) {
-			rt.Fatal("copy-make modified the source")
-		}
-		src.Update(persp, added, removed)
-		if !slices.Equal(src.Values(persp), want.Values(persp)) || !slices.Equal(src.PSQT(persp), want.PSQT(persp)) {
-			rt.Fatal("in-place update differs from refresh")
-		}
-	})
+// randomFT16 returns a transformer for spec with random int16 rows (±wr) and nb PSQT
+// buckets of random weights (none for nb = 0).
+func randomFT16(t testing.TB, rng *rand.Rand, spec string, width, nb, wr int) *FeatureTransformer {
+	t.Helper()
+	set := featureset.MustParse(spec)
+	w := make([]int16, set.Size()*width)
+	for i := range w {
+		w[i] = int16(rng.IntN(2*wr+1) - wr)
+	}
+	b := make([]int16, width)
+	for i := range b {
+		b[i] = int16(rng.IntN(2*wr+1) - wr)
+	}
+	p := make([]int32, set.Size()*nb)
+	for i := range p {
+		p[i] = int32(rng.IntN(20001) - 10000)
+	}
+	ft, err := NewFeatureTransformer(set, width, w, b, nb, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ft
 }
 
-// TestUpdateFromFastPaths checks UpdateFrom's fast paths (one feature in and one out; no
-// change) against the general loop, with and without PSQT, copy-make and in place.
+// randomFT8 returns a transformer for spec whose first rows8 features have random int8
+// rows and the others random int16 rows, with nb PSQT buckets (Stockfish 19's layout).
+func randomFT8(t testing.TB, rng *rand.Rand, spec string, width, rows8, nb int) *FeatureTransformer {
+	t.Helper()
+	set := featureset.MustParse(spec)
+	nf := set.Size()
+	w8 := alignedInt8(rows8 * width)
+	for i := range w8 {
+		w8[i] = int8(rng.IntN(255) - 127)
+	}
+	w16 := alignedInt16((nf - rows8) * width)
+	for i := range w16 {
+		w16[i] = int16(rng.IntN(2001) - 1000)
+	}
+	b := alignedInt16(width)
+	for i := range b {
+		b[i] = int16(rng.IntN(2001) - 1000)
+	}
+	var p []int32
+	if nb > 0 {
+		p = alignedInt32(nf * nb)
+		for i := range p {
+			p[i] = int32(rng.IntN(20001) - 10000)
+		}
+	}
+	return newFT8(set, width, rows8, w8, set.MaxActive(), w16, set.MaxActive(), b, nb, p)
+}
+
+// TestUpdateEveryKind: for a transformer of every accumulator kind (planAccumulator), any
+// numbers of added and removed features — none (a copy), one of each (the quiet kernel),
+// any lists — in place and copy-make equal a refresh of the resulting multiset, PSQT sums
+// included; copy-make leaves the source untouched and the other perspective unwritten.
+func TestUpdateEveryKind(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	fts := []struct {
+		ft   *FeatureTransformer
+		kind accKind
+	}{
+		{randomThesisNet(t, rng, "h", 32, 4, 10).FeatureTransformer(), accRows16},
+		{randomSFNNv5(t, rng, "h+v", 64).FeatureTransformer(), accRows16PSQT8},
+		{randomFT16(t, rng, "h+v", 64, 3, 1000), accRows16PSQT},
+		{randomFT16(t, rng, "h", 32, 1, 1000), accRows16PSQT},
+		{randomFT8(t, rng, "h+v", 64, 100, 8), accMixed},
+		{randomFT8(t, rng, "h", 32, 50, 0), accMixed},
+	}
+	for _, c := range fts {
+		ft := c.ft
+		if ft.acc.kind != c.kind {
+			t.Fatalf("%v, %d int8 rows, %d PSQT buckets: kind %d, want %d", ft.Set(), ft.Int8Rows(), ft.PSQTBuckets(), ft.acc.kind, c.kind)
+		}
+		rapid.Check(t, func(rt *rapid.T) {
+			feat := rapid.IntRange(0, ft.Features()-1)
+			base := rapid.SliceOfN(feat, 0, 12).Draw(rt, "base")
+			nrm := rapid.IntRange(0, len(base)).Draw(rt, "removed count")
+			removed := base[:nrm]
+			added := rapid.SliceOfN(feat, 0, 6).Draw(rt, "added")
+			persp := board.Color(rapid.IntRange(0, 1).Draw(rt, "persp"))
+			src := ft.NewAccumulator()
+			src.Refresh(persp, base)
+			src.Refresh(persp^1, base[len(base)/2:])
+			before := slices.Clone(src.Values(persp))
+			want := ft.NewAccumulator()
+			want.Refresh(persp, append(slices.Clone(base[nrm:]), added...))
+
+			dst := ft.NewAccumulator()
+			other := slices.Clone(dst.Values(persp ^ 1))
+			dst.UpdateFrom(src, persp, added, removed)
+			if !slices.Equal(dst.Values(persp), want.Values(persp)) || !slices.Equal(dst.PSQT(persp), want.PSQT(persp)) {
+				rt.Fatalf("kind %d: copy-make update differs from refresh", ft.acc.kind)
+			}
+			if !slices.Equal(src.Values(persp), before) {
+				rt.Fatal("copy-make modified the source")
+			}
+			if !slices.Equal(dst.Values(persp^1), other) {
+				rt.Fatal("the other perspective was written")
+			}
+			src.Update(persp, added, removed)
+			if !slices.Equal(src.Values(persp), want.Values(persp)) || !slices.Equal(src.PSQT(persp), want.PSQT(persp)) {
+				rt.Fatalf("kind %d: in-place update differs from refresh", ft.acc.kind)
+			}
+		})
+	}
+}
+
+// TestShippedAccumulatorKinds fails when a shipped network does not get its accumulator
+// kind (planAccumulator), its plane refresh or Stockfish 19's split summands, so that a
+// change to the transformer cannot silently move a net to another path.
+func TestShippedAccumulatorKinds(t *testing.T) {
+	want := map[string]accKind{
+		"default": accRows16, "thesis hv": accRows16, sfNetHalfKP: accRows16,
+		sfNetSFNNv5: accRows16PSQT8, sfNetSF16: accRows16PSQT8, sfNetSF19: accMixed,
+		"alexandria-ml-33184b6.net": accRows16, "alexandria-sl-hm-cba722a.net": accRows16,
+		"maelstrom-512.bin": accRows16, "stormphrax-net013.nnue": accRows16,
+	}
+	planes := map[string]bool{sfNetHalfKP: true, sfNetSFNNv5: true, sfNetSF16: true}
+	for name := range shippedSpecs {
+		k, ok := want[name]
+		if !ok {
+			t.Errorf("%s: no expected accumulator kind", name)
+			continue
+		}
+		if raceEnabled && name == sfNetSF19 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			pl := shippedNet(t, name).ft.acc
+			if pl.kind != k {
+				t.Errorf("kind %d, want %d", pl.kind, k)
+			}
+			if (pl.planes != nil) != planes[name] {
+				t.Errorf("plane refresh %v, want %v", pl.planes != nil, planes[name])
+			}
+			if split := name == sfNetSF19; (pl.split != nil && pl.split.psq16 != nil) != split {
+				t.Errorf("split summands %v, want %v", pl.split, split)
+			}
+		})
+	}
+}
+
+// TestUpdateFromFastPaths checks UpdateFrom's quiet kernels (one feature in and one out)
+// and no change at all against updateFromGeneral, with and without PSQT, copy-make and
+// in place.
 func TestUpdateFromFastPaths(t *testing.T) {
 	nets := []*Network{
 		randomSFNNv5(t, rand.New(rand.NewPCG(4, 4)), "h+v", 64),         // 8 PSQT buckets

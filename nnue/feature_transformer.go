@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/nnuekit/nnuekit/featureset"
-	"github.com/nnuekit/nnuekit/simd"
 )
 
 // FeatureTransformer is the first, incrementally updated layer of a network (thesis §4.2,
@@ -33,10 +32,9 @@ type FeatureTransformer struct {
 	bound       AccumulatorBound
 	rows8       int    // features 0 … rows8−1 have int8 rows
 	weights8    []int8 // their rows, feature-major
-	// planes is the refresh from piece planes bound to weights, bias, psqt and the
-	// set's plane layout (Accumulator.refreshPlanes), nil for sets without planes
-	// (featureset.Set.PlaneRows) and transformers with int8 rows.
-	planes *simd.PlaneRefresher
+	// acc is how every accumulator of the transformer is refreshed and updated, and
+	// the kernels bound to its rows (planAccumulator).
+	acc accPlan
 }
 
 // NewFeatureTransformer builds a feature transformer for set with width outputs per
@@ -97,11 +95,7 @@ func checkFTDims(nf, width, psqtBuckets int) error {
 func newFT(set *featureset.Set, width int, w, b []int16, psqtBuckets int, p []int32) *FeatureTransformer {
 	ft := &FeatureTransformer{set: set, width: width, weights: w, bias: b, psqtBuckets: psqtBuckets, psqt: p}
 	ft.bound = computeBound(set.Size(), width, set.MaxActive(), w, b)
-	if rows, np, ok := set.PlaneRows(); ok {
-		// width > 0, len(b) == width and set.Size() rows (checkFTDims, the loaders),
-		// which every plane's rows fit: no error.
-		ft.planes, _ = simd.NewPlaneRefresher(b, w, width, p, psqtBuckets, rows[:np])
-	}
+	ft.acc = planAccumulator(ft)
 	return ft
 }
 
@@ -114,6 +108,7 @@ func newFT8(set *featureset.Set, width int, rows8 int, w8 []int8, max8 int, w []
 	b8 := computeBound8(rows8, width, max8, w8)
 	ft.bound = AccumulatorBound{MaxActive: max8 + max16, Abs: b16.Abs + b8.Abs, Max: b16.Max + b8.Max, Min: b16.Min + b8.Min}
 	ft.bound.CanOverflow = ft.bound.Max > math.MaxInt16 || ft.bound.Min < math.MinInt16
+	ft.acc = planAccumulator(ft)
 	return ft
 }
 
@@ -328,8 +323,8 @@ func abs64(x int64) int64 {
 }
 
 // psqtUpdate8 sets dst = src + Σ_{f ∈ added} tab[f] − Σ_{f ∈ removed} tab[f] for 8 PSQT
-// buckets (every SFNNv5 net; tab the PSQT table or a part of it), with the sums in
-// registers for the whole feature lists (psqtRefresh uses it with src = 0); dst may be src.
+// buckets (every SFNNv5 net; tab the PSQT table), with the sums in registers for the
+// whole feature lists; dst may be src.
 func psqtUpdate8(tab []int32, dst, src *[8]int32, added, removed []int) {
 	s0, s1, s2, s3, s4, s5, s6, s7 := src[0], src[1], src[2], src[3], src[4], src[5], src[6], src[7]
 	for _, f := range added {
@@ -357,21 +352,19 @@ func psqtUpdate8(tab []int32, dst, src *[8]int32, added, removed []int) {
 	dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7] = s0, s1, s2, s3, s4, s5, s6, s7
 }
 
-// psqtRefresh sets dst (PSQTBuckets values) to Σ_{f ∈ active} PSQT(f). With 8 buckets
-// (every SFNNv5 net) the sums stay in registers for the whole feature list: the
-// bucket-by-bucket loop stored and reloaded dst for every feature (≈ 10 cycles per
-// feature, ≈ 0.2 µs of a Stockfish 15.1 refresh of both perspectives).
-func (ft *FeatureTransformer) psqtRefresh(dst []int32, active []int) {
-	nb := ft.psqtBuckets
-	if nb == 8 && len(dst) == 8 {
-		var zero [8]int32
-		psqtUpdate8(ft.psqt, (*[8]int32)(dst), &zero, active, nil)
-		return
+// psqtUpdate sets dst = src + Σ_{f ∈ added} tab[f] − Σ_{f ∈ removed} tab[f] for
+// len(dst) PSQT buckets (tab the PSQT table, feature-major); dst may be src.
+func psqtUpdate(tab, dst, src []int32, added, removed []int) {
+	copy(dst, src)
+	nb := len(dst)
+	for _, f := range added {
+		for b, x := range tab[f*nb : (f+1)*nb] {
+			dst[b] += x
+		}
 	}
-	clear(dst)
-	for _, f := range active {
-		for b, w := range ft.psqt[f*nb : (f+1)*nb] {
-			dst[b] += w
+	for _, f := range removed {
+		for b, x := range tab[f*nb : (f+1)*nb] {
+			dst[b] -= x
 		}
 	}
 }

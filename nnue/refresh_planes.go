@@ -14,7 +14,7 @@ import "github.com/nnuekit/nnuekit/board"
 // caller then refreshes from Set.Active's list.
 func (a *Accumulator) refreshPlanes(pos *board.Position, persp board.Color) (int, bool) {
 	ft := a.ft
-	r := ft.planes
+	r := ft.acc.planes
 	if r == nil {
 		return 0, false
 	}

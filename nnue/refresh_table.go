@@ -63,7 +63,7 @@ type refreshEntry struct {
 // NewRefreshTable returns an empty refresh table for n.
 func (n *Network) NewRefreshTable() *RefreshTable {
 	t := &RefreshTable{net: n, active: make([]int, 0, max(n.ft.set.MaxActive(), 64))}
-	if sp := newSplitSummands(n.ft); sp != nil && sp.psq16 != nil {
+	if sp := n.ft.acc.split; sp != nil && sp.psq16 != nil {
 		t.split = sp
 	}
 	return t
