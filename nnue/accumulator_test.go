@@ -34,30 +34,6 @@ func TestBuffersAligned(t *testing.T) {
 	}
 }
 
-// randomFT16 returns a transformer for spec with random int16 rows (±wr) and nb PSQT
-// buckets of random weights (none for nb = 0).
-func randomFT16(t testing.TB, rng *rand.Rand, spec string, width, nb, wr int) *FeatureTransformer {
-	t.Helper()
-	set := featureset.MustParse(spec)
-	w := make([]int16, set.Size()*width)
-	for i := range w {
-		w[i] = int16(rng.IntN(2*wr+1) - wr)
-	}
-	b := make([]int16, width)
-	for i := range b {
-		b[i] = int16(rng.IntN(2*wr+1) - wr)
-	}
-	p := make([]int32, set.Size()*nb)
-	for i := range p {
-		p[i] = int32(rng.IntN(20001) - 10000)
-	}
-	ft, err := NewFeatureTransformer(set, width, w, b, nb, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ft
-}
-
 // randomFT8 returns a transformer for spec whose first rows8 features have random int8
 // rows and the others random int16 rows, with nb PSQT buckets (Stockfish 19's layout).
 func randomFT8(t testing.TB, rng *rand.Rand, spec string, width, rows8, nb int) *FeatureTransformer {

@@ -31,29 +31,17 @@ func randomSFNNv5(t testing.TB, rng *rand.Rand, spec string, m int) *Network {
 	if err != nil {
 		t.Fatal(err)
 	}
-	randAffine := func(in, out int, br int) *Affine {
-		a := NewAffine(in, out)
-		for i := range a.Weights {
-			if i%pad32(in) < in {
-				a.Weights[i] = int8(rng.IntN(256) - 128)
-			}
-		}
-		for i := range a.Bias {
-			a.Bias[i] = int32(rng.IntN(2*br+1) - br)
-		}
-		return a
-	}
 	arch := Architecture{Buckets: Buckets{N: 8, Sub: 1, Div: 4}, PSQTDiv: 2, Output: OutputScale{Div: 16}, PawnValue: 361}
 	for k := 0; k < 8; k++ {
 		arch.Stacks = append(arch.Stacks, []Layer{
 			Perspective{},
 			Pairwise{Max: 127, Shift: 7},
-			randAffine(m, 16, 20000),
+			randomAffine(rng, m, 16, 20000),
 			&Residual{Mul: 9600, Div: 8128, Body: []Layer{
 				&Concat{Parts: []Layer{SqrClippedReLU{Shift: 19}, ClippedReLU{Input: KindInt32, Shift: 6}}},
-				randAffine(30, 32, 5000),
+				randomAffine(rng, 30, 32, 5000),
 				ClippedReLU{Input: KindInt32, Shift: 6},
-				randAffine(32, 1, 5000),
+				randomAffine(rng, 32, 1, 5000),
 			}},
 		})
 	}
@@ -98,29 +86,18 @@ func refSFNNv5(n *Network, pos *board.Position) int32 {
 	st := n.Architecture().Stacks[bucket]
 	body := st[3].(*Residual).Body
 	fc0, fc1, fc2 := st[2].(*Affine), body[1].(*Affine), body[3].(*Affine)
-	dense := func(a *Affine, x []int32) []int32 {
-		out := make([]int32, a.Out)
-		for j := range out {
-			s := a.Bias[j]
-			for i := 0; i < a.In; i++ {
-				s += x[i] * int32(a.Row(j)[i])
-			}
-			out[j] = s
-		}
-		return out
-	}
-	o0 := dense(fc0, in)
+	o0 := affineRef(fc0, in)
 	fwd := int32(int64(o0[15]) * 9600 / 8128)
 	x1 := make([]int32, 30)
 	for i := 0; i < 15; i++ {
 		x1[i] = int32(min(int64(o0[i])*int64(o0[i])>>19, 127))
 		x1[15+i] = min(max(o0[i]>>6, 0), 127)
 	}
-	o1 := dense(fc1, x1)
+	o1 := affineRef(fc1, x1)
 	for i := range o1 {
 		o1[i] = min(max(o1[i]>>6, 0), 127)
 	}
-	positional := dense(fc2, o1)[0] + fwd
+	positional := affineRef(fc2, o1)[0] + fwd
 	ps := (psqt[stm][bucket] - psqt[1-stm][bucket]) / 2
 	return (ps + positional) / 16
 }

@@ -14,33 +14,9 @@ import (
 // computes, so every nested layer finds its body's buffers where flatBufs put them.
 func TestNestedLayersMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 9))
-	set := featureset.MustParse("all")
 	const m = 32
-	w := make([]int16, set.Size()*m)
-	for i := range w {
-		w[i] = int16(rng.IntN(161) - 60)
-	}
-	b := make([]int16, m)
-	for i := range b {
-		b[i] = int16(rng.IntN(101) - 20)
-	}
-	ft, err := NewFeatureTransformer(set, m, w, b, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	randAffine := func(in, out int) *Affine {
-		a := NewAffine(in, out)
-		for i := range a.Weights {
-			if i%pad32(in) < in {
-				a.Weights[i] = int8(rng.IntN(256) - 128)
-			}
-		}
-		for i := range a.Bias {
-			a.Bias[i] = int32(rng.IntN(4001) - 2000)
-		}
-		return a
-	}
-	fc0, fc1, fc2, fc3 := randAffine(2*m, 6), randAffine(12, 5), randAffine(5, 3), randAffine(20, 1)
+	ft := randomFT16(t, rng, "all", m, 0, 60)
+	fc0, fc1, fc2, fc3 := randomAffine(rng, 2*m, 6, 2000), randomAffine(rng, 12, 5, 2000), randomAffine(rng, 5, 3, 2000), randomAffine(rng, 20, 1, 2000)
 	stack := []Layer{
 		Perspective{}, ClippedReLU{Input: KindInt16}, fc0,
 		&DiffResidual{Mul: 3, Div: 7, Body: []Layer{
@@ -62,17 +38,6 @@ func TestNestedLayersMatchReference(t *testing.T) {
 	if !strings.Contains(spec.String(), want) {
 		t.Fatalf("spec %s, want it to contain %s", spec, want)
 	}
-	dense := func(a *Affine, x []int32) []int32 {
-		out := make([]int32, a.Out)
-		for j := range out {
-			s := a.Bias[j]
-			for i := 0; i < a.In; i++ {
-				s += x[i] * int32(a.Row(j)[i])
-			}
-			out[j] = s
-		}
-		return out
-	}
 	crelu := func(x []int32, s uint) []int32 {
 		o := make([]int32, len(x))
 		for i, v := range x {
@@ -92,16 +57,16 @@ func TestNestedLayersMatchReference(t *testing.T) {
 				in = append(in, int32(min(max(v, 0), 127)))
 			}
 		}
-		x := dense(fc0, in)
+		x := affineRef(fc0, in)
 		c0 := make([]int32, 0, 12)
 		for _, v := range x {
 			c0 = append(c0, int32(min(int64(v)*int64(v)>>12, 127)))
 		}
 		c0 = append(c0, crelu(x, 5)...)
-		y := crelu(dense(fc1, c0), 6)
-		z := crelu(dense(fc2, y), 6)
+		y := crelu(affineRef(fc1, c0), 6)
+		z := crelu(affineRef(fc2, y), 6)
 		both := append(append(append([]int32{}, c0...), y...), z...)
-		out := dense(fc3, both)[0]
+		out := affineRef(fc3, both)[0]
 		want := int32((int64(out) + int64(x[4]) - int64(x[5])) * 3 / 7)
 		if got != want {
 			t.Fatalf("ply %d (%s): got %d, want %d", ply, pos.FEN(), got, want)

@@ -20,14 +20,8 @@ func TestRefreshPlanesMatchesRefresh(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	mk := func(spec string, width, buckets int, wr int) *FeatureTransformer {
 		set := featureset.MustParse(spec)
-		w := make([]int16, set.Size()*width)
-		for i := range w {
-			w[i] = int16(rng.IntN(2*wr+1) - wr)
-		}
-		b := make([]int16, width)
-		for i := range b {
-			b[i] = int16(rng.IntN(2*wr+1) - wr)
-		}
+		w := randomInt16s(rng, set.Size()*width, wr)
+		b := randomInt16s(rng, width, wr)
 		var ps []int32
 		if buckets > 0 {
 			ps = make([]int32, set.Size()*buckets)
