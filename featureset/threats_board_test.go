@@ -73,5 +73,5 @@ func TestBoardPathMatchesPosition(t *testing.T) {
 	})
 }
 
-// sf19SpecTest is Stockfish 19's feature set (nnue.StockfishThreatsSpec).
+// sf19SpecTest is Stockfish 19's feature set (the nnue package's sfThreatsSpec).
 const sf19SpecTest = "threats+pawnpairs+halfkav2_hm"

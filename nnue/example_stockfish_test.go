@@ -18,9 +18,9 @@ func ExampleLoadFile_stockfish15() {
 	}
 	pos, _ := board.ParseFEN("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
 	ev := net.NewEvaluator()
-	v := ev.Evaluate(&pos)                             // internal Value for the side to move: -52
-	fmt.Println(v, nnue.FormatStockfishPawns(-v, 361)) // "NNUE evaluation +0.14 (white side)"
-	ev.Trace(&pos).WriteTable(os.Stdout)               // the per-bucket table
+	v := ev.Evaluate(&pos)                              // internal Value for the side to move: -52
+	fmt.Printf("%d %+.2f\n", v, net.Centipawns(-v)/100) // -52 +0.14: "NNUE evaluation +0.14 (white side)"
+	ev.Trace(&pos).WriteTable(os.Stdout)                // the per-bucket table
 
 	// In a search: lazy updates, and own-king refreshes through a refresh table.
 	stack := net.NewAccumulatorStack()
@@ -45,9 +45,9 @@ func ExampleLoadFile_stockfish19() {
 	}
 	pos, _ := board.ParseFEN("rnb1kb2/2q2p1Q/p2pp1r1/1p6/3NP3/P1N1P1P1/1PP1B2P/R3K2R b KQq - 0 15")
 	ev := net.NewEvaluator()
-	v := ev.Evaluate(&pos)                            // psqt/16 + positional/16, side to move: -394
-	a, rule := nnue.PawnScale(net, &pos)              // 297.6, material-dependent (material 68)
-	fmt.Println(v, nnue.FormatStockfish19Pawns(v, a)) // -394 -1.32
+	v := ev.Evaluate(&pos)                   // psqt/16 + positional/16, side to move: -394
+	a, rule := nnue.PawnScale(net, &pos)     // 297.6, material-dependent (material 68)
+	fmt.Printf("%d %.2f\n", v, float64(v)/a) // -394 -1.32
 	fmt.Println(rule)
 	ev.Trace(&pos).WriteTable(os.Stdout) // Stockfish 19's "Normalized" table
 }

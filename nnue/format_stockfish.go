@@ -9,41 +9,41 @@ import (
 	"unsafe"
 )
 
-// Stockfish .nnue file versions understood by ReadStockfish (the first uint32 of the
+// Stockfish .nnue file versions understood by readSFFile (the first uint32 of the
 // file, little endian; Stockfish nnue_common.h "Version").
 const (
-	// StockfishVersionHalfKP is the version word of Stockfish 12/13 networks,
+	// sfVersionHalfKP is the version word of Stockfish 12/13 networks,
 	// HalfKP(Friend)[41024→256×2]→32→32→1 (Stockfish 13 nnue/nnue_common.h).
-	StockfishVersionHalfKP uint32 = 0x7AF32F16
-	// StockfishVersionSFNNv5 is the version word of Stockfish 15 to 17.1 networks
+	sfVersionHalfKP uint32 = 0x7AF32F16
+	// sfVersionSFNNv5 is the version word of Stockfish 15 to 17.1 networks
 	// (SFNNv5 and its wider successors): HalfKAv2_hm[22528→L1×2] with 8 PSQT buckets and 8
 	// layer stacks L1→16→(15×2→32)→32→1, L1 = 1024 (15.1), 1536 (16), 3072 or 128 (17.1),
 	// read from the feature transformer's hash (Stockfish 15.1 and 16 nnue_common.h,
 	// nnue_architecture.h).
-	StockfishVersionSFNNv5 uint32 = 0x7AF32F20
-	// StockfishVersionThreats is the version word of Stockfish 19 networks:
+	sfVersionSFNNv5 uint32 = 0x7AF32F20
+	// sfVersionThreats is the version word of Stockfish 19 networks:
 	// FullThreats ⊕ PP_3Wide ⊕ HalfKAv2_hm inputs, L1 = 1024, 8 layer stacks
 	// 1024→32→(64→32)→128→1 (Stockfish nnue_common.h, stockfish-dev-20260803-762dd1da).
-	StockfishVersionThreats uint32 = 0x6A448AFA
+	sfVersionThreats uint32 = 0x6A448AFA
 )
 
 // Stockfish evaluation constants shared by the architectures.
 const (
-	// StockfishOutputScale is the divisor from the last layer's integer output to the
+	// sfOutputScale is the divisor from the last layer's integer output to the
 	// internal Value (Stockfish FV_SCALE / OutputScale = 16).
-	StockfishOutputScale = 16
-	// StockfishWeightScaleBits is the right shift applied by ClippedReLU after an
+	sfOutputScale = 16
+	// sfWeightScaleBits is the right shift applied by ClippedReLU after an
 	// affine layer (log2 of the hidden weight scale 64).
-	StockfishWeightScaleBits = 6
-	// StockfishPawnValueSF13 is the divisor from internal Value to the pawns printed by
+	sfWeightScaleBits = 6
+	// sfPawnValueSF13 is the divisor from internal Value to the pawns printed by
 	// Stockfish 13's eval command (PawnValueEg = 208).
-	StockfishPawnValueSF13 = 208
-	// StockfishPawnValueSF15 is the divisor from internal Value to the pawns printed by
+	sfPawnValueSF13 = 208
+	// sfPawnValueSF15 is the divisor from internal Value to the pawns printed by
 	// Stockfish 15.1's eval command (UCI::NormalizeToPawnValue = 361).
-	StockfishPawnValueSF15 = 361
-	// StockfishPawnValueSF16 is the divisor from internal Value to the pawns printed by
+	sfPawnValueSF15 = 361
+	// sfPawnValueSF16 is the divisor from internal Value to the pawns printed by
 	// Stockfish 16's eval command (UCI::NormalizeToPawnValue = 328).
-	StockfishPawnValueSF16 = 328
+	sfPawnValueSF16 = 328
 )
 
 // Feature-set hashes embedded in the feature transformer's hash
@@ -61,32 +61,32 @@ const maxStockfishDescription = 1 << 20
 // sfLEBMagic starts every compressed tensor (Stockfish nnue_common.h Leb128MagicString).
 const sfLEBMagic = "COMPRESSED_LEB128"
 
-// StockfishArch identifies one of the supported Stockfish architectures.
-type StockfishArch uint8
+// sfArch identifies one of the supported Stockfish architectures.
+type sfArch uint8
 
 // The supported architectures.
 const (
-	// StockfishHalfKP is Stockfish 12/13's HalfKP[41024→256×2]→32→32→1.
-	StockfishHalfKP StockfishArch = iota + 1
-	// StockfishSFNNv5 is Stockfish 15.1's HalfKAv2_hm[22528→L1×2] with PSQT and
+	// sfHalfKP is Stockfish 12/13's HalfKP[41024→256×2]→32→32→1.
+	sfHalfKP sfArch = iota + 1
+	// sfSFNNv5 is Stockfish 15.1's HalfKAv2_hm[22528→L1×2] with PSQT and
 	// 8 layer stacks (also Stockfish 16, L1 = 1536, and 17.1, L1 = 3072 or 128).
-	StockfishSFNNv5
-	// StockfishThreats is Stockfish 19's FullThreats ⊕ PP_3Wide ⊕ HalfKAv2_hm
+	sfSFNNv5
+	// sfThreats is Stockfish 19's FullThreats ⊕ PP_3Wide ⊕ HalfKAv2_hm
 	// [86896→1024×2] with PSQT and 8 layer stacks 1024→32→(64→32)→128→1.
-	StockfishThreats
+	sfThreats
 )
 
 // String returns "HalfKP", "SFNNv5" or "Threats".
-func (a StockfishArch) String() string {
+func (a sfArch) String() string {
 	switch a {
-	case StockfishHalfKP:
+	case sfHalfKP:
 		return "HalfKP"
-	case StockfishSFNNv5:
+	case sfSFNNv5:
 		return "SFNNv5"
-	case StockfishThreats:
+	case sfThreats:
 		return "Threats"
 	}
-	return fmt.Sprintf("StockfishArch(%d)", uint8(a))
+	return fmt.Sprintf("sfArch(%d)", uint8(a))
 }
 
 // sfShape fixes the dimensions of an architecture. The accumulator width (half) is
@@ -94,7 +94,7 @@ func (a StockfishArch) String() string {
 // build tiny shapes to fuzz the reader with small seeds.
 type sfShape struct {
 	version     uint32
-	arch        StockfishArch
+	arch        sfArch
 	featureHash uint32
 	inputs      int    // features per perspective
 	half        int    // accumulator width per perspective
@@ -108,7 +108,7 @@ type sfShape struct {
 // fc0In is the width of the transformed features: 2·half for HalfKP (both perspectives
 // clipped), half for SFNNv5 and Threats (each perspective's halves multiplied pairwise).
 func (s *sfShape) fc0In() int {
-	if s.arch == StockfishHalfKP {
+	if s.arch == sfHalfKP {
 		return 2 * s.half
 	}
 	return s.half
@@ -118,39 +118,39 @@ func (s *sfShape) fc0In() int {
 func (s *sfShape) ins() [3]int { return [3]int{s.fc0In(), s.fc1In, s.fc2In} }
 
 var sfShapeHalfKP = sfShape{
-	version: StockfishVersionHalfKP, arch: StockfishHalfKP, featureHash: sfHashHalfKP,
+	version: sfVersionHalfKP, arch: sfHalfKP, featureHash: sfHashHalfKP,
 	inputs: 41024, half: 256, psqt: 0, stacks: 1, layers: [3]int{32, 32, 1}, fc1In: 32, fc2In: 32,
 }
 
 var sfShapeSFNNv5 = sfShape{
-	version: StockfishVersionSFNNv5, arch: StockfishSFNNv5, featureHash: sfHashHalfKAv2hm,
+	version: sfVersionSFNNv5, arch: sfSFNNv5, featureHash: sfHashHalfKAv2hm,
 	inputs: 22528, half: 1024, psqt: 8, stacks: 8, layers: [3]int{16, 32, 1}, fc1In: 30, fc2In: 32,
 }
 
-// StockfishAffine is one affine layer as stored in a Stockfish file: int32 biases[Out]
+// sfAffine is one affine layer as stored in a Stockfish file: int32 biases[Out]
 // followed by int8 weights[Out][PaddedIn], row-major, rows padded with zeros to
 // PaddedIn = In rounded up to a multiple of 32 (Stockfish layers/affine_transform.h).
-type StockfishAffine struct {
+type sfAffine struct {
 	In, PaddedIn, Out int
 	Biases            []int32 // len Out
 	Weights           []int8  // len Out·PaddedIn, row j at [j·PaddedIn, (j+1)·PaddedIn)
 }
 
-// StockfishLayerStack is fc0 → fc1 → fc2 of one layer stack (HalfKP nets have one).
-type StockfishLayerStack struct {
+// sfLayerStack is fc0 → fc1 → fc2 of one layer stack (HalfKP nets have one).
+type sfLayerStack struct {
 	Hash          uint32 // the network hash stored before the stack
-	FC0, FC1, FC2 StockfishAffine
+	FC0, FC1, FC2 sfAffine
 }
 
-// StockfishFile is the raw content of a Stockfish .nnue file, exactly as stored: the
+// sfFile is the raw content of a Stockfish .nnue file, exactly as stored: the
 // header, the feature transformer (feature-major int16 weights, one row of HalfDims per
 // feature, and for SFNNv5 int32 PSQT weights, one row of PSQTBuckets per feature) and
-// the layer stacks. It is produced by ReadStockfish; NewStockfishNetwork (and Load)
-// turn it into an evaluating network. For Stockfish 19 (StockfishThreats) the file also
+// the layer stacks. It is produced by readSFFile; newSFNetwork (and Load)
+// turn it into an evaluating network. For Stockfish 19 (sfThreats) the file also
 // holds the int8 threat and pawn-pair rows (Threats).
-type StockfishFile struct {
-	Version     uint32 // StockfishVersionHalfKP, StockfishVersionSFNNv5 or StockfishVersionThreats
-	Arch        StockfishArch
+type sfFile struct {
+	Version     uint32 // sfVersionHalfKP, sfVersionSFNNv5 or sfVersionThreats
+	Arch        sfArch
 	Hash        uint32 // header hash = FTHash ^ NetHash
 	Description string // architecture/trainer description from the header
 	FTHash      uint32 // feature transformer hash = feature-set hash ^ (2·HalfDims)
@@ -170,9 +170,9 @@ type StockfishFile struct {
 	PSQTWeights []int32 // len Features·PSQTBuckets, feature-major (nil for HalfKP)
 
 	// Threats is the Stockfish 19 threat and pawn-pair part (nil otherwise).
-	Threats *StockfishThreatRows
+	Threats *sfThreatRows
 
-	Stacks []StockfishLayerStack // 1 (HalfKP) or 8
+	Stacks []sfLayerStack // 1 (HalfKP) or 8
 }
 
 // sfHashes computes the feature transformer hash and the layer-stack hash of shape s,
@@ -380,7 +380,7 @@ func (d *decoder) tensor32(field string, n int) ([]int32, bool) {
 	return d.i32s(field, n), false
 }
 
-// sfSupportedVersions lists the version words ReadStockfish accepts, for error messages.
+// sfSupportedVersions lists the version words readSFFile accepts, for error messages.
 const sfSupportedVersions = "0x7AF32F16 (Stockfish 12/13), 0x7AF32F20 (15–17.1), 0x6A448AFA (19)"
 
 // sfUnknownVersion is the error for a file whose first word is no supported version.
@@ -389,9 +389,9 @@ func sfUnknownVersion(ver uint32) error {
 		Msg: fmt.Sprintf("0x%08X is not a supported Stockfish version (%s)", ver, sfSupportedVersions)}
 }
 
-// ReadStockfish reads a Stockfish .nnue network of version StockfishVersionHalfKP,
-// StockfishVersionSFNNv5 (any feature-transformer width; raw or COMPRESSED_LEB128
-// tensors) or StockfishVersionThreats from r.
+// readSFFile reads a Stockfish .nnue network of version sfVersionHalfKP,
+// sfVersionSFNNv5 (any feature-transformer width; raw or COMPRESSED_LEB128
+// tensors) or sfVersionThreats from r.
 //
 // It checks the version, the feature transformer hash (from which it takes the width),
 // the header hash (= feature transformer hash ^ network hash, recomputed from the
@@ -403,16 +403,16 @@ func sfUnknownVersion(ver uint32) error {
 // the arrays are filled straight from r, so memory use is the size of the network's
 // arrays (about the file size for uncompressed files); otherwise r is first read into
 // memory (at most MaxFileSize bytes).
-func ReadStockfish(r io.Reader) (*StockfishFile, error) {
-	return ReadStockfishSize(r, -1)
+func readSFFile(r io.Reader) (*sfFile, error) {
+	return readSFFileSize(r, -1)
 }
 
-// ReadStockfishSize is ReadStockfish for a reader that holds exactly size more bytes
+// readSFFileSize is readSFFile for a reader that holds exactly size more bytes
 // (a caller that has already looked at the file, e.g. a format-detecting loader reading
-// through an io.MultiReader); size −1 means unknown, as for ReadStockfish. Every declared
+// through an io.MultiReader); size −1 means unknown, as for readSFFile. Every declared
 // byte count is checked against size before its array is allocated, so garbage costs
 // no more memory than its length.
-func ReadStockfishSize(r io.Reader, size int64) (*StockfishFile, error) {
+func readSFFileSize(r io.Reader, size int64) (*sfFile, error) {
 	if size >= 0 {
 		if size > MaxFileSize {
 			return nil, fmt.Errorf("nnue: stockfish: network of %d bytes exceeds MaxFileSize %d", size, MaxFileSize)
@@ -439,56 +439,56 @@ func ReadStockfishSize(r io.Reader, size int64) (*StockfishFile, error) {
 		if buf.Len() > MaxFileSize {
 			return nil, fmt.Errorf("nnue: stockfish: network larger than MaxFileSize %d bytes", MaxFileSize)
 		}
-		return ParseStockfish(buf.Bytes())
+		return parseSF(buf.Bytes())
 	}
 	return readStockfish(newDecoder("stockfish", r, size), nil)
 }
 
-// ParseStockfish is ReadStockfish for a file already in memory.
-func ParseStockfish(data []byte) (*StockfishFile, error) {
+// parseSF is readSFFile for a file already in memory.
+func parseSF(data []byte) (*sfFile, error) {
 	return readStockfish(newDecoder("stockfish", bytes.NewReader(data), int64(len(data))), nil)
 }
 
-// LoadStockfishFile reads the Stockfish network stored at path.
-func LoadStockfishFile(path string) (*StockfishFile, error) {
+// loadSFFile reads the Stockfish network stored at path.
+func loadSFFile(path string) (*sfFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	sf, err := ReadStockfish(f)
+	sf, err := readSFFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return sf, nil
 }
 
-// IsStockfishVersion reports whether the first four bytes of a file are the version
+// isSFVersion reports whether the first four bytes of a file are the version
 // word of a supported Stockfish network.
-func IsStockfishVersion(head []byte) bool {
+func isSFVersion(head []byte) bool {
 	return len(head) >= 4 && sfShapeFor(binary.LittleEndian.Uint32(head)) != nil
 }
 
 func sfShapeFor(ver uint32) *sfShape {
 	switch ver {
-	case StockfishVersionHalfKP:
+	case sfVersionHalfKP:
 		return &sfShapeHalfKP
-	case StockfishVersionSFNNv5:
+	case sfVersionSFNNv5:
 		return &sfShapeSFNNv5
-	case StockfishVersionThreats:
+	case sfVersionThreats:
 		return &sfShapeThreats
 	}
 	return nil
 }
 
 // parseStockfish parses data with shape template s (tests use tiny shapes).
-func parseStockfish(data []byte, s *sfShape) (*StockfishFile, error) {
+func parseStockfish(data []byte, s *sfShape) (*sfFile, error) {
 	return readStockfish(newDecoder("stockfish", bytes.NewReader(data), int64(len(data))), s)
 }
 
 // readStockfish reads a whole file; tmpl is the shape template, or nil to select it by
 // the version word.
-func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
+func readStockfish(r *decoder, tmpl *sfShape) (*sfFile, error) {
 	if r.size < 4 {
 		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("truncated: %d bytes", max(r.size, 0))}
 	}
@@ -502,7 +502,7 @@ func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
 		return nil, &FormatError{Format: "stockfish", Field: "version", Offset: 0, Msg: fmt.Sprintf("0x%08X, expected 0x%08X", ver, tmpl.version)}
 	}
 	s := *tmpl
-	f := &StockfishFile{Version: ver, Arch: s.arch, Features: s.inputs, PSQTBuckets: s.psqt}
+	f := &sfFile{Version: ver, Arch: s.arch, Features: s.inputs, PSQTBuckets: s.psqt}
 	f.Hash = r.u32("header hash")
 	descOff := r.off
 	descLen := int64(r.u32("description length"))
@@ -523,8 +523,8 @@ func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
 	}
 	// The width is the only free dimension: FTHash = feature-set hash ^ 2·width.
 	w := int(f.FTHash ^ s.featureHash)
-	if w%2 != 0 || w/2 <= 0 || w/2 > maxWidth || (w/2)%32 != 0 || (s.arch == StockfishThreats && w/2 != s.half) ||
-		(s.arch == StockfishHalfKP && w/2 != s.half) {
+	if w%2 != 0 || w/2 <= 0 || w/2 > maxWidth || (w/2)%32 != 0 || (s.arch == sfThreats && w/2 != s.half) ||
+		(s.arch == sfHalfKP && w/2 != s.half) {
 		r.failAt(ftOff, "feature transformer hash", "hash 0x%08X is not the %s feature hash 0x%08X ^ 2·width for a supported width (%s)",
 			f.FTHash, s.arch, s.featureHash, sfWidthHint(&s))
 		return nil, r.err
@@ -537,7 +537,7 @@ func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
 			f.Hash, f.FTHash^f.NetHash, f.FTHash, s.half, f.NetHash)
 		return nil, r.err
 	}
-	if s.arch == StockfishThreats {
+	if s.arch == sfThreats {
 		readThreatTransformer(r, f)
 	} else {
 		f.FTBiases, f.Compressed[0] = r.tensor16("feature transformer biases", s.half)
@@ -552,9 +552,9 @@ func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
 		r.fail("layer stacks", "truncated: %d stacks need %d bytes, %d remain", s.stacks, sfStackSize(&s)*int64(s.stacks), r.remaining())
 	}
 	for k := 0; k < s.stacks && r.err == nil; k++ {
-		var st StockfishLayerStack
+		var st sfLayerStack
 		st.Hash = r.hash(fmt.Sprintf("layer stack %d hash", k), f.NetHash)
-		layers := [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2}
+		layers := [3]*sfAffine{&st.FC0, &st.FC1, &st.FC2}
 		for i, l := range layers {
 			l.In, l.PaddedIn, l.Out = ins[i], pad32(ins[i]), s.layers[i]
 			l.Biases = r.i32s(fmt.Sprintf("layer stack %d %s biases", k, names[i]), l.Out)
@@ -573,20 +573,20 @@ func readStockfish(r *decoder, tmpl *sfShape) (*StockfishFile, error) {
 
 // sfWidthHint names the widths a shape accepts, for error messages.
 func sfWidthHint(s *sfShape) string {
-	if s.arch == StockfishSFNNv5 {
+	if s.arch == sfSFNNv5 {
 		return "a multiple of 32 up to 16384; Stockfish 15.1 1024, 16 1536, 17.1 3072 or 128"
 	}
 	return fmt.Sprintf("%d", s.half)
 }
 
 // shape reconstructs the architecture shape of f (for writing).
-func (f *StockfishFile) shape() (*sfShape, error) {
+func (f *sfFile) shape() (*sfShape, error) {
 	t := sfShapeFor(f.Version)
 	if t == nil {
 		return nil, fmt.Errorf("nnue: stockfish: unsupported version 0x%08X", f.Version)
 	}
 	s := *t
-	if s.arch == StockfishSFNNv5 {
+	if s.arch == sfSFNNv5 {
 		if f.HalfDims <= 0 || f.HalfDims%32 != 0 || f.HalfDims > maxWidth {
 			return nil, fmt.Errorf("nnue: stockfish: width %d is not a multiple of 32 in [32, %d]", f.HalfDims, maxWidth)
 		}
@@ -595,8 +595,8 @@ func (f *StockfishFile) shape() (*sfShape, error) {
 	if f.Arch != s.arch || f.Features != s.inputs || f.HalfDims != s.half || f.PSQTBuckets != s.psqt || len(f.Stacks) != s.stacks {
 		return nil, fmt.Errorf("nnue: stockfish: dimensions do not match version 0x%08X", f.Version)
 	}
-	if (s.arch == StockfishThreats) != (f.Threats != nil) {
-		return nil, fmt.Errorf("nnue: stockfish: threat rows present exactly for version 0x%08X", StockfishVersionThreats)
+	if (s.arch == sfThreats) != (f.Threats != nil) {
+		return nil, fmt.Errorf("nnue: stockfish: threat rows present exactly for version 0x%08X", sfVersionThreats)
 	}
 	return &s, nil
 }
@@ -605,7 +605,7 @@ func (f *StockfishFile) shape() (*sfShape, error) {
 // (header hash and layer hashes recomputed from the architecture, compressed tensors
 // re-encoded as minimal signed LEB128). It implements io.WriterTo and returns an error
 // when f's dimensions do not match its version.
-func (f *StockfishFile) WriteTo(w io.Writer) (int64, error) {
+func (f *sfFile) WriteTo(w io.Writer) (int64, error) {
 	s, err := f.shape()
 	if err != nil {
 		return 0, err
@@ -619,7 +619,7 @@ func (f *StockfishFile) WriteTo(w io.Writer) (int64, error) {
 }
 
 // encodeStockfish serializes f with shape s.
-func encodeStockfish(f *StockfishFile, s *sfShape) ([]byte, error) {
+func encodeStockfish(f *sfFile, s *sfShape) ([]byte, error) {
 	ft, net := sfHashes(s)
 	b := make([]byte, 0, sfSize(s, len(f.Description)))
 	le := binary.LittleEndian
@@ -628,7 +628,7 @@ func encodeStockfish(f *StockfishFile, s *sfShape) ([]byte, error) {
 	b = le.AppendUint32(b, uint32(len(f.Description)))
 	b = append(b, f.Description...)
 	b = le.AppendUint32(b, ft)
-	if s.arch == StockfishThreats {
+	if s.arch == sfThreats {
 		var err error
 		if b, err = appendThreatTransformer(b, f); err != nil {
 			return nil, err
@@ -646,7 +646,7 @@ func encodeStockfish(f *StockfishFile, s *sfShape) ([]byte, error) {
 	ins := s.ins()
 	for _, st := range f.Stacks {
 		b = le.AppendUint32(b, net)
-		for i, l := range [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2} {
+		for i, l := range [3]*sfAffine{&st.FC0, &st.FC1, &st.FC2} {
 			if len(l.Biases) != s.layers[i] || len(l.Weights) != s.layers[i]*pad32(ins[i]) {
 				return nil, fmt.Errorf("nnue: stockfish: layer %d slice lengths do not match the architecture", i)
 			}

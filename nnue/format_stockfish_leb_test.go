@@ -111,7 +111,7 @@ func TestStockfishLEB128Errors(t *testing.T) {
 
 // sfTinyCompressed is a tiny SFNNv5 file with all three tensors compressed (the
 // Stockfish 16 layout) and a width other than 1024.
-func sfTinyCompressed(rng *rand.Rand) (*StockfishFile, []byte) {
+func sfTinyCompressed(rng *rand.Rand) (*sfFile, []byte) {
 	s := sfTinyShape
 	s.half = 64
 	f := sfRandomFile(&s, rng, "tiny16")
@@ -155,7 +155,7 @@ func TestStockfishSF16File(t *testing.T) {
 		t.Skip("re-encodes and mutates the 40 MB file; set NNUEKIT_FULL=1")
 	}
 	f := sfTestFile(t, sfNetSF16)
-	if f.Arch != StockfishSFNNv5 || f.HalfDims != 1536 || f.Hash != 0x1C102B72 || f.FTHash != 0x7F2340B8 ||
+	if f.Arch != sfSFNNv5 || f.HalfDims != 1536 || f.Hash != 0x1C102B72 || f.FTHash != 0x7F2340B8 ||
 		f.NetHash != 0x63336BCA || len(f.Description) != 75 || f.Compressed != [3]bool{true, true, true} {
 		t.Fatalf("header: %+v", f.Compressed)
 	}
@@ -188,7 +188,7 @@ func TestStockfishSF16File(t *testing.T) {
 		{"stack hash", func(b []byte) []byte { b[39_912_670] ^= 1; return b }, "layer stack 0 hash"},
 	} {
 		b := tc.mut(append([]byte(nil), raw...))
-		_, err := ParseStockfish(b)
+		_, err := parseSF(b)
 		var fe *FormatError
 		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, tc.field) {
 			t.Errorf("%s: %v", tc.name, err)
@@ -210,11 +210,11 @@ func TestStockfishLoadMemory(t *testing.T) {
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
-	f, err := LoadStockfishFile(path)
+	f, err := loadSFFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := NewStockfishNetwork(f)
+	n, err := newSFNetwork(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestStockfishLoadMemory(t *testing.T) {
 }
 
 // BenchmarkStockfishLoad reports the bytes allocated per load (B/op, and alloc/file,
-// their ratio to the file size) of LoadStockfishFile + NewStockfishNetwork, and of
+// their ratio to the file size) of loadSFFile + newSFNetwork, and of
 // the format-detecting LoadFile.
 func BenchmarkStockfishLoad(b *testing.B) {
 	for _, name := range []string{sfNetSFNNv5, sfNetSF16} {
@@ -237,7 +237,7 @@ func BenchmarkStockfishLoad(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, via := range []string{"LoadStockfishFile", "LoadFile"} {
+		for _, via := range []string{"loadSFFile", "LoadFile"} {
 			b.Run(name+"/"+via, func(b *testing.B) {
 				b.ReportAllocs()
 				var m0, m1 runtime.MemStats
@@ -249,11 +249,11 @@ func BenchmarkStockfishLoad(b *testing.B) {
 						}
 						continue
 					}
-					f, err := LoadStockfishFile(path)
+					f, err := loadSFFile(path)
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := NewStockfishNetwork(f); err != nil {
+					if _, err := newSFNetwork(f); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -38,7 +38,7 @@ func sfSharedDir(t testing.TB) string {
 
 var (
 	sfFilesMu sync.Mutex
-	sfFiles   = map[string]*StockfishFile{}
+	sfFiles   = map[string]*sfFile{}
 )
 
 // sfSkipBigUnderRace skips tests of the 40–98 MB nets under the race detector: loading it
@@ -53,7 +53,7 @@ func sfSkipBigUnderRace(t testing.TB, name string) {
 }
 
 // sfTestFile loads (once) one of the two Stockfish nets of ../shared/nets.
-func sfTestFile(t testing.TB, name string) *StockfishFile {
+func sfTestFile(t testing.TB, name string) *sfFile {
 	t.Helper()
 	sfSkipBigUnderRace(t, name)
 	dir := sfSharedDir(t)
@@ -62,7 +62,7 @@ func sfTestFile(t testing.TB, name string) *StockfishFile {
 	if f, ok := sfFiles[name]; ok {
 		return f
 	}
-	f, err := LoadStockfishFile(filepath.Join(dir, "nets", name))
+	f, err := loadSFFile(filepath.Join(dir, "nets", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +135,11 @@ func sfTestFEN(t testing.TB, fen string) *board.Position {
 
 // sfRefFeatures returns the active feature indices of pos for perspective p, computed
 // straight from the definitions in ../shared/nets/README.md.
-func sfRefFeatures(arch StockfishArch, pos *board.Position, p board.Color) []int {
+func sfRefFeatures(arch sfArch, pos *board.Position, p board.Color) []int {
 	var out []int
 	ksq := pos.KingSquare(p)
 	switch arch {
-	case StockfishHalfKP:
+	case sfHalfKP:
 		o := board.Square(0)
 		if p == board.Black {
 			o = 63
@@ -155,7 +155,7 @@ func sfRefFeatures(arch StockfishArch, pos *board.Position, p board.Color) []int
 			}
 			out = append(out, int(sq^o)+off+641*int(ksq^o))
 		}
-	case StockfishSFNNv5:
+	case sfSFNNv5:
 		o := board.Square(56 * int(p))
 		if ksq.File() < 4 {
 			o ^= 7
@@ -180,7 +180,7 @@ func sfRefFeatures(arch StockfishArch, pos *board.Position, p board.Color) []int
 	return out
 }
 
-func sfRefAffine(l *StockfishAffine, in []uint8) []int32 {
+func sfRefAffine(l *sfAffine, in []uint8) []int32 {
 	out := make([]int32, l.Out)
 	for j := range out {
 		s := l.Biases[j]
@@ -205,7 +205,7 @@ func sfClamp127(v int16) int32 { return int32(min(127, max(0, v))) }
 // sfRefEval returns, for the side to move, the HalfKP value (output/16) in psqt[0] with
 // bucket -1, or for SFNNv5 the used bucket and, for each bucket, the raw psqt and
 // positional sums (before /16).
-func sfRefEval(f *StockfishFile, pos *board.Position) (bucket int, psqt, positional []int32) {
+func sfRefEval(f *sfFile, pos *board.Position) (bucket int, psqt, positional []int32) {
 	var acc [2][]int16
 	var ps [2][]int32
 	for p := board.White; p <= board.Black; p++ {
@@ -224,7 +224,7 @@ func sfRefEval(f *StockfishFile, pos *board.Position) (bucket int, psqt, positio
 	}
 	stm := pos.SideToMove()
 	persp := [2]board.Color{stm, stm.Other()}
-	if f.Arch == StockfishHalfKP {
+	if f.Arch == sfHalfKP {
 		in := make([]uint8, 2*f.HalfDims)
 		for k, p := range persp {
 			for j, v := range acc[p] {
@@ -299,11 +299,11 @@ func TestStockfishReferenceHalfKP(t *testing.T) {
 		r := rows[i]
 		pos := sfTestFEN(t, r.fen)
 		_, _, out := sfRefEval(f, pos)
-		v := out[0] / StockfishOutputScale
+		v := out[0] / sfOutputScale
 		if pos.SideToMove() == board.Black {
 			v = -v
 		}
-		if got := sfPawns(v, StockfishPawnValueSF13); got != r.cols[0] {
+		if got := sfPawns(v, sfPawnValueSF13); got != r.cols[0] {
 			if bad++; bad <= 10 {
 				t.Errorf("%s: got %s, want %s", r.fen, got, r.cols[0])
 			}
@@ -318,7 +318,7 @@ func TestStockfishReferenceSFNNv5(t *testing.T) {
 	for _, tc := range []struct {
 		net, csv string
 		pawn     int
-	}{{sfNetSFNNv5, "sf15.1-eval.csv", StockfishPawnValueSF15}, {sfNetSF16, "sf16-eval.csv", StockfishPawnValueSF16}} {
+	}{{sfNetSFNNv5, "sf15.1-eval.csv", sfPawnValueSF15}, {sfNetSF16, "sf16-eval.csv", sfPawnValueSF16}} {
 		t.Run(tc.net, func(t *testing.T) { sfReferenceSFNNv5(t, tc.net, tc.csv, tc.pawn) })
 	}
 }
@@ -336,16 +336,16 @@ func sfReferenceSFNNv5(t *testing.T, net, csv string, pawn int) {
 		r := rows[i]
 		pos := sfTestFEN(t, r.fen)
 		bucket, psqt, pos1 := sfRefEval(f, pos)
-		v := (psqt[bucket] + pos1[bucket]) / StockfishOutputScale
+		v := (psqt[bucket] + pos1[bucket]) / sfOutputScale
 		if pos.SideToMove() == board.Black {
 			v = -v
 		}
 		got := []string{strconv.Itoa(bucket), sfPawns(v, pawn)}
 		for b := 0; b < 8; b++ {
-			got = append(got, sfPawns(psqt[b]/StockfishOutputScale, pawn))
+			got = append(got, sfPawns(psqt[b]/sfOutputScale, pawn))
 		}
 		for b := 0; b < 8; b++ {
-			got = append(got, sfPawns(pos1[b]/StockfishOutputScale, pawn))
+			got = append(got, sfPawns(pos1[b]/sfOutputScale, pawn))
 		}
 		if g, w := strings.Join(got, ","), strings.Join(r.cols, ","); g != w {
 			if bad++; bad <= 10 {
@@ -363,14 +363,14 @@ func sfReferenceSFNNv5(t *testing.T, net, csv string, pawn int) {
 func TestStockfishHeaders(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		arch       StockfishArch
+		arch       sfArch
 		version    uint32
 		hash       uint32
 		descPrefix string
 		descLen    int
 	}{
-		{sfNetHalfKP, StockfishHalfKP, 0x7AF32F16, 0x3E5AA6EE, "Features=HalfKP(Friend)[41024->256x2],", 177},
-		{sfNetSFNNv5, StockfishSFNNv5, 0x7AF32F20, 0x1C102EF2, "Network trained with the https://github.com/glinscott/nnue-pytorch trainer.", 75},
+		{sfNetHalfKP, sfHalfKP, 0x7AF32F16, 0x3E5AA6EE, "Features=HalfKP(Friend)[41024->256x2],", 177},
+		{sfNetSFNNv5, sfSFNNv5, 0x7AF32F20, 0x1C102EF2, "Network trained with the https://github.com/glinscott/nnue-pytorch trainer.", 75},
 	} {
 		f := sfTestFile(t, tc.name)
 		if f.Arch != tc.arch || f.Version != tc.version || f.Hash != tc.hash || f.FTHash^f.NetHash != tc.hash {
@@ -405,18 +405,18 @@ func TestStockfishHashChain(t *testing.T) {
 
 // sfTinyShape is a small architecture with the SFNNv5 structure, for fuzzing.
 var sfTinyShape = sfShape{
-	version: StockfishVersionSFNNv5, arch: StockfishSFNNv5, featureHash: sfHashHalfKAv2hm,
+	version: sfVersionSFNNv5, arch: sfSFNNv5, featureHash: sfHashHalfKAv2hm,
 	inputs: 3, half: 32, psqt: 2, stacks: 2, layers: [3]int{16, 32, 1}, fc1In: 30, fc2In: 32,
 }
 
 // sfTinyHalfKP is a small architecture with the HalfKP structure.
 var sfTinyHalfKP = sfShape{
-	version: StockfishVersionHalfKP, arch: StockfishHalfKP, featureHash: sfHashHalfKP,
+	version: sfVersionHalfKP, arch: sfHalfKP, featureHash: sfHashHalfKP,
 	inputs: 2, half: 32, stacks: 1, layers: [3]int{32, 32, 1}, fc1In: 32, fc2In: 32,
 }
 
-func sfRandomFile(s *sfShape, rng *rand.Rand, desc string) *StockfishFile {
-	f := &StockfishFile{Version: s.version, Arch: s.arch, Description: desc, Features: s.inputs, HalfDims: s.half, PSQTBuckets: s.psqt}
+func sfRandomFile(s *sfShape, rng *rand.Rand, desc string) *sfFile {
+	f := &sfFile{Version: s.version, Arch: s.arch, Description: desc, Features: s.inputs, HalfDims: s.half, PSQTBuckets: s.psqt}
 	f.FTHash, f.NetHash = sfHashes(s)
 	f.Hash = f.FTHash ^ f.NetHash
 	f.FTBiases = make([]int16, s.half)
@@ -435,8 +435,8 @@ func sfRandomFile(s *sfShape, rng *rand.Rand, desc string) *StockfishFile {
 	}
 	ins := s.ins()
 	for k := 0; k < s.stacks; k++ {
-		st := StockfishLayerStack{Hash: f.NetHash}
-		for i, l := range [3]*StockfishAffine{&st.FC0, &st.FC1, &st.FC2} {
+		st := sfLayerStack{Hash: f.NetHash}
+		for i, l := range [3]*sfAffine{&st.FC0, &st.FC1, &st.FC2} {
 			l.In, l.PaddedIn, l.Out = ins[i], pad32(ins[i]), s.layers[i]
 			l.Biases = make([]int32, l.Out)
 			l.Weights = make([]int8, l.Out*l.PaddedIn)
@@ -511,14 +511,14 @@ func TestStockfishErrors(t *testing.T) {
 		{"empty", nil, "version", 0},
 		{"short version", []byte{0x20, 0x2F}, "version", 0},
 		{"other version", hdr(0x7AF32F17, 0, 0), "version", 0},
-		{"bad header hash", le.AppendUint32(hdr(StockfishVersionSFNNv5, 1, 0), ft), "header hash", 4},
-		{"bad feature hash", le.AppendUint32(hdr(StockfishVersionSFNNv5, ft^net, 0), ft^1), "feature transformer hash", 12},
+		{"bad header hash", le.AppendUint32(hdr(sfVersionSFNNv5, 1, 0), ft), "header hash", 4},
+		{"bad feature hash", le.AppendUint32(hdr(sfVersionSFNNv5, ft^net, 0), ft^1), "feature transformer hash", 12},
 		{"unknown version", hdr(0x6A448AFB, 0, 0), "version", 0},
-		{"huge description", hdr(StockfishVersionSFNNv5, ft^net, 0xFFFFFFF0), "description length", 8},
-		{"no parameters", hdr(StockfishVersionSFNNv5, ft^net, 0), "feature transformer hash", 12},
-		{"truncated FT", le.AppendUint32(hdr(StockfishVersionSFNNv5, ft^net, 0), ft), "feature transformer biases", 16},
+		{"huge description", hdr(sfVersionSFNNv5, ft^net, 0xFFFFFFF0), "description length", 8},
+		{"no parameters", hdr(sfVersionSFNNv5, ft^net, 0), "feature transformer hash", 12},
+		{"truncated FT", le.AppendUint32(hdr(sfVersionSFNNv5, ft^net, 0), ft), "feature transformer biases", 16},
 	} {
-		for _, read := range []func([]byte) (*StockfishFile, error){ParseStockfish, func(b []byte) (*StockfishFile, error) { return ReadStockfish(bytes.NewReader(b)) }} {
+		for _, read := range []func([]byte) (*sfFile, error){parseSF, func(b []byte) (*sfFile, error) { return readSFFile(bytes.NewReader(b)) }} {
 			_, err := read(tc.data)
 			var fe *FormatError
 			if !errors.As(err, &fe) || fe.Field != tc.field || fe.Offset != tc.off {
@@ -547,10 +547,10 @@ func TestStockfishReadMatchesParse(t *testing.T) {
 		t.Fatal("WriteTo does not reproduce the HalfKP file byte for byte")
 	}
 	// A file one byte short of complete is rejected (streaming path).
-	if _, err := ReadStockfish(bytes.NewReader(raw[:len(raw)-1])); err == nil {
+	if _, err := readSFFile(bytes.NewReader(raw[:len(raw)-1])); err == nil {
 		t.Fatal("truncated file accepted")
 	}
-	if _, err := ReadStockfish(bytes.NewReader(append(raw[:len(raw):len(raw)], 1, 2))); err == nil {
+	if _, err := readSFFile(bytes.NewReader(append(raw[:len(raw):len(raw)], 1, 2))); err == nil {
 		t.Fatal("file with trailing bytes accepted")
 	}
 }
@@ -564,7 +564,7 @@ func FuzzParseStockfish(f *testing.F) {
 	f.Add(uint8(2), tiny[:40])
 	f.Add(uint8(3), tinyKP[:12])
 	// the start of a Stockfish 19 file: header, feature transformer hash, bias block
-	sf19 := binary.LittleEndian.AppendUint32(nil, StockfishVersionThreats)
+	sf19 := binary.LittleEndian.AppendUint32(nil, sfVersionThreats)
 	ft19, net19 := sfHashes(&sfShapeThreats)
 	sf19 = binary.LittleEndian.AppendUint32(sf19, ft19^net19)
 	sf19 = binary.LittleEndian.AppendUint32(sf19, 1)
@@ -586,10 +586,10 @@ func FuzzParseStockfish(f *testing.F) {
 		}
 		if s == nil {
 			// the real shapes: the input is far too small to be complete
-			if _, err := ParseStockfish(data); err == nil {
+			if _, err := parseSF(data); err == nil {
 				t.Fatal("accepted a tiny input as a real network")
 			}
-			if _, err := ReadStockfish(bytes.NewReader(data)); err == nil {
+			if _, err := readSFFile(bytes.NewReader(data)); err == nil {
 				t.Fatal("accepted a tiny input as a real network")
 			}
 			return

@@ -11,12 +11,12 @@ const (
 
 // Stockfish 19 input dimensions per perspective.
 const (
-	// StockfishThreatFeatures is the number of FullThreats features (Stockfish
+	// sfThreatFeatures is the number of FullThreats features (Stockfish
 	// features/full_threats.h Dimensions).
-	StockfishThreatFeatures = 59808
-	// StockfishPairFeatures is the number of PP_3Wide pawn-pair features, 96·95/2
+	sfThreatFeatures = 59808
+	// sfPairFeatures is the number of PP_3Wide pawn-pair features, 96·95/2
 	// (Stockfish features/pp_3wide.h Dimensions).
-	StockfishPairFeatures = 4560
+	sfPairFeatures = 4560
 )
 
 // sfCombineHash is Stockfish's FeatureTransformer::combine_hash: rotate left by one and
@@ -31,19 +31,19 @@ func sfCombineHash(hs ...uint32) uint32 {
 }
 
 var sfShapeThreats = sfShape{
-	version: StockfishVersionThreats, arch: StockfishThreats,
+	version: sfVersionThreats, arch: sfThreats,
 	featureHash: sfCombineHash(sfHashFullThreats, sfHashPP3Wide, sfHashHalfKAv2hm),
 	inputs:      22528, half: 1024, psqt: 8, stacks: 8, layers: [3]int{32, 32, 1}, fc1In: 64, fc2In: 128,
 }
 
-// StockfishThreatRows is the threat and pawn-pair part of a Stockfish 19 feature
+// sfThreatRows is the threat and pawn-pair part of a Stockfish 19 feature
 // transformer: one shared int8 matrix, feature-major, whose first ThreatFeatures rows
 // belong to the FullThreats features and whose next PairFeatures rows to the PP_3Wide
 // features (row i at Weights[i·HalfDims : (i+1)·HalfDims]), and the int32 PSQT weights of
 // the same features (row i at PSQT[i·8 : (i+1)·8]). In the file (Stockfish
 // nnue_feature_transformer.h read_parameters) the threat rows are raw int8, then their
 // PSQT as COMPRESSED_LEB128, then the pair rows raw, then their PSQT compressed.
-type StockfishThreatRows struct {
+type sfThreatRows struct {
 	ThreatFeatures int     // 59,808
 	PairFeatures   int     // 4,560
 	Weights        []int8  // (ThreatFeatures + PairFeatures)·HalfDims
@@ -53,9 +53,9 @@ type StockfishThreatRows struct {
 // readThreatTransformer reads the Stockfish 19 feature transformer after its hash:
 // LEB i16 biases, raw i8 threat rows, LEB i32 threat PSQT, raw i8 pair rows, LEB i32
 // pair PSQT, LEB i16 HalfKAv2_hm rows, LEB i32 HalfKAv2_hm PSQT.
-func readThreatTransformer(r *decoder, f *StockfishFile) {
+func readThreatTransformer(r *decoder, f *sfFile) {
 	half, nb := f.HalfDims, f.PSQTBuckets
-	t := &StockfishThreatRows{ThreatFeatures: StockfishThreatFeatures, PairFeatures: StockfishPairFeatures}
+	t := &sfThreatRows{ThreatFeatures: sfThreatFeatures, PairFeatures: sfPairFeatures}
 	nt, np := t.ThreatFeatures, t.PairFeatures
 	f.Threats = t
 	f.Compressed = [3]bool{true, true, true}
@@ -84,10 +84,10 @@ func readThreatTransformer(r *decoder, f *StockfishFile) {
 }
 
 // appendThreatTransformer writes what readThreatTransformer reads.
-func appendThreatTransformer(b []byte, f *StockfishFile) ([]byte, error) {
+func appendThreatTransformer(b []byte, f *sfFile) ([]byte, error) {
 	t := f.Threats
 	half, nb := f.HalfDims, f.PSQTBuckets
-	if t == nil || t.ThreatFeatures != StockfishThreatFeatures || t.PairFeatures != StockfishPairFeatures ||
+	if t == nil || t.ThreatFeatures != sfThreatFeatures || t.PairFeatures != sfPairFeatures ||
 		len(t.Weights) != (t.ThreatFeatures+t.PairFeatures)*half || len(t.PSQT) != (t.ThreatFeatures+t.PairFeatures)*nb ||
 		len(f.FTBiases) != half || len(f.FTWeights) != f.Features*half || len(f.PSQTWeights) != f.Features*nb {
 		return nil, fmt.Errorf("nnue: stockfish: feature transformer slice lengths do not match the Stockfish 19 architecture")

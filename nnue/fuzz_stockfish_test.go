@@ -39,10 +39,10 @@ func stockfishSeeds() map[string][]byte {
 		tail[i] = byte(i*37 + 11)
 	}
 	return map[string][]byte{
-		"halfkp-prefix": sfSeedHeader(StockfishVersionHalfKP, sfSeedHashHalfKP, "Features=HalfKP(Friend)[41024->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](AffineTransform[32<-512](InputSlice[512(0:512)])))))", sfSeedFTHashHalfKP, tail),
-		"sfnnv5-prefix": sfSeedHeader(StockfishVersionSFNNv5, sfSeedHashSFNNv5, "Network trained with the https://github.com/glinscott/nnue-pytorch trainer.", sfSeedFTHashSFNNv5, tail),
-		"halfkp-header": sfSeedHeader(StockfishVersionHalfKP, sfSeedHashHalfKP, "", sfSeedFTHashHalfKP, nil),
-		"sfnnv5-header": sfSeedHeader(StockfishVersionSFNNv5, sfSeedHashSFNNv5, "", sfSeedFTHashSFNNv5, nil),
+		"halfkp-prefix": sfSeedHeader(sfVersionHalfKP, sfSeedHashHalfKP, "Features=HalfKP(Friend)[41024->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](AffineTransform[32<-512](InputSlice[512(0:512)])))))", sfSeedFTHashHalfKP, tail),
+		"sfnnv5-prefix": sfSeedHeader(sfVersionSFNNv5, sfSeedHashSFNNv5, "Network trained with the https://github.com/glinscott/nnue-pytorch trainer.", sfSeedFTHashSFNNv5, tail),
+		"halfkp-header": sfSeedHeader(sfVersionHalfKP, sfSeedHashHalfKP, "", sfSeedFTHashHalfKP, nil),
+		"sfnnv5-header": sfSeedHeader(sfVersionSFNNv5, sfSeedHashSFNNv5, "", sfSeedFTHashSFNNv5, nil),
 		"bad-version":   sfSeedHeader(0x7AF32F17, 0, "", 0, tail[:16]),
 	}
 }
@@ -59,16 +59,16 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// FuzzReadStockfish feeds ReadStockfish (and Load, which dispatches Stockfish files to
+// FuzzReadStockfish feeds readSFFile (and Load, which dispatches Stockfish files to
 // it) small real-shaped inputs: every failure is a *FormatError or an "nnue" error, never
-// a panic, and Load agrees with ReadStockfish.
+// a panic, and Load agrees with readSFFile.
 func FuzzReadStockfish(f *testing.F) {
 	for _, b := range stockfishSeeds() {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cr := &countReader{r: bytes.NewReader(data)}
-		sf, err := ReadStockfish(cr)
+		sf, err := readSFFile(cr)
 		if err != nil {
 			var fe *FormatError
 			if sf != nil || (!errors.As(err, &fe) && !bytes.Contains([]byte(err.Error()), []byte("nnue"))) {
@@ -78,9 +78,9 @@ func FuzzReadStockfish(f *testing.F) {
 		if cr.n > len(data) {
 			t.Fatalf("read %d of %d bytes", cr.n, len(data))
 		}
-		if IsStockfishVersion(data) {
+		if isSFVersion(data) {
 			if _, lerr := Load(bytes.NewReader(data)); (lerr == nil) != (err == nil) {
-				t.Fatalf("Load: %v, ReadStockfish: %v", lerr, err)
+				t.Fatalf("Load: %v, readSFFile: %v", lerr, err)
 			}
 		}
 	})

@@ -38,15 +38,15 @@ var formats = []format{
 			d.crc = crc32.New(castagnoli)
 			return readNative(d)
 		}},
-	{name: "stockfish", doc: fmt.Sprintf("Stockfish .nnue (version 0x%08X, 0x%08X or 0x%08X)", StockfishVersionHalfKP, StockfishVersionSFNNv5, StockfishVersionThreats),
-		detect: IsStockfishVersion, decode: decodeStockfish,
+	{name: "stockfish", doc: fmt.Sprintf("Stockfish .nnue (version 0x%08X, 0x%08X or 0x%08X)", sfVersionHalfKP, sfVersionSFNNv5, sfVersionThreats),
+		detect: isSFVersion, decode: decodeStockfish,
 		read: func(r io.Reader, size int64) (*Network, error) {
 			// every declared byte count is checked against size before allocating
-			sf, err := ReadStockfishSize(r, size)
+			sf, err := readSFFileSize(r, size)
 			if err != nil {
 				return nil, err
 			}
-			return NewStockfishNetwork(sf)
+			return newSFNetwork(sf)
 		}},
 	// A file that looks like a Stockfish network of another version is reported as such.
 	{name: "stockfish (unknown version)", detect: looksLikeStockfish, decode: decodeStockfish},
@@ -168,7 +168,7 @@ func Decode(data []byte) (*Network, error) {
 // Memory and reading are therefore bounded by what the header declares: garbage is
 // refused after at most its header (thesis: ≤ 1,037 bytes; native: ≤ 1.1 MiB of strings);
 // a stream of unknown size with a plausible header is read up to the declared size (at
-// most MaxFileSize) and refused at its end. Stockfish files are handed to ReadStockfish,
+// most MaxFileSize) and refused at its end. Stockfish files are handed to readSFFile,
 // which applies the same rule with the version's exact file size. Formats without a
 // streaming reader are read whole (at most MaxFileSize bytes) and decoded with Decode.
 // Errors are those of Decode, or I/O errors wrapped with "nnue: reading".

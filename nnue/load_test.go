@@ -155,7 +155,7 @@ func TestReadStopsAtEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	cr := &countingReader{r: bytes.NewReader(append(raw, tail...))}
-	if _, err := ReadStockfishSize(cr, int64(len(raw))); err != nil {
+	if _, err := readSFFileSize(cr, int64(len(raw))); err != nil {
 		t.Fatal(err)
 	}
 	if cr.n != int64(len(raw)) {

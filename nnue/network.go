@@ -93,7 +93,7 @@ type Architecture struct {
 	// (NormalizeToPawnValue), 208 for Stockfish 13 (PawnValueEg). 0 means 100.
 	PawnValue int32
 	// PawnByMaterial declares that one pawn is worth a material-dependent number of output
-	// units (Stockfish 19's win-rate model, StockfishMaterialPawnDivisor) rather than
+	// units (Stockfish 19's win-rate model, sfMaterialPawnDivisor) rather than
 	// PawnValue; PawnValue is then that divisor at the model's anchor material, used by
 	// Centipawns, which has no position. PawnScale and Trace follow it.
 	PawnByMaterial bool

@@ -44,14 +44,14 @@ func looksLikeStockfish(head []byte) bool {
 }
 
 func decodeStockfish(data []byte) (*Network, error) {
-	f, err := ParseStockfish(data)
+	f, err := parseSF(data)
 	if err != nil {
 		return nil, err
 	}
-	return NewStockfishNetwork(f)
+	return newSFNetwork(f)
 }
 
-// NewStockfishNetwork turns a parsed Stockfish file into a Network built from the
+// newSFNetwork turns a parsed Stockfish file into a Network built from the
 // package's layer types; it takes ownership of f's slices (do not modify f afterwards).
 //
 // HalfKP (Stockfish 12/13): feature set featureset.HalfKP(), width 256, one stack
@@ -70,34 +70,34 @@ func decodeStockfish(data []byte) (*Network, error) {
 // (NNUE::evaluate(pos) in Stockfish 13, NNUE::evaluate(pos, false) in 15.1 and 16);
 // PawnValue is 208 (Stockfish 13 PawnValueEg), 361 (Stockfish 15.1 NormalizeToPawnValue,
 // uncompressed L1 = 1024 files) or 328 (Stockfish 16, every other SFNNv5 file).
-func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
+func newSFNetwork(f *sfFile) (*Network, error) {
 	if f == nil {
-		return nil, fmt.Errorf("nnue: nil StockfishFile")
+		return nil, fmt.Errorf("nnue: nil sfFile")
 	}
 	if _, err := f.shape(); err != nil {
 		return nil, err
 	}
-	if f.Arch == StockfishThreats {
+	if f.Arch == sfThreats {
 		return newStockfishThreatsNetwork(f)
 	}
 	// The declared architecture: stages and constants of Stockfish's nnue_architecture.h,
 	// sizes from the file.
 	var decl string
 	var params []any
-	affine := func(a *StockfishAffine) { params = append(params, a.Weights, a.Biases) }
-	wsb := StockfishWeightScaleBits
+	affine := func(a *sfAffine) { params = append(params, a.Weights, a.Biases) }
+	wsb := sfWeightScaleBits
 	switch f.Arch {
-	case StockfishHalfKP:
+	case sfHalfKP:
 		st := &f.Stacks[0]
 		decl = stockfishHalfKPDecl(f.HalfDims, st.FC0.Out, st.FC1.Out)
 		affine(&st.FC0)
 		affine(&st.FC1)
 		affine(&st.FC2)
-	case StockfishSFNNv5:
+	case sfSFNNv5:
 		st := &f.Stacks[0]
 		decl = fmt.Sprintf("ft=halfkav2_hm:i16 width=%d psqt=%d stack=stm>pairwise(127,7)>affine.i8(%d)>skip(concat(sqrcrelu(%d),crelu.i32(%d)),affine.i8(%d),crelu.i32(%d),affine.i8(1),%d,%d) buckets=pieces(%d,1,4) psqtdiv=2 out=/%d pawn=%d",
-			f.HalfDims, f.PSQTBuckets, st.FC0.Out, 2*wsb+7, wsb, st.FC1.Out, wsb, 600*StockfishOutputScale, 127<<wsb,
-			len(f.Stacks), StockfishOutputScale, stockfishPawnValue(f))
+			f.HalfDims, f.PSQTBuckets, st.FC0.Out, 2*wsb+7, wsb, st.FC1.Out, wsb, 600*sfOutputScale, 127<<wsb,
+			len(f.Stacks), sfOutputScale, stockfishPawnValue(f))
 		for k := range f.Stacks {
 			affine(&f.Stacks[k].FC0)
 			affine(&f.Stacks[k].FC1)
@@ -114,7 +114,7 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 		return nil, fmt.Errorf("nnue: stockfish: feature set %s has %d features, file has %d", sh.set, sh.set.Size(), f.Features)
 	}
 	quant := "stockfish: accumulator 127, hidden weights 64 (>>6), output /16"
-	if f.Arch == StockfishSFNNv5 {
+	if f.Arch == sfSFNNv5 {
 		quant = "stockfish: accumulator 127, pairwise /128, hidden weights 64 (>>6), output /16"
 	}
 	desc := fmt.Sprintf("Stockfish %s net, version 0x%08X, hash 0x%08X: %s", f.Arch, f.Version, f.Hash, f.Description)
@@ -124,21 +124,21 @@ func NewStockfishNetwork(f *StockfishFile) (*Network, error) {
 // stockfishPawnValue guesses the engine's printed-pawn divisor for an SFNNv5-family
 // file, which does not name its engine: 361 (Stockfish 15.1) for the uncompressed
 // 1024-wide layout 15.1 wrote, 328 (Stockfish 16) for every compressed or wider file.
-func stockfishPawnValue(f *StockfishFile) int32 {
+func stockfishPawnValue(f *sfFile) int32 {
 	if f.HalfDims == 1024 && !f.Compressed[1] {
-		return StockfishPawnValueSF15
+		return sfPawnValueSF15
 	}
-	return StockfishPawnValueSF16
+	return sfPawnValueSF16
 }
 
-// StockfishTrace is what Stockfish 15.1's eval command prints in its "NNUE network
+// Trace is what Stockfish 15.1's eval command prints in its "NNUE network
 // contributions" table, computed for every bucket: the used bucket and, per bucket, the
 // Material (PSQT) and Positional (Layers) columns as internal Values, each already
 // divided by OutputScale 16 with truncation, from the side to move's point of view.
 // Value is NNUE::evaluate(pos, false) of the used bucket, (psqt + positional)/16 of the
 // undivided sums (which can differ by one unit from PSQT[b] + Positional[b]).
 // For a network without buckets (HalfKP) the table has one row.
-type StockfishTrace struct {
+type Trace struct {
 	SideToMove board.Color
 	Bucket     int
 	PSQT       []int32
@@ -146,23 +146,23 @@ type StockfishTrace struct {
 	Value      int32
 	PawnValue  int32 // divisor from internal Value to printed pawns (208, 361 or 328)
 	// PawnDivisor is Stockfish 19's material-dependent divisor for this position
-	// (StockfishMaterialPawnDivisor), 0 for networks with a fixed PawnValue. When set,
+	// (sfMaterialPawnDivisor), 0 for networks with a fixed PawnValue. When set,
 	// WriteTable prints Stockfish 19's layout and rounding.
 	PawnDivisor float64
 }
 
 // Trace refreshes the evaluator's accumulator for pos and runs every layer stack on it,
 // as Stockfish's trace_evaluate does.
-func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
+func (e *Evaluator) Trace(pos *board.Position) Trace {
 	e.Refresh(pos)
 	n := e.net
 	stm := pos.SideToMove()
-	t := StockfishTrace{SideToMove: stm, Bucket: n.arch.Buckets.Of(pos), PawnValue: n.arch.PawnValue}
+	t := Trace{SideToMove: stm, Bucket: n.arch.Buckets.Of(pos), PawnValue: n.arch.PawnValue}
 	if t.PawnValue == 0 {
 		t.PawnValue = 100
 	}
 	if n.arch.PawnByMaterial {
-		t.PawnDivisor = StockfishMaterialPawnDivisor(pos)
+		t.PawnDivisor = sfMaterialPawnDivisor(pos)
 	}
 	div := n.arch.Output
 	for b := 0; b < n.arch.Buckets.Count(); b++ {
@@ -176,10 +176,10 @@ func (e *Evaluator) Trace(pos *board.Position) StockfishTrace {
 	return t
 }
 
-// FormatStockfishPawns formats an internal Value as Stockfish's eval prints pawns:
+// formatSFPawns formats an internal Value as Stockfish's eval prints pawns:
 // v/pawnValue with two decimals, keeping the sign of small negative values ("-0.00");
 // identical to Go's %.2f of float64(v)/pawnValue.
-func FormatStockfishPawns(v, pawnValue int32) string {
+func formatSFPawns(v, pawnValue int32) string {
 	return fmt.Sprintf("%.2f", float64(v)/float64(pawnValue))
 }
 
@@ -203,7 +203,7 @@ func stockfishAligned(v, pawnValue int32) string {
 // evaluate.cpp: the title says "(Normalized, … to move)", each cell is
 // |round(100·v/a)|/100 with the sign of v, and two lines follow: the NNUE value in
 // internal units for the side to move, and round(100·v/a)/100 from White's side.
-func (t StockfishTrace) WriteTable(w io.Writer) error {
+func (t Trace) WriteTable(w io.Writer) error {
 	var sb strings.Builder
 	side := "(White to move)"
 	if t.SideToMove == board.Black {
@@ -247,13 +247,13 @@ func sf19Aligned(v int32, a float64) string {
 	return sign + fmt.Sprintf("%6.2f", math.Round(100*math.Abs(float64(v))/a)/100)
 }
 
-// StockfishToCP is Stockfish 19's UCIEngine::to_cp: round(100·v/a) with a the
+// sfToCP is Stockfish 19's UCIEngine::to_cp: round(100·v/a) with a the
 // material-dependent divisor (round half away from zero).
-func StockfishToCP(v int32, a float64) int {
+func sfToCP(v int32, a float64) int {
 	return int(math.Round(100 * float64(v) / a))
 }
 
-func (t StockfishTrace) writeTable19(w io.Writer, side, line string) error {
+func (t Trace) writeTable19(w io.Writer, side, line string) error {
 	var sb strings.Builder
 	a := t.PawnDivisor
 	sb.WriteString("NNUE network contributions (Normalized, " + side + ")\n" + line +
@@ -273,7 +273,7 @@ func (t StockfishTrace) writeTable19(w io.Writer, side, line string) error {
 		white = -white
 	}
 	fmt.Fprintf(&sb, "\nNNUE evaluation          %+d (side to move, internal units)\n", t.Value)
-	fmt.Fprintf(&sb, "NNUE evaluation        %+.2f (white side)\n", 0.01*float64(StockfishToCP(white, a)))
+	fmt.Fprintf(&sb, "NNUE evaluation        %+.2f (white side)\n", 0.01*float64(sfToCP(white, a)))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }

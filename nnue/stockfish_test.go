@@ -69,20 +69,20 @@ func sfParsePos(t testing.TB, fen string) board.Position {
 }
 
 // sfGoldenColumns formats a trace the way the golden CSV stores it.
-func sfGoldenColumns(tr StockfishTrace) string {
+func sfGoldenColumns(tr Trace) string {
 	white := tr.Value
 	if tr.SideToMove == board.Black {
 		white = -white
 	}
 	if len(tr.PSQT) == 1 { // HalfKP: nnue_white only
-		return FormatStockfishPawns(white, tr.PawnValue)
+		return formatSFPawns(white, tr.PawnValue)
 	}
-	cols := []string{strconv.Itoa(tr.Bucket), FormatStockfishPawns(white, tr.PawnValue)}
+	cols := []string{strconv.Itoa(tr.Bucket), formatSFPawns(white, tr.PawnValue)}
 	for _, v := range tr.PSQT {
-		cols = append(cols, FormatStockfishPawns(v, tr.PawnValue))
+		cols = append(cols, formatSFPawns(v, tr.PawnValue))
 	}
 	for _, v := range tr.Positional {
-		cols = append(cols, FormatStockfishPawns(v, tr.PawnValue))
+		cols = append(cols, formatSFPawns(v, tr.PawnValue))
 	}
 	return strings.Join(cols, ",")
 }
@@ -219,9 +219,9 @@ func TestStockfishIncremental(t *testing.T) {
 // evaluation … (white side)" line prints it (without a leading '+').
 func sfWhitePawns(n *Network, pos *board.Position, v int32) string {
 	if n.arch.PawnByMaterial {
-		return fmt.Sprintf("%.2f", 0.01*float64(StockfishToCP(sfWhite(v, pos), StockfishMaterialPawnDivisor(pos))))
+		return fmt.Sprintf("%.2f", 0.01*float64(sfToCP(sfWhite(v, pos), sfMaterialPawnDivisor(pos))))
 	}
-	return FormatStockfishPawns(sfWhite(v, pos), n.Architecture().PawnValue)
+	return formatSFPawns(sfWhite(v, pos), n.Architecture().PawnValue)
 }
 
 func sfWhite(v int32, pos *board.Position) int32 {

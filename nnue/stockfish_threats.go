@@ -4,12 +4,12 @@ import "fmt"
 
 // sfThreatsPawnValue is Stockfish 19's pawn value at its anchor material 58, a(1) =
 // a0 + a1 + a2 + a3 ≈ 304.15, used by Network.Centipawns, which has no position; the
-// engine's own conversion depends on the material (PawnScale, StockfishMaterialPawnDivisor).
+// engine's own conversion depends on the material (PawnScale, sfMaterialPawnDivisor).
 const sfThreatsPawnValue = 304
 
-// StockfishThreatsSpec is the featureset spec of Stockfish 19's inputs, in the order of
+// sfThreatsSpec is the featureset spec of Stockfish 19's inputs, in the order of
 // the file's rows: FullThreats (59,808) ⊕ PP_3Wide (4,560) ⊕ HalfKAv2_hm (22,528).
-const StockfishThreatsSpec = "threats+pawnpairs+halfkav2_hm"
+const sfThreatsSpec = "threats+pawnpairs+halfkav2_hm"
 
 // newStockfishThreatsNetwork builds the Stockfish 19 network of f from its declared
 // architecture (nnue_architecture.h propagate), per bucket:
@@ -23,12 +23,12 @@ const StockfishThreatsSpec = "threats+pawnpairs+halfkav2_hm"
 // Value = psqt/16 + positional/16 (each truncated; Stockfish network.cpp evaluate). The
 // transformer's rows are FullThreats ⊕ PP_3Wide (int8) then HalfKAv2_hm (int16), in the
 // file's order; the PSQT weights of the int8 rows come first likewise.
-func newStockfishThreatsNetwork(f *StockfishFile) (*Network, error) {
-	const wsb = StockfishWeightScaleBits
+func newStockfishThreatsNetwork(f *sfFile) (*Network, error) {
+	const wsb = sfWeightScaleBits
 	st0 := &f.Stacks[0]
 	decl := fmt.Sprintf("ft=threats+pawnpairs:i8,halfkav2_hm:i16 width=%d psqt=%d stack=stm>pairwise(255,9)>affine.i8(%d)>skipdiff(concat(sqrcrelu(%d),crelu.i32(%d)),append(affine.i8(%d),concat(sqrcrelu(%d),crelu.i32(%d))),affine.i8(1),%d,%d) buckets=pieces(%d,1,4) psqtdiv=2 out=/%d perterm pawn=material:%d",
 		f.HalfDims, f.PSQTBuckets, st0.FC0.Out, 2*(wsb+1)+7, wsb+1, st0.FC1.Out, 2*wsb+7, wsb,
-		600*StockfishOutputScale, 128*(1<<wsb)*2, len(f.Stacks), StockfishOutputScale, sfThreatsPawnValue)
+		600*sfOutputScale, 128*(1<<wsb)*2, len(f.Stacks), sfOutputScale, sfThreatsPawnValue)
 	spec, err := ParseSpec(decl)
 	if err != nil {
 		return nil, fmt.Errorf("nnue: stockfish 19: %w", err)
@@ -43,7 +43,7 @@ func newStockfishThreatsNetwork(f *StockfishFile) (*Network, error) {
 	copy(psqt[len(t.PSQT):], f.PSQTWeights)
 	var params []any
 	for k := range f.Stacks {
-		for _, a := range []*StockfishAffine{&f.Stacks[k].FC0, &f.Stacks[k].FC1, &f.Stacks[k].FC2} {
+		for _, a := range []*sfAffine{&f.Stacks[k].FC0, &f.Stacks[k].FC1, &f.Stacks[k].FC2} {
 			params = append(params, a.Weights, a.Biases)
 		}
 	}

@@ -44,20 +44,20 @@ func sf19Rows(t testing.TB) []sf19Row {
 }
 
 // sf19Columns formats a trace the way sf19-eval.csv stores it.
-func sf19Columns(tr StockfishTrace) (printed, ints string) {
+func sf19Columns(tr Trace) (printed, ints string) {
 	white := tr.Value
 	if tr.SideToMove == board.Black {
 		white = -white
 	}
 	a := tr.PawnDivisor
-	p := []string{strconv.Itoa(tr.Bucket), fmt.Sprintf("%.2f", 0.01*float64(StockfishToCP(white, a)))}
+	p := []string{strconv.Itoa(tr.Bucket), fmt.Sprintf("%.2f", 0.01*float64(sfToCP(white, a)))}
 	var in []string
 	for _, v := range tr.PSQT {
-		p = append(p, FormatStockfish19Pawns(v, a))
+		p = append(p, formatSF19Pawns(v, a))
 		in = append(in, strconv.Itoa(int(v)))
 	}
 	for _, v := range tr.Positional {
-		p = append(p, FormatStockfish19Pawns(v, a))
+		p = append(p, formatSF19Pawns(v, a))
 		in = append(in, strconv.Itoa(int(v)))
 	}
 	in = append(in, strconv.Itoa(int(tr.Value)))
@@ -107,7 +107,7 @@ func TestStockfish19File(t *testing.T) {
 		t.Skip("re-encodes the 98 MB file; set NNUEKIT_FULL=1")
 	}
 	f := sfTestFile(t, sfNetSF19)
-	if f.Arch != StockfishThreats || f.HalfDims != 1024 || f.Hash != 0xA85B2205 || f.FTHash^f.NetHash != 0xA85B2205 ||
+	if f.Arch != sfThreats || f.HalfDims != 1024 || f.Hash != 0xA85B2205 || f.FTHash^f.NetHash != 0xA85B2205 ||
 		len(f.Description) != 84 || f.Threats == nil || f.Threats.ThreatFeatures != 59808 || f.Threats.PairFeatures != 4560 {
 		t.Fatalf("header: arch %v width %d hash %#x", f.Arch, f.HalfDims, f.Hash)
 	}
@@ -141,7 +141,7 @@ func TestStockfish19File(t *testing.T) {
 		{"stack hash", func(b []byte) []byte { b[len(b)-8*35208] ^= 1; return b }, "layer stack 0 hash"},
 	} {
 		b := tc.mut(append([]byte(nil), raw...))
-		_, err := ParseStockfish(b)
+		_, err := parseSF(b)
 		var fe *FormatError
 		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, tc.field) {
 			t.Errorf("%s: %v", tc.name, err)
@@ -334,11 +334,11 @@ func TestStockfish19HybridKingUpdate(t *testing.T) {
 	}
 }
 
-// The Stockfish 19 net's feature set is StockfishThreatsSpec's, and its architecture the
+// The Stockfish 19 net's feature set is sfThreatsSpec's, and its architecture the
 // declared string of its loader.
 func TestStockfish19Declared(t *testing.T) {
 	n := sfTestNetwork(t, sfNetSF19)
-	if got, want := n.FeatureSet().String(), featureset.MustParse(StockfishThreatsSpec).String(); got != want {
+	if got, want := n.FeatureSet().String(), featureset.MustParse(sfThreatsSpec).String(); got != want {
 		t.Errorf("feature set %s, want %s", got, want)
 	}
 	spec, err := n.Spec()

@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// TestStockfishFileRoundTrip: a HalfKP file loaded with Load and turned back into a file by
-// NewStockfishFile is the same bytes — a random file (no shared data needed) and, when
+// TestStockfishFileRoundTrip: a HalfKP file loaded with Load and written back by
+// WriteStockfish is the same bytes — a random file (no shared data needed) and, when
 // ../shared is present, Stockfish 13's nn-62ef826d1a6d.nnue.
 func TestStockfishFileRoundTrip(t *testing.T) {
 	s := sfShapeHalfKP
 	ft, net := sfHashes(&s)
 	r := rand.New(rand.NewPCG(3, 4))
-	f := &StockfishFile{Version: s.version, Arch: StockfishHalfKP, Hash: ft ^ net, Description: "random HalfKP", FTHash: ft, NetHash: net,
+	f := &sfFile{Version: s.version, Arch: sfHalfKP, Hash: ft ^ net, Description: "random HalfKP", FTHash: ft, NetHash: net,
 		Features: s.inputs, HalfDims: s.half, FTBiases: make([]int16, s.half), FTWeights: make([]int16, s.inputs*s.half)}
 	for i := range f.FTBiases {
 		f.FTBiases[i] = int16(r.IntN(200) - 50)
@@ -24,10 +24,10 @@ func TestStockfishFileRoundTrip(t *testing.T) {
 	for i := range f.FTWeights {
 		f.FTWeights[i] = int16(r.IntN(61) - 30)
 	}
-	st := StockfishLayerStack{Hash: net}
-	for i, a := range []*StockfishAffine{&st.FC0, &st.FC1, &st.FC2} {
+	st := sfLayerStack{Hash: net}
+	for i, a := range []*sfAffine{&st.FC0, &st.FC1, &st.FC2} {
 		in := s.ins()[i]
-		*a = StockfishAffine{In: in, PaddedIn: pad32(in), Out: s.layers[i], Biases: make([]int32, s.layers[i]), Weights: make([]int8, s.layers[i]*pad32(in))}
+		*a = sfAffine{In: in, PaddedIn: pad32(in), Out: s.layers[i], Biases: make([]int32, s.layers[i]), Weights: make([]int8, s.layers[i]*pad32(in))}
 		for j := range a.Biases {
 			a.Biases[j] = int32(r.IntN(20001) - 10000)
 		}
@@ -37,7 +37,7 @@ func TestStockfishFileRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	f.Stacks = []StockfishLayerStack{st}
+	f.Stacks = []sfLayerStack{st}
 	var want bytes.Buffer
 	if _, err := f.WriteTo(&want); err != nil {
 		t.Fatal(err)
@@ -53,17 +53,13 @@ func TestStockfishFileRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		sf, err := ParseStockfish(data)
+		sf, err := parseSF(data)
 		if err != nil {
 			t.Fatal(err)
-		}
-		g, err := NewStockfishFile(n, sf.Description)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
 		}
 		var got bytes.Buffer
-		if _, err := g.WriteTo(&got); err != nil {
-			t.Fatal(err)
+		if err := WriteStockfish(&got, n, sf.Description); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 		if !bytes.Equal(got.Bytes(), data) {
 			t.Errorf("%s: %d bytes written differ from the %d read", name, got.Len(), len(data))
@@ -89,9 +85,22 @@ func TestStockfishArchOf(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.decl, err)
 		}
-		a, err := StockfishArchOf(spec)
-		if tc.ok != (err == nil) || (tc.ok && a != StockfishHalfKP) || (!tc.ok && !strings.Contains(err.Error(), "Stockfish 13 HalfKP")) {
+		a, err := sfArchOf(spec)
+		if tc.ok != (err == nil) || (tc.ok && a != sfHalfKP) || (!tc.ok && !strings.Contains(err.Error(), "Stockfish 13 HalfKP")) {
 			t.Errorf("%s: %v, %v", tc.decl, a, err)
 		}
+		if err2 := CheckStockfish(spec); (err2 == nil) != (err == nil) {
+			t.Errorf("%s: CheckStockfish %v, sfArchOf %v", tc.decl, err2, err)
+		}
+	}
+	// WriteStockfish refuses a network of another architecture with that error, and
+	// writes nothing.
+	def, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteStockfish(&buf, def, "x"); err == nil || !strings.Contains(err.Error(), "Stockfish 13 HalfKP") || buf.Len() != 0 {
+		t.Errorf("WriteStockfish(default net): %v, %d bytes", err, buf.Len())
 	}
 }

@@ -391,19 +391,15 @@ func (c Config) CheckBullet(featureSet string) error {
 	return nil
 }
 
-// WriteStockfish writes ex.Network as a Stockfish .nnue file (nnue.NewStockfishFile, then
-// StockfishFile.WriteTo) with description in its header; nnue.Load reads it back as a
+// WriteStockfish writes ex.Network as a Stockfish .nnue file (nnue.WriteStockfish) with
+// description in its header; nnue.Load reads it back as a
 // Stockfish network that evaluates every position as ex.Network does. The network must be a
 // Stockfish architecture: Stockfish 13's HalfKP 256×2-32-32-1, which is an ArchThesis model
 // on the halfkp set with L1 256, L2 32, L3 32, no pairwise product, one stack and the
-// default thesis scheme (Config.CheckStockfish). Errors: those of nnue.NewStockfishFile
+// default thesis scheme (Config.CheckStockfish). Errors: those of nnue.WriteStockfish
 // (naming the architecture that is needed) and write errors.
 func (ex *Exported) WriteStockfish(w io.Writer, description string) error {
-	f, err := nnue.NewStockfishFile(ex.Network, description)
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if _, err := f.WriteTo(w); err != nil {
+	if err := nnue.WriteStockfish(w, ex.Network, description); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil
@@ -411,7 +407,7 @@ func (ex *Exported) WriteStockfish(w io.Writer, description string) error {
 
 // CheckStockfish reports, before training, whether a model of featureSet with configuration
 // c exports to a Stockfish .nnue file (Exported.WriteStockfish): it builds the declaration
-// Export will give the network and asks nnue.StockfishArchOf. The error names what differs.
+// Export will give the network and asks nnue.CheckStockfish. The error names what differs.
 func (c Config) CheckStockfish(featureSet string) error {
 	c = c.Defaults()
 	switch {
@@ -430,7 +426,7 @@ func (c Config) CheckStockfish(featureSet string) error {
 	if err != nil {
 		return fmt.Errorf("train: not a Stockfish architecture: %w", err)
 	}
-	if _, err := nnue.StockfishArchOf(spec); err != nil {
+	if err := nnue.CheckStockfish(spec); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	return nil
