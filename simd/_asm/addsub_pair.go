@@ -74,14 +74,12 @@ func rowLoops(s isa, fn string, ptr map[string]reg.GPVirtual, off reg.GPVirtual,
 // tiles after the value tiles). dst, src, pdst and psrc point at [2][]T arrays (one slice
 // per perspective; the data pointer is the first word of a slice header, the next one 24
 // bytes on); rows add_p and sub_p of the n-int16-wide weights are added and subtracted
-// (pairLoops; this was addSubPair's loop, round 6, whose kernels FeatureRows.AddSubPair
-// now replaces by this one with pw nil). With pw non-nil, the PSQT rows — 8 int32 per feature at pw — are applied
+// (pairLoops; FeatureRows.AddSubPair is this kernel with pw nil). With pw non-nil, the PSQT rows — 8 int32 per feature at pw — are applied
 // first: pdst[p] = psrc[p] + pw[add_p] − pw[sub_p] with one 256-bit load, add, subtract
 // and store per perspective. They come first because their rows are as cold as the
 // weight rows: issued before the long value loop, their misses overlap it instead of
-// waiting at the end (with the Go PSQT sums this replaces, SF15.1's quiet update alone
-// went from ≈ 215 to ≈ 170 ns, paired in-process at AVX2; doc/benchmarks.md, issue 14
-// round 7).
+// waiting at the end (against the PSQT sums in Go after the kernel, SF15.1's quiet update
+// takes ≈ 170 instead of ≈ 215 ns, paired in-process at AVX2; doc/benchmarks.md).
 func updatePair(s isa) {
 	fn := "updatePair" + s.name
 	TEXT(fn, NOSPLIT, "func(dst, src *[2][]int16, w *int16, pdst, psrc *[2][]int32, pw *int32, add0, sub0, add1, sub1, n int)")

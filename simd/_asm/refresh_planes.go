@@ -57,7 +57,7 @@ func returnMinusOne(lbl string) {
 // weights are far larger than the caches), and without the prefetch their loads start only
 // in the tile loop, after the first pass; with it every row is in flight while the first
 // pass lists the next ones. PREFETCHNTA: on the bench's king and refresh loops it paid more
-// than PREFETCHT0 (doc/benchmarks.md, issue 14 round 8); prefetching all 2 KB of a
+// than PREFETCHT0 (doc/benchmarks.md); prefetching all 2 KB of a
 // Stockfish 15.1 row paid no more than its first 512 bytes, and 30 such rows would not fit
 // the L1 cache.
 const prefetchBytes = 512
@@ -112,8 +112,7 @@ func listBits(lbl string, b, row, mask, n, cnt, t reg.GPVirtual, offs Mem, ps re
 // in tiles of up to 8 (AVX2) or 16 (AVX-512) vector registers, each kept in registers while
 // the cnt rows whose byte offsets are listed at offs are added, then stored; it returns
 // cnt. n holds the bytes per row. Tiles of 16 YMM registers (one pass over a 512-byte
-// Stockfish 13 row) and of 4 were measured slower or no faster (doc/benchmarks.md, issue
-// 14 round 5).
+// Stockfish 13 row) and of 4 were measured slower or no faster (doc/benchmarks.md).
 func refreshTiles(s isa, fn string, offs Mem, cnt, n reg.GPVirtual) {
 	tiles(s, fn, offs, cnt, n, ld("dst"), ld("bias"), ld("weights"))
 }

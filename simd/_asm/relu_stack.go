@@ -24,10 +24,9 @@ const (
 
 // reluStackAVX2 generates reluStackAVX2, simd.ReLUStack.Forward's kernel at AVX2: the
 // whole HalfKP stack (Stockfish 13's evaluation after the accumulator, which its compiler
-// inlines into one function) in one call, where Forward made four before (issue 14 round
-// 9) — the transform with its chunk list for each perspective, fc_0's sparse kernel and
-// the 32→32→1 tail — each with its arguments through the stack frame and fc_0's 32 sums
-// stored between them. The pieces are the same emitters
+// inlines into one function) in one call rather than four — the transform with its chunk
+// list for each perspective, fc_0's sparse kernel and the 32→32→1 tail — each of which
+// would pass its arguments through the stack frame and store fc_0's 32 sums between them. The pieces are the same emitters
 // (creluBlockAVX2, sparseAccLoops, clipToLocalAVX2, tailBody); the kernel chooses the
 // transform's order, fc_0's loop and the tail by the fields of k (one predictable branch
 // each), and fc_0's sums stay in registers. Results are those of the four kernels.
