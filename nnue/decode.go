@@ -191,33 +191,18 @@ func (d *decoder) fill(field string, dst any) bool {
 
 // i8s, i16s and i32s read n elements into a new 64-byte-aligned array, allocated only
 // after the bytes have been checked against what remains (nil after an error).
-func (d *decoder) i8s(field string, n int) []int8 {
-	if !d.need(field, int64(n)) {
-		return nil
-	}
-	out := alignedInt8(n)
-	if !d.fill(field, out) {
-		return nil
-	}
-	return out
-}
+func (d *decoder) i8s(field string, n int) []int8 { return readArray(d, field, n, alignedInt8) }
 
-func (d *decoder) i16s(field string, n int) []int16 {
-	if !d.need(field, 2*int64(n)) {
-		return nil
-	}
-	out := alignedInt16(n)
-	if !d.fill(field, out) {
-		return nil
-	}
-	return out
-}
+func (d *decoder) i16s(field string, n int) []int16 { return readArray(d, field, n, alignedInt16) }
 
-func (d *decoder) i32s(field string, n int) []int32 {
-	if !d.need(field, 4*int64(n)) {
+func (d *decoder) i32s(field string, n int) []int32 { return readArray(d, field, n, alignedInt32) }
+
+// readArray is i8s, i16s and i32s: n elements of T into alloc(n).
+func readArray[T int8 | int16 | int32](d *decoder, field string, n int, alloc func(int) []T) []T {
+	if !d.need(field, int64(n)*int64(unsafe.Sizeof(T(0)))) {
 		return nil
 	}
-	out := alignedInt32(n)
+	out := alloc(n)
 	if !d.fill(field, out) {
 		return nil
 	}

@@ -192,10 +192,6 @@ func NewSparseAffine(weights []int8, nin, nout int) *SparseAffine {
 	return &SparseAffine{w: weights, wt: wt, group: SparseGroup(wt, nin, nout), nin: nin, nout: nout}
 }
 
-// Group returns the SparseGroup of the weights: how many chunks' products the sparse
-// kernel adds in int16 (3 for the Stockfish 13 net's fc_0, 2 for 15.1's).
-func (s *SparseAffine) Group() int { return s.group }
-
 // Forward sets out = Affine(in) with bias (len(in) == nin, len(out) == nout, len(bias) ≥
 // nout; inputs ≤ 127), the bits of Affine at every level. Below AVX512VNNI it runs the
 // sparse-input kernel over in's non-zero 4-byte chunks (AffineSparseIdx; idx is its
