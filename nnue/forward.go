@@ -89,7 +89,7 @@ func planForward(layers []Layer, ft *FeatureTransformer) (forwarder, family) {
 	if f := newSFNNv5(stages, ft.width, i8, i32); f != nil {
 		return f, familySFNNv5
 	}
-	if f := newPairwiseDense(stages, ft.width, i8, i32); f != nil {
+	if f := newPairwiseDense(stages, layers, ft.width, i8, i32); f != nil {
 		return f, familyPairwiseDense
 	}
 	return nil, familyGeneric

@@ -20,6 +20,10 @@ type pairwiseDense struct {
 	w2         []int8
 	b2         []int32
 	mul, div   int64 // the skip connection's scale
+	// indices in the evaluator's buffers of the stack (flatIndex) of fc_0's output, the
+	// append's output (ac_sqr_0 ‖ ac_0 ‖ ac_sqr_1 ‖ ac_1, padded), fc_1's and fc_2's
+	// outputs; the pairwise output and its chunk list are evalBucket.u8 and idx
+	bufX, bufBoth, bufY, bufOut int
 }
 
 // pairwiseDenseStages is the family's declared stack; anyArg marks the arguments it
@@ -36,22 +40,12 @@ var pairwiseDenseStages = []Stage{
 		st("affine.i8", []int64{1})),
 }
 
-// The evaluator's buffers (Network.flat) of a pairwise-dense stack that the forward uses:
-// fc_0's output, the append's output (ac_sqr_0 ‖ ac_0 ‖ ac_sqr_1 ‖ ac_1, padded), fc_1's
-// and fc_2's outputs. The pairwise output and its chunk list are evalBucket.u8 and idx.
-const (
-	pdBufX    = 2
-	pdBufBoth = 5
-	pdBufY    = 6
-	pdBufOut  = 8
-)
-
 // newPairwiseDense returns the family's forward for the stages, or nil when they are not
 // pairwiseDenseStages on a width m, multiple of 64, in [256, 2048], with fc_0 of 16 or 32
 // outputs (fc_1 then reads 2·fc_0 bytes, a multiple of 32) and fc_1 of 1 to 64. i8 and
 // i32 are the stack's parameters (stackParams): fc_0, fc_1 and fc_2's weights and
-// biases.
-func newPairwiseDense(stages []Stage, m int, i8 [][]int8, i32 [][]int32) *pairwiseDense {
+// biases; layers are the stack's layers, whose buffers the forward uses.
+func newPairwiseDense(stages []Stage, layers []Layer, m int, i8 [][]int8, i32 [][]int32) *pairwiseDense {
 	if !matchStages(stages, pairwiseDenseStages) || m%64 != 0 || m < 256 || m > 2048 || len(i8) != 3 || len(i32) != 3 {
 		return nil
 	}
@@ -73,6 +67,9 @@ func newPairwiseDense(stages []Stage, m int, i8 [][]int8, i32 [][]int32) *pairwi
 		sq1: uint(act1.Parts[0].Args[0]), s1: uint(act1.Parts[1].Args[0]),
 		w2: i8[2], b2: i32[2],
 		mul: skip.Args[0], div: skip.Args[1],
+		// stack: 2 fc_0, 3 skipdiff(0 concat, 1 append(0 fc_1, 1 concat), 2 fc_2)
+		bufX: flatIndex(layers, 2), bufBoth: flatIndex(layers, 3, 1),
+		bufY: flatIndex(layers, 3, 1, 0), bufOut: flatIndex(layers, 3, 2),
 	}
 }
 
@@ -92,16 +89,16 @@ func (f *pairwiseDense) forward(bk *evalBucket, acc *Accumulator, stm int) int64
 	u8 := bk.u8[:m]
 	simd.PairwiseClip(u8[:h], a[:h], a[h:m], f.max, f.shift)
 	simd.PairwiseClip(u8[h:], b[:h], b[h:m], f.max, f.shift)
-	x := bk.bufs[pdBufX].i32[:nx]
+	x := bk.bufs[f.bufX].i32[:nx]
 	f.fc0.Forward(x, u8, f.b0, bk.idx)
-	both := bk.bufs[pdBufBoth].u8
+	both := bk.bufs[f.bufBoth].u8
 	simd.SqrClippedReLU32(both[:nx], x, f.sq0)
 	simd.ClippedReLU32(both[nx:2*nx], x, f.s0)
-	y := bk.bufs[pdBufY].i32[:ny]
+	y := bk.bufs[f.bufY].i32[:ny]
 	simd.Affine(y, both[:2*nx], f.w1, f.b1)
 	simd.SqrClippedReLU32(both[2*nx:2*nx+ny], y, f.sq1)
 	simd.ClippedReLU32(both[2*nx+ny:2*nx+2*ny], y, f.s1)
-	out := bk.bufs[pdBufOut].i32[:1]
+	out := bk.bufs[f.bufOut].i32[:1]
 	simd.Affine(out, both, f.w2, f.b2)
 	v := int64(out[0]) + int64(x[nx-2]) - int64(x[nx-1])
 	return int64(int32(v * f.mul / f.div))
