@@ -14,7 +14,7 @@
 #
 #   LABEL_NET    the labelling network (default ../shared/nets/nn-ad9b42354671.nnue, Stockfish 15.1,
 #                GPL-3.0: the licence of the labels is the user's to state)
-#   GAMES NODES SEED   self-play games, nodes per move, seed (default 120000, 200, 1)
+#   GAMES NODES SEED   self-play games, nodes per move, seed (default 360000, 200, 1)
 #   EPOCHS L1    training epochs and feature transformer width (default 10, 256)
 #   MATCH_GAMES MATCH_NODES   strength check: games against the embedded network, nodes per move
 #                (default 200, 20000)
@@ -25,7 +25,7 @@ label=${LABEL_NET:-../shared/nets/nn-ad9b42354671.nnue}
 if [ "${SCALE:-}" = smoke ]; then
   : "${GAMES:=20}" "${NODES:=300}" "${EPOCHS:=1}" "${L1:=32}" "${MATCH_GAMES:=2}" "${MATCH_NODES:=2000}"
 fi
-games=${GAMES:-120000} nodes=${NODES:-200} seed=${SEED:-1} epochs=${EPOCHS:-10} l1=${L1:-256}
+games=${GAMES:-360000} nodes=${NODES:-200} seed=${SEED:-1} epochs=${EPOCHS:-10} l1=${L1:-256}
 mgames=${MATCH_GAMES:-200} mnodes=${MATCH_NODES:-20000}
 mkdir -p "$out/bin"
 step() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
