@@ -119,9 +119,41 @@ func (p *BoardPath) Active(pos *ThreatBoard, persp board.Color, dst []int) []int
 // piece-square sets) contributes the exact difference of its two active lists, so the
 // result is exact in every case.
 func (p *BoardPath) DiffBoth(before, after *ThreatBoard, dirty *board.DirtyPieces, added, removed *[2][]int) {
+	var dt DirtyThreats
+	p.DirtyThreats(before, after, dirty, &dt)
+	p.DiffBothDirty(before, after, dirty, &dt, added, removed)
+}
+
+// DirtyThreats fills dt with the relations of the path's first FullThreats summand that
+// the move described by dirty (from before to after) creates and ends: the part of the
+// difference Stockfish 19 computes inside Position::do_move, once for both perspectives.
+// An engine calls it when it makes the move and passes dt to DiffBothDirty when it updates
+// the accumulator. For a move that changes a perspective's orientation, or a path without
+// FullThreats, dt describes no move (DiffBothDirty then computes from the views).
+func (p *BoardPath) DirtyThreats(before, after *ThreatBoard, dirty *board.DirtyPieces, dt *DirtyThreats) {
 	for _, part := range p.parts {
 		if part.th != nil {
-			part.th.appendDiffBoth(before, after, dirty, part.off, added, removed)
+			part.th.dirtyThreats(before, after, dirty, dt)
+			return
+		}
+	}
+	dt.ok, dt.na, dt.nr = false, 0, 0
+}
+
+// DiffBothDirty is DiffBoth with the first FullThreats summand's changed relations taken
+// from dt (filled by DirtyThreats for the same move, before, after and dirty; a dt that
+// describes no move is computed from the views): the result is the same as DiffBoth's.
+// Any further FullThreats summand computes its own.
+func (p *BoardPath) DiffBothDirty(before, after *ThreatBoard, dirty *board.DirtyPieces, dt *DirtyThreats, added, removed *[2][]int) {
+	first := true
+	for _, part := range p.parts {
+		if part.th != nil {
+			if first {
+				part.th.appendDirtyBoth(before, after, dt, part.off, added, removed)
+				first = false
+			} else {
+				part.th.appendDiffBoth(before, after, dirty, part.off, added, removed)
+			}
 			continue
 		}
 		for c := board.White; c <= board.Black; c++ {

@@ -25,9 +25,11 @@ func engineView(pos *board.Position) ThreatBoard {
 
 // TestBoardPathMatchesPosition: over random legal games, the own-board path of the
 // threat sets (Stockfish 19's among them) gives Set.Active's features from views filled
-// from a mailbox, and DiffBoth gives the generic difference of both perspectives.
+// from a mailbox, and DiffBoth gives the generic difference of both perspectives — as does
+// DiffBothDirty, with the relations computed by DirtyThreats when the move is made (as an
+// engine does in its make-move) and with a zero DirtyThreats.
 func TestBoardPathMatchesPosition(t *testing.T) {
-	specs := []string{sf19SpecTest, "threats", "pawnpairs", "threats18+halfkp", "all+threats"}
+	specs := []string{sf19SpecTest, "threats", "pawnpairs", "threats18+halfkp", "all+threats", "threats+pawnpairs+threats18"}
 	var sets []*Set
 	var paths []*BoardPath
 	for _, sp := range specs {
@@ -59,12 +61,23 @@ func TestBoardPathMatchesPosition(t *testing.T) {
 						t.Fatalf("%s %s persp %v: board path %v, Active %v", s, next.FEN(), c, got, want)
 					}
 				}
-				var ad, rm [2][]int
-				paths[i].DiffBoth(&vb, &va, &d, &ad, &rm)
-				for c := board.White; c <= board.Black; c++ {
-					ga, gr := s.DiffGeneric(&pos, &next, c, nil, nil)
-					if !slices.Equal(sorted(ad[c]), ga) || !slices.Equal(sorted(rm[c]), gr) {
-						t.Fatalf("%s %s %v persp %v: board DiffBoth +%v −%v, generic +%v −%v", s, pos.FEN(), m, c, sorted(ad[c]), sorted(rm[c]), ga, gr)
+				var dt DirtyThreats
+				paths[i].DirtyThreats(&vb, &va, &d, &dt)
+				for _, diff := range []struct {
+					name string
+					run  func(ad, rm *[2][]int)
+				}{
+					{"DiffBoth", func(ad, rm *[2][]int) { paths[i].DiffBoth(&vb, &va, &d, ad, rm) }},
+					{"DiffBothDirty", func(ad, rm *[2][]int) { paths[i].DiffBothDirty(&vb, &va, &d, &dt, ad, rm) }},
+					{"DiffBothDirty(zero)", func(ad, rm *[2][]int) { paths[i].DiffBothDirty(&vb, &va, &d, &DirtyThreats{}, ad, rm) }},
+				} {
+					var ad, rm [2][]int
+					diff.run(&ad, &rm)
+					for c := board.White; c <= board.Black; c++ {
+						ga, gr := s.DiffGeneric(&pos, &next, c, nil, nil)
+						if !slices.Equal(sorted(ad[c]), ga) || !slices.Equal(sorted(rm[c]), gr) {
+							t.Fatalf("%s %s %v persp %v: board %s +%v −%v, generic +%v −%v", s, pos.FEN(), m, c, diff.name, sorted(ad[c]), sorted(rm[c]), ga, gr)
+						}
 					}
 				}
 			}
@@ -75,3 +88,35 @@ func TestBoardPathMatchesPosition(t *testing.T) {
 
 // sf19SpecTest is Stockfish 19's feature set (the nnue package's sfThreatsSpec).
 const sf19SpecTest = "threats+pawnpairs+halfkav2_hm"
+
+// TestDirtyThreatsNoAllocation: computing a move's changed threats and indexing them for
+// both perspectives allocates nothing once the caller's lists have room (an engine's
+// make-move and accumulator update).
+func TestDirtyThreatsNoAllocation(t *testing.T) {
+	s := MustParse(sf19SpecTest)
+	p, _ := s.BoardPath()
+	pos := board.StartPosition()
+	m, err := board.ParseUCIMove(&pos, "e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, d := pos.Play(m)
+	vb, va := engineView(&pos), engineView(&next)
+	var dt DirtyThreats
+	var ad, rm [2][]int
+	for c := range ad {
+		ad[c], rm[c] = make([]int, 0, 256), make([]int, 0, 256)
+	}
+	if a := testing.AllocsPerRun(50, func() {
+		p.DirtyThreats(&vb, &va, &d, &dt)
+		for c := range ad {
+			ad[c], rm[c] = ad[c][:0], rm[c][:0]
+		}
+		p.DiffBothDirty(&vb, &va, &d, &dt, &ad, &rm)
+	}); a != 0 {
+		t.Fatalf("%v allocations per move, want 0", a)
+	}
+	if len(ad[0]) == 0 || len(ad[1]) == 0 {
+		t.Fatal("e2e4 added no feature")
+	}
+}

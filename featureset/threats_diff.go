@@ -150,22 +150,63 @@ func (b *threatBlock) appendDiff(before, after *ThreatBoard, dirty *board.DirtyP
 	return b.appendIndices(ta, persp, m, off, added), b.appendIndices(tr, persp, m, off, removed)
 }
 
-// appendDiffBoth is AppendDiff for both perspectives, the changed threats computed once
-// (Stockfish 19's DirtyThreats: do_move lists them once, each perspective indexes them).
-func (b *threatBlock) appendDiffBoth(before, after *ThreatBoard, dirty *board.DirtyPieces, off int, added, removed *[2][]int) {
-	m0, m1 := threatMask(before, board.White), threatMask(before, board.Black)
-	if !dirtyOK(dirty) || dirty.N == 0 || m0 != threatMask(after, board.White) || m1 != threatMask(after, board.Black) {
+// DirtyThreats lists the FullThreats relations one move creates and ends (an attacker on a
+// square, the piece it attacks on another), in absolute terms and so the same for both
+// perspectives: Stockfish 19's DirtyThreats (position.h), which its Position::do_move fills
+// and each perspective's append_changed_indices turns into feature indices.
+// BoardPath.DirtyThreats computes it for the path's first FullThreats summand when the move
+// is made; BoardPath.DiffBothDirty indexes it when the accumulator is updated. It holds up
+// to 128 relations each way in place (a chess move changes far fewer), 1 KB: an engine
+// keeps one per ply and nothing is allocated. The zero value describes no move, and
+// DiffBothDirty then computes the difference from the two views.
+type DirtyThreats struct {
+	added, removed [threatBuf]threat
+	na, nr         int
+	// ok: the lists describe the move. False for a move that changes a perspective's
+	// orientation (an own king crossing the d/e line), a dirty list that is not
+	// incremental, or a path without FullThreats.
+	ok bool
+}
+
+// dirtyThreats fills dt with the relations the move creates and ends (changedThreats), or
+// marks it unusable (ok false) where the move changes an orientation.
+func (b *threatBlock) dirtyThreats(before, after *ThreatBoard, dirty *board.DirtyPieces, dt *DirtyThreats) {
+	dt.ok, dt.na, dt.nr = false, 0, 0
+	if !dirtyOK(dirty) || dirty.N == 0 ||
+		threatMask(before, board.White) != threatMask(after, board.White) ||
+		threatMask(before, board.Black) != threatMask(after, board.Black) {
+		return
+	}
+	ta, tr := b.changedThreats(before, after, dirty, dt.added[:0], dt.removed[:0])
+	if cap(ta) != threatBuf || cap(tr) != threatBuf {
+		return // spilled past the arrays (no chess move does): computed from the views instead
+	}
+	dt.na, dt.nr, dt.ok = len(ta), len(tr), true
+}
+
+// appendDirtyBoth appends both perspectives' indices of dt's relations, or, where dt is
+// unusable, the difference of each perspective's two active lists.
+func (b *threatBlock) appendDirtyBoth(before, after *ThreatBoard, dt *DirtyThreats, off int, added, removed *[2][]int) {
+	if !dt.ok {
 		for p := board.White; p <= board.Black; p++ {
 			added[p], removed[p] = b.appendDiffGeneric(before, after, p, off, added[p], removed[p])
 		}
 		return
 	}
-	var bufA, bufR [threatBuf]threat
-	ta, tr := b.changedThreats(before, after, dirty, bufA[:0], bufR[:0])
-	added[0] = b.appendIndices(ta, board.White, m0, off, added[0])
-	removed[0] = b.appendIndices(tr, board.White, m0, off, removed[0])
-	added[1] = b.appendIndices(ta, board.Black, m1, off, added[1])
-	removed[1] = b.appendIndices(tr, board.Black, m1, off, removed[1])
+	ta, tr := dt.added[:dt.na], dt.removed[:dt.nr]
+	for p := board.White; p <= board.Black; p++ {
+		m := threatMask(before, p)
+		added[p] = b.appendIndices(ta, p, m, off, added[p])
+		removed[p] = b.appendIndices(tr, p, m, off, removed[p])
+	}
+}
+
+// appendDiffBoth is AppendDiff for both perspectives, the changed threats computed once
+// (Stockfish 19's DirtyThreats: do_move lists them once, each perspective indexes them).
+func (b *threatBlock) appendDiffBoth(before, after *ThreatBoard, dirty *board.DirtyPieces, off int, added, removed *[2][]int) {
+	var dt DirtyThreats
+	b.dirtyThreats(before, after, dirty, &dt)
+	b.appendDirtyBoth(before, after, &dt, off, added, removed)
 }
 
 // oneKingEach reports whether pos has exactly one king of each colour.

@@ -32,3 +32,29 @@ func ExampleFullThreats() {
 	// 62603 PP[d5, their, e4, own]
 	// 1 3
 }
+
+// An engine with its own board: it fills a ThreatBoard per position, computes a move's
+// changed threats when it makes the move (Stockfish 19's do_move) and indexes them for
+// both perspectives when it updates the accumulator.
+func ExampleBoardPath_DirtyThreats() {
+	set := featureset.MustParse("threats+pawnpairs+halfkav2_hm")
+	path, _ := set.BoardPath()
+	pos, _ := board.ParseFEN("4k3/8/8/4p3/3P4/2r5/8/1N2K3 w - - 0 1")
+	m, _ := board.ParseUCIMove(&pos, "b1c3")
+	next, dirty := pos.Play(m)
+	var before, after featureset.ThreatBoard // the engine keeps these as its board
+	before.SetPosition(&pos)
+	after.SetPosition(&next)
+
+	var dt featureset.DirtyThreats // make-move
+	path.DirtyThreats(&before, &after, &dirty, &dt)
+
+	var added, removed [2][]int // accumulator update
+	path.DiffBothDirty(&before, &after, &dirty, &dt, &added, &removed)
+	for c := board.White; c <= board.Black; c++ {
+		fmt.Println(c, len(added[c]), len(removed[c]))
+	}
+	// Output:
+	// white 1 3
+	// black 1 3
+}

@@ -2,11 +2,13 @@ package nnue
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
 	"github.com/nnuekit/nnuekit/simd"
 )
 
@@ -22,10 +24,14 @@ import (
 //	refresh      full refresh of both perspectives + forward pass (Evaluator.Evaluate)
 //	quiet        a quiet non-king move: Accumulator.UpdateQuiet (Set.QuietPair + one
 //	             fused update of both perspectives from the parent's accumulator;
-//	             where it reports false, Set.DiffBoth — Stockfish 19's changed threats
-//	             computed once for both perspectives — and UpdateFrom per perspective,
-//	             as AccumulatorStack does) + forward
-//	             pass (rows/move: feature rows added + removed over both perspectives)
+//	             where it reports false, both perspectives' lists at once and
+//	             UpdateFrom per perspective, as AccumulatorStack does) + forward
+//	             pass (rows/move: feature rows added + removed over both perspectives).
+//	             For a set with a board path (Stockfish 19's) the lists come from
+//	             BoardPath.DiffBothDirty over the move's featureset.DirtyThreats and
+//	             board views, computed before the timed section as Stockfish 19's
+//	             do_move computes them (../shared/perf's sfbench19 subtracts do_move);
+//	             else from Set.DiffBoth
 //	king         an own-king move: refresh of the mover's perspective
 //	             (Evaluator.RefreshPerspective), update of the other + forward pass
 //	king-table   the same through a RefreshTable warmed on a nearby position (the
@@ -223,8 +229,12 @@ func sfBenchNet(b *testing.B, n *Network, short string) {
 			acc := n.ft.NewAccumulator()
 			hot := n.ft.NewAccumulator()
 			fs := n.ft.set
+			path, _ := fs.BoardPath()
 			var ad, rm [2][]int
 			var hotMv []sfBenchMove
+			var vb featureset.ThreatBoard
+			var va []featureset.ThreatBoard
+			var dt []featureset.DirtyThreats
 			var c sfClock
 			rows := 0
 			for i := 0; c.evals < b.N; {
@@ -238,17 +248,32 @@ func sfBenchNet(b *testing.B, n *Network, short string) {
 					j++
 				}
 				hotMv = append(hotMv[:0], d.quiet[i:j]...) // the moves just made (not timed)
+				if path != nil {
+					// what Stockfish 19's do_move does (not timed: sfbench19 subtracts
+					// do_move): the boards, and the changed threats of every move
+					vb.SetPosition(parent)
+					va, dt = slices.Grow(va[:0], len(hotMv))[:len(hotMv)], slices.Grow(dt[:0], len(hotMv))[:len(hotMv)]
+					for k := range hotMv {
+						va[k].SetPosition(&hotMv[k].after)
+						path.DirtyThreats(&vb, &va[k], &hotMv[k].dirty, &dt[k])
+					}
+				}
 				c.start()
 				for k := range hotMv {
 					mv := &hotMv[k] // a pointer: a range copy escaped (192 B, 1 alloc per move)
 					if acc.UpdateQuiet(hot, &mv.after, &mv.dirty) {
 						rows += 4
 					} else {
-						// both perspectives' lists from one Set.DiffBoth, as AccumulatorStack
+						// both perspectives' lists at once, as AccumulatorStack: from the
+						// move's changed threats where the set has a board path
 						for p := range ad {
 							ad[p], rm[p] = ad[p][:0], rm[p][:0]
 						}
-						fs.DiffBoth(parent, &mv.after, &mv.dirty, &ad, &rm)
+						if path != nil {
+							path.DiffBothDirty(&vb, &va[k], &mv.dirty, &dt[k], &ad, &rm)
+						} else {
+							fs.DiffBoth(parent, &mv.after, &mv.dirty, &ad, &rm)
+						}
 						for p := board.White; p <= board.Black; p++ {
 							acc.UpdateFrom(hot, p, ad[p], rm[p])
 							rows += len(ad[p]) + len(rm[p])
