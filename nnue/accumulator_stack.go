@@ -403,10 +403,7 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 			ad, rm := &s.addedBoth, &s.removedBoth
 			ad[0], ad[1], rm[0], rm[1] = ad[0][:0], ad[1][:0], rm[0][:0], rm[1][:0]
 			set.DiffBoth(&prev.pos, &e.pos, &e.dirty, ad, rm)
-			s.update(prev, e, board.White, ad[0], rm[0])
-			s.update(prev, e, board.Black, ad[1], rm[1])
-			e.computed[0], e.computed[1] = true, true
-			s.Updates += 2
+			s.updateBoth(prev, e, ad, rm)
 			continue
 		}
 		s.added, s.removed = set.Diff(&prev.pos, &e.pos, &e.dirty, persp, s.added[:0], s.removed[:0])
@@ -414,4 +411,13 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		e.computed[p] = true
 		s.Updates++
 	}
+}
+
+// updateBoth sets both perspectives of e from its parent prev and the move's feature
+// differences by perspective (Set.DiffBoth's lists); neither perspective needs a refresh.
+func (s *AccumulatorStack) updateBoth(prev, e *stackEntry, added, removed *[2][]int) {
+	s.update(prev, e, board.White, added[0], removed[0])
+	s.update(prev, e, board.Black, added[1], removed[1])
+	e.computed[0], e.computed[1] = true, true
+	s.Updates += 2
 }

@@ -36,6 +36,11 @@ import (
 //	             (Evaluator.RefreshPerspective), update of the other + forward pass
 //	king-table   the same through a RefreshTable warmed on a nearby position (the
 //	             position two plies earlier, king on the same square)
+//
+//	             For a transformer with split int8/int16 parts (Stockfish 19) both king
+//	             cells make the move as AccumulatorStack does (sfBenchKingStack: the
+//	             mover's hybrid update, or a refresh when its king crosses the d/e
+//	             line), with and without the table.
 //	forward      the forward pass alone on a computed accumulator
 //
 // Parent accumulators (quiet, king) and the accumulators of the forward benchmark are
@@ -294,6 +299,10 @@ func sfBenchNet(b *testing.B, n *Network, short string) {
 			}
 			b.Run(prefix+label, func(b *testing.B) {
 				defer set(b)()
+				if n.ft.acc.split != nil {
+					sfBenchKingStack(b, n, d, roots, p2roots, withTable)
+					return
+				}
 				ev := n.NewEvaluator()
 				acc := n.ft.NewAccumulator()
 				fs := n.ft.set
@@ -339,5 +348,108 @@ func sfBenchNet(b *testing.B, n *Network, short string) {
 				}
 			})
 		}
+	}
+}
+
+// sfBenchKingStack is the king and king-table cells for a transformer whose int8 and
+// int16 summands are split (Stockfish 19): each own-king move is made as AccumulatorStack
+// makes it — the mover's int8 part updated from the parent and its int16 part from the
+// table's cached part (king-table) or refreshed (king), by the stack's own update, unless
+// the king crosses the d/e line (then a refresh, through the table for king-table) — with
+// the board views and the move's changed threats (featureset.DirtyThreats) computed before
+// the timed section, as Stockfish 19's do_move computes them (sfbench19's king cell
+// subtracts do_move; its cache is warmed on P's king moves as the table is here).
+func sfBenchKingStack(b *testing.B, n *Network, d *sfBenchData, roots, p2roots []*Accumulator, withTable bool) {
+	ev := n.NewEvaluator()
+	st := n.NewAccumulatorStack()
+	tab := n.NewRefreshTable()
+	if withTable {
+		st.table = tab
+	}
+	path, ok := n.ft.set.BoardPath()
+	if !ok {
+		b.Fatalf("%s: no board path", n.ft.set)
+	}
+	acc := n.ft.NewAccumulator()
+	hot := n.ft.NewAccumulator()
+	prev := stackEntry{acc: hot}
+	var es []stackEntry
+	var vb featureset.ThreatBoard
+	var va []featureset.ThreatBoard
+	var dt []featureset.DirtyThreats
+	var ad, rm [2][]int
+	var added, removed []int
+	// prepare: the moves of one batch made (not timed)
+	prepare := func(mvs []sfBenchMove, parent *board.Position) {
+		vb.SetPosition(parent)
+		es = slices.Grow(es[:0], len(mvs))[:len(mvs)]
+		va = slices.Grow(va[:0], len(mvs))[:len(mvs)]
+		dt = slices.Grow(dt[:0], len(mvs))[:len(mvs)]
+		for j := range mvs {
+			es[j] = stackEntry{acc: acc, pos: mvs[j].after, dirty: mvs[j].dirty, kings: kingSquares(&mvs[j].after)}
+			va[j].SetPosition(&mvs[j].after)
+			path.DirtyThreats(&vb, &va[j], &mvs[j].dirty, &dt[j])
+		}
+		prev.computed = [2]bool{true, true}
+	}
+	one := func(j int, parent *board.Position) {
+		e := &es[j]
+		mover := parent.SideToMove()
+		if st.mustRefresh(e, mover) { // the king crosses the d/e line
+			if withTable {
+				tab.Refresh(acc, &e.pos, mover)
+			} else {
+				ev.RefreshPerspective(acc, &e.pos, mover)
+			}
+			added, removed = n.ft.set.Diff(parent, &e.pos, &e.dirty, mover.Other(), added[:0], removed[:0])
+			st.update(&prev, e, mover.Other(), added, removed)
+		} else {
+			for p := range ad {
+				ad[p], rm[p] = ad[p][:0], rm[p][:0]
+			}
+			path.DiffBothDirty(&vb, &va[j], &e.dirty, &dt[j], &ad, &rm)
+			st.updateBoth(&prev, e, &ad, &rm)
+		}
+		sfSink += ev.Forward(acc, &e.pos).Value
+	}
+	// the path taken is exact: the first batches against a full refresh (not timed)
+	check := n.NewEvaluator()
+	for k := range min(len(d.kingTimed), 8) {
+		hot.CopyFrom(p2roots[k])
+		prepare(d.kingTimed[k], &d.p2[k])
+		for j := range es {
+			one(j, &d.p2[k])
+			if got, want := ev.Forward(acc, &es[j].pos).Value, check.Evaluate(&es[j].pos); got != want {
+				b.Fatalf("%s: king move to %v: %d, refresh %d", es[j].pos.FEN(), es[j].kings, got, want)
+			}
+		}
+	}
+	tab.Reset()
+	var c sfClock
+	for c.evals < b.N {
+		for k := range d.kingTimed {
+			if withTable { // warm: king moves of P (not timed)
+				for j := range d.kingWarm[k] {
+					mv := &d.kingWarm[k][j]
+					hot.CopyFrom(roots[mv.root])
+					prepare(d.kingWarm[k][j:j+1], &d.positions[mv.root])
+					one(0, &d.positions[mv.root])
+				}
+			}
+			hot.CopyFrom(p2roots[k])
+			prepare(d.kingTimed[k], &d.p2[k])
+			c.start()
+			for j := range es {
+				one(j, &d.p2[k])
+			}
+			c.stop(len(es))
+			if c.evals >= b.N {
+				break
+			}
+		}
+	}
+	c.report(b)
+	if withTable {
+		b.ReportMetric(float64(tab.Rows)/float64(max(tab.Hits, 1)), "rows/hit")
 	}
 }
