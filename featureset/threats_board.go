@@ -24,6 +24,51 @@ func (b *ThreatBoard) SetPosition(pos *board.Position) {
 	}
 }
 
+// SetMailbox fills b from an engine's mailbox (mailbox[sq] the piece on board.Square sq,
+// a1 = 0; NoPiece when empty): the bitboards are built from it. Entries that are not valid
+// pieces count as empty.
+func (b *ThreatBoard) SetMailbox(mailbox *[64]board.Piece) {
+	*b = ThreatBoard{Mailbox: *mailbox}
+	for sq, pc := range mailbox {
+		if pc.Valid() {
+			b.ByColor[pc.Color()] |= board.SquareBB(board.Square(sq))
+			b.ByRole[pc.Role()] |= board.SquareBB(board.Square(sq))
+		} else {
+			b.Mailbox[sq] = board.NoPiece
+		}
+	}
+}
+
+// Apply makes the move described by d on b, as board.DirtyPieces.ApplyTo does on a
+// mailbox (a piece leaves its From square if it stands there, then every piece with a To
+// square is put there), keeping the bitboards in step: an engine that keeps a ThreatBoard
+// up to date move by move. Dirty pieces that are not valid pieces or squares are skipped.
+func (b *ThreatBoard) Apply(d *board.DirtyPieces) {
+	n := min(max(d.N, 0), len(d.Pieces))
+	for _, dp := range d.Pieces[:n] {
+		if dp.Piece.Valid() && dp.From.Valid() && b.Mailbox[dp.From] == dp.Piece {
+			b.clear(dp.From)
+		}
+	}
+	for _, dp := range d.Pieces[:n] {
+		if dp.Piece.Valid() && dp.To.Valid() {
+			b.clear(dp.To)
+			b.Mailbox[dp.To] = dp.Piece
+			b.ByColor[dp.Piece.Color()] |= board.SquareBB(dp.To)
+			b.ByRole[dp.Piece.Role()] |= board.SquareBB(dp.To)
+		}
+	}
+}
+
+// clear empties sq.
+func (b *ThreatBoard) clear(sq board.Square) {
+	if pc := b.Mailbox[sq]; pc != board.NoPiece {
+		b.ByColor[pc.Color()] &^= board.SquareBB(sq)
+		b.ByRole[pc.Role()] &^= board.SquareBB(sq)
+		b.Mailbox[sq] = board.NoPiece
+	}
+}
+
 func (b *ThreatBoard) pieceAt(sq board.Square) board.Piece { return b.Mailbox[sq] }
 func (b *ThreatBoard) occupied() board.Bitboard            { return b.ByColor[0] | b.ByColor[1] }
 func (b *ThreatBoard) pieces(c board.Color, r board.Role) board.Bitboard {

@@ -27,7 +27,8 @@ func engineView(pos *board.Position) ThreatBoard {
 // threat sets (Stockfish 19's among them) gives Set.Active's features from views filled
 // from a mailbox, and DiffBoth gives the generic difference of both perspectives — as does
 // DiffBothDirty, with the relations computed by DirtyThreats when the move is made (as an
-// engine does in its make-move) and with a zero DirtyThreats.
+// engine does in its make-move) and with a zero DirtyThreats. ThreatBoard.Apply and
+// SetMailbox give the view of the position after the move.
 func TestBoardPathMatchesPosition(t *testing.T) {
 	specs := []string{sf19SpecTest, "threats", "pawnpairs", "threats18+halfkp", "all+threats", "threats+pawnpairs+threats18"}
 	var sets []*Set
@@ -55,6 +56,14 @@ func TestBoardPathMatchesPosition(t *testing.T) {
 			m := moves[rapid.IntRange(0, len(moves)-1).Draw(t, "move")]
 			next, d := pos.Play(m)
 			vb, va := engineView(&pos), engineView(&next)
+			// an engine keeping its view move by move, or filling it from a mailbox
+			kept := vb
+			kept.Apply(&d)
+			var fromMailbox ThreatBoard
+			fromMailbox.SetMailbox(&va.Mailbox)
+			if kept != va || fromMailbox != va {
+				t.Fatalf("%s %v: Apply or SetMailbox differs from the view of the position after", pos.FEN(), m)
+			}
 			for i, s := range sets {
 				for c := board.White; c <= board.Black; c++ {
 					if got, want := sorted(paths[i].Active(&va, c, nil)), s.Active(&next, c, nil); !slices.Equal(got, want) {

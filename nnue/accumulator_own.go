@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/featureset"
 )
 
 // Delta is what one move changes on an engine's own board, in the terms the accumulator
@@ -25,11 +26,12 @@ type Delta struct {
 }
 
 // ownBoard is one entry's board on an own-board stack: the mailbox (indexed by
-// board.Square, for refreshes), the side to move and the piece count (for the bucket).
+// board.Square) with the occupancy bitboards, for refreshes and the threat sets' updates,
+// the side to move and the piece count (for the bucket).
 type ownBoard struct {
-	mailbox [64]board.Piece
-	stm     board.Color
-	pieces  int
+	tb     featureset.ThreatBoard
+	stm    board.Color
+	pieces int
 }
 
 // boardKings checks an engine's mailbox (every entry a valid piece or NoPiece, exactly one
@@ -59,10 +61,12 @@ func boardKings(mailbox *[64]board.Piece) (kings [2]board.Square, pieces int, er
 	return kings, pieces, nil
 }
 
-// ownBoardPath returns an error when the network's feature set has no own-board path.
+// ownBoardPath returns an error when the network's feature set has no own-board path:
+// neither the piece-square path (featureset.Set.PieceSquare) nor a board path
+// (featureset.Set.BoardPath: FullThreats, PawnPairs and piece-square summands).
 func (n *Network) ownBoardPath() error {
-	if n.ft.set.PieceSquare() == nil {
-		return fmt.Errorf("nnue: feature set %s needs the whole board (no featureset.PieceSquare path): push board.Positions instead", n.ft.set)
+	if n.ft.set.PieceSquare() == nil && n.ft.board == nil {
+		return fmt.Errorf("nnue: feature set %s needs the whole board (neither featureset.PieceSquare nor featureset.BoardPath): push board.Positions instead", n.ft.set)
 	}
 	return nil
 }
@@ -71,9 +75,11 @@ func (n *Network) ownBoardPath() error {
 // the piece on board.Square sq (a1 = 0; NoPiece for empty squares), stm the side to move.
 // Every following push must be PushDelta; Position returns nil. Nothing is computed until
 // Evaluate. It returns an error, leaving the stack unchanged, when the network's feature
-// set is not a piece-square set (featureset.Set.PieceSquare is nil: the sets that need the
-// whole board), when stm is not White or Black, or when the mailbox holds an invalid piece
-// or not exactly one king per colour.
+// set has no own-board path (neither featureset.Set.PieceSquare — the piece-square sets —
+// nor featureset.Set.BoardPath — Stockfish 19's threats+pawnpairs+halfkav2_hm and other
+// sums of FullThreats, PawnPairs and piece-square sets: the sets that need the whole
+// board), when stm is not White or Black, or when the mailbox holds an invalid piece or
+// not exactly one king per colour.
 func (s *AccumulatorStack) ResetBoard(mailbox *[64]board.Piece, stm board.Color) error {
 	if err := s.net.ownBoardPath(); err != nil {
 		return err
@@ -92,14 +98,17 @@ func (s *AccumulatorStack) ResetBoard(mailbox *[64]board.Piece, stm board.Color)
 	e.dirty = board.DirtyPieces{}
 	e.kings = kings
 	e.root = true
-	s.boards[0] = ownBoard{mailbox: *mailbox, stm: stm, pieces: pieces}
+	s.boards[0] = ownBoard{stm: stm, pieces: pieces}
+	s.boards[0].tb.SetMailbox(mailbox)
 	return nil
 }
 
 // PushDelta records a move of the engine's own board (see Delta); the accumulator is
-// computed lazily from the dirty pieces and king squares alone, by the same update as
-// Push. The mailbox of the new entry is the parent's with d.Dirty applied
-// (board.DirtyPieces.ApplyTo), kept for the refreshes an own-king move needs. No
+// computed lazily, by the same update as Push: for a piece-square set from the dirty
+// pieces and king squares alone, for a set with a board path (threats) from the two
+// entries' boards (featureset.BoardPath.DiffBoth). The board of the new entry is the
+// parent's with d.Dirty applied (featureset.ThreatBoard.Apply), kept for the refreshes
+// an own-king move needs and the threat differences. No
 // allocation after Reserve. It returns an error, pushing nothing, when the stack was not
 // reset with ResetBoard, when a king square or the side to move is invalid, or when a
 // dirty piece is invalid. Legality is the engine's: a Delta that does not describe its
@@ -129,7 +138,7 @@ func (s *AccumulatorStack) PushDelta(d *Delta) error {
 	e.kings = d.Kings
 	b := &s.boards[s.n-1]
 	*b = s.boards[s.n-2]
-	d.Dirty.ApplyTo(&b.mailbox)
+	b.tb.Apply(&d.Dirty)
 	b.stm, b.pieces = d.SideToMove, pieces
 	return nil
 }
@@ -154,7 +163,11 @@ func (s *AccumulatorStack) checkPositionStack(op string) {
 
 // refreshBoard refreshes perspective persp of acc from an own-board entry.
 func (s *AccumulatorStack) refreshBoard(acc *Accumulator, b *ownBoard, king board.Square, persp board.Color) {
-	s.ev.active = s.psq.AppendActive(persp, king, &b.mailbox, s.ev.active[:0])
+	if s.psq != nil {
+		s.ev.active = s.psq.AppendActive(persp, king, &b.tb.Mailbox, s.ev.active[:0])
+	} else {
+		s.ev.active = s.net.ft.board.Active(&b.tb, persp, s.ev.active[:0])
+	}
 	acc.Refresh(persp, s.ev.active)
 }
 
@@ -182,7 +195,7 @@ func (s *AccumulatorStack) updatePSQ(prev, e *stackEntry, persp board.Color) {
 // EvaluateBoard refreshes the accumulators from an engine's own board and returns the
 // network's final integer output for stm (as Evaluate of the same position): mailbox[sq]
 // is the piece on board.Square sq (a1 = 0). It returns the errors of
-// AccumulatorStack.ResetBoard (no piece-square path, invalid side to move, invalid piece,
+// AccumulatorStack.ResetBoard (no own-board path, invalid side to move, invalid piece,
 // not exactly one king per colour).
 func (e *Evaluator) EvaluateBoard(mailbox *[64]board.Piece, stm board.Color) (int32, error) {
 	if err := e.net.ownBoardPath(); err != nil {
@@ -196,8 +209,15 @@ func (e *Evaluator) EvaluateBoard(mailbox *[64]board.Piece, stm board.Color) (in
 		return 0, err
 	}
 	ps := e.net.ft.set.PieceSquare()
+	if ps == nil {
+		e.tb.SetMailbox(mailbox)
+	}
 	for c := board.White; c <= board.Black; c++ {
-		e.active = ps.AppendActive(c, kings[c], mailbox, e.active[:0])
+		if ps != nil {
+			e.active = ps.AppendActive(c, kings[c], mailbox, e.active[:0])
+		} else {
+			e.active = e.net.ft.board.Active(&e.tb, c, e.active[:0])
+		}
 		e.acc.Refresh(c, e.active)
 	}
 	return e.ForwardPieces(e.acc, stm, pieces).Value, nil

@@ -108,10 +108,11 @@ func (e *mailboxEngine) make(from, to int, promo board.Role, isPromo bool) Delta
 	return d
 }
 
-// ownBoardNets are the piece-square families the own-board path covers: thesis ALL
-// (nnue.Default), KING-ALL and KP (built here), bullet's horizontally mirrored ALL@hm and
-// KING-ALL@hm (built here), Stockfish 13 HalfKP and Stockfish 15.1 HalfKAv2_hm (32 king
-// buckets, mirrored: ../shared/nets, skipped when absent).
+// ownBoardNets are the families the own-board path covers: the piece-square sets thesis
+// ALL (nnue.Default), KING-ALL and KP (built here), bullet's horizontally mirrored ALL@hm
+// and KING-ALL@hm (built here), Stockfish 13 HalfKP and Stockfish 15.1 HalfKAv2_hm (32
+// king buckets, mirrored), and Stockfish 19's threat set (its board path, int8 rows and
+// hybrid king update) (../shared/nets, skipped when absent).
 func ownBoardNets(t *testing.T) map[string]func(t *testing.T) *Network {
 	rng := rand.New(rand.NewPCG(24, 1))
 	ka := randomThesisNet(t, rng, "ka", 32, 8, 60)
@@ -132,6 +133,9 @@ func ownBoardNets(t *testing.T) map[string]func(t *testing.T) *Network {
 		},
 		"sf15.1 halfkav2_hm": func(t *testing.T) *Network {
 			return sfTestNetwork(t, sfNetSFNNv5)
+		},
+		"sf19 threats+pawnpairs+halfkav2_hm": func(t *testing.T) *Network {
+			return sfTestNetwork(t, sfNetSF19)
 		},
 	}
 }
@@ -270,9 +274,14 @@ func TestOwnBoardErrors(t *testing.T) {
 	}
 }
 
-// TestPushDeltaNoAlloc: after Reserve, PushDelta, Evaluate and Pop allocate nothing.
+// TestPushDeltaNoAlloc: after Reserve, PushDelta, Evaluate and Pop allocate nothing, for
+// a piece-square set (the default network) and Stockfish 19's threat set.
 func TestPushDeltaNoAlloc(t *testing.T) {
-	net := shippedNet(t, "default")
+	t.Run("default", func(t *testing.T) { pushDeltaNoAlloc(t, shippedNet(t, "default")) })
+	t.Run("sf19", func(t *testing.T) { pushDeltaNoAlloc(t, sfTestNetwork(t, sfNetSF19)) })
+}
+
+func pushDeltaNoAlloc(t *testing.T, net *Network) {
 	st := net.NewAccumulatorStack()
 	st.Reserve(8)
 	start := board.StartPosition()

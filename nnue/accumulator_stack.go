@@ -25,11 +25,13 @@ import (
 // accumulator of 2·Width int16 and 2·PSQTBuckets int32, a board.Position and its
 // DirtyPieces) — doc/engine.md lists the figures for the shipped networks.
 //
-// An engine with its own board uses ResetBoard and PushDelta instead (piece-square feature
-// sets only: featureset.Set.PieceSquare non-nil): each move is a Delta of dirty pieces and
-// king squares, and no board.Position is kept. For those sets every entry, however pushed,
-// is updated by the same code from its dirty pieces and king squares (doc/nnue.md
-// "Own-board engines").
+// An engine with its own board uses ResetBoard and PushDelta instead (the piece-square
+// feature sets, featureset.Set.PieceSquare non-nil, and the sets with a board path,
+// featureset.Set.BoardPath: Stockfish 19's threats): each move is a Delta of dirty pieces
+// and king squares, and no board.Position is kept. For the piece-square sets every entry,
+// however pushed, is updated by the same code from its dirty pieces and king squares; a
+// threat set's entries keep a featureset.ThreatBoard each (doc/nnue.md "Own-board
+// engines").
 type AccumulatorStack struct {
 	net     *Network
 	ev      *Evaluator
@@ -190,7 +192,10 @@ func (s *AccumulatorStack) mustRefresh(e *stackEntry, persp board.Color) bool {
 // and the int16 part of e's position, from the refresh table's entry of the king square
 // where the table keeps that part (RefreshTable.part16), else from the int16 summands'
 // features (Accumulator.setMixed).
-func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added, removed []int) {
+//
+// b is e's board on an own-board stack (ResetBoard), nil on a position stack: the int16
+// features then come from it, and the refresh table (which keeps positions) is not used.
+func (s *AccumulatorStack) update(prev, e *stackEntry, b *ownBoard, persp board.Color, added, removed []int) {
 	if s.split == nil || s.splitRefresh(e)&(splitRefresh16<<persp) == 0 {
 		e.acc.UpdateFrom(prev.acc, persp, added, removed)
 		return
@@ -201,13 +206,29 @@ func (s *AccumulatorStack) update(prev, e *stackEntry, persp board.Color, added,
 	ad8, _ := a.splitRows(added, 0, 2)
 	rm8, _ := a.splitRows(removed, 1, 3)
 	src8, psqt8 := prev.acc.mix.part[p][1], prev.acc.mix.psqtPart[p][1]
-	if c := s.table.part16(&e.pos, persp); c != nil {
-		a.setMixed(p, c.mix.part[p][0], c.mix.psqtPart[p][0], nil, nil, src8, psqt8, ad8, rm8)
-		return
+	if b == nil {
+		if c := s.table.part16(&e.pos, persp); c != nil {
+			a.setMixed(p, c.mix.part[p][0], c.mix.psqtPart[p][0], nil, nil, src8, psqt8, ad8, rm8)
+			return
+		}
 	}
 	l := s.active16[:0]
-	for k, b := range s.split.blocks16 {
-		l = b.AppendActive(&e.pos, persp, s.split.off16[k], l)
+	switch {
+	case b == nil:
+		for k, blk := range s.split.blocks16 {
+			l = blk.AppendActive(&e.pos, persp, s.split.off16[k], l)
+		}
+	case s.split.psq16 != nil: // the int16 part is one piece-square summand
+		l = s.split.psq16.PieceSquare().AppendActive(persp, e.kings[persp], &b.tb.Mailbox, l)
+		for i := range l {
+			l[i] += s.split.off16[0]
+		}
+	default: // the int16 rows of the whole board's features
+		for _, i := range s.net.ft.board.Active(&b.tb, persp, s.ev.active[:0]) {
+			if i >= s.net.ft.rows8 {
+				l = append(l, i)
+			}
+		}
 	}
 	s.active16 = l
 	a.checkIndices(l)
@@ -398,16 +419,28 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 		}
 		// Both perspectives from one Set.DiffBoth where the other one is updated from
 		// the same parent too (Stockfish 19's threats: the changed relations computed
-		// once per move).
+		// once per move). An own-board stack of such a set diffs the entries' boards
+		// (BoardPath.DiffBoth), for one perspective too.
+		ad, rm := &s.addedBoth, &s.removedBoth
+		ad[0], ad[1], rm[0], rm[1] = ad[0][:0], ad[1][:0], rm[0][:0], rm[1][:0]
+		var b *ownBoard
+		if s.own {
+			b = &s.boards[j]
+			s.net.ft.board.DiffBoth(&s.boards[j-1].tb, &b.tb, &e.dirty, ad, rm)
+		}
 		if prev.computed[p^1] && !e.computed[p^1] && !s.mustRefresh(e, persp^1) {
-			ad, rm := &s.addedBoth, &s.removedBoth
-			ad[0], ad[1], rm[0], rm[1] = ad[0][:0], ad[1][:0], rm[0][:0], rm[1][:0]
-			set.DiffBoth(&prev.pos, &e.pos, &e.dirty, ad, rm)
-			s.updateBoth(prev, e, ad, rm)
+			if !s.own {
+				set.DiffBoth(&prev.pos, &e.pos, &e.dirty, ad, rm)
+			}
+			s.updateBoth(prev, e, b, ad, rm)
 			continue
 		}
-		s.added, s.removed = set.Diff(&prev.pos, &e.pos, &e.dirty, persp, s.added[:0], s.removed[:0])
-		s.update(prev, e, persp, s.added, s.removed)
+		if s.own {
+			s.update(prev, e, b, persp, ad[p], rm[p])
+		} else {
+			s.added, s.removed = set.Diff(&prev.pos, &e.pos, &e.dirty, persp, s.added[:0], s.removed[:0])
+			s.update(prev, e, nil, persp, s.added, s.removed)
+		}
 		e.computed[p] = true
 		s.Updates++
 	}
@@ -415,9 +448,10 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 
 // updateBoth sets both perspectives of e from its parent prev and the move's feature
 // differences by perspective (Set.DiffBoth's lists); neither perspective needs a refresh.
-func (s *AccumulatorStack) updateBoth(prev, e *stackEntry, added, removed *[2][]int) {
-	s.update(prev, e, board.White, added[0], removed[0])
-	s.update(prev, e, board.Black, added[1], removed[1])
+// b is e's board on an own-board stack, else nil (update).
+func (s *AccumulatorStack) updateBoth(prev, e *stackEntry, b *ownBoard, added, removed *[2][]int) {
+	s.update(prev, e, b, board.White, added[0], removed[0])
+	s.update(prev, e, b, board.Black, added[1], removed[1])
 	e.computed[0], e.computed[1] = true, true
 	s.Updates += 2
 }

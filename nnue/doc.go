@@ -32,7 +32,9 @@
 // (ALL, KING-ALL, KP, HalfKP, HalfKAv2_hm): Network.PieceSquare gives feature indices per
 // perspective and the difference of a move from its dirty pieces, Accumulator.Refresh and
 // UpdateFrom apply them, Evaluator.ForwardPieces evaluates
-// (ExampleNetwork_PieceSquare_ownBoard; for the sets that need the whole board,
+// (ExampleNetwork_PieceSquare_ownBoard); AccumulatorStack.ResetBoard and PushDelta do it
+// for those sets and for Stockfish 19's threat set (featureset.Set.BoardPath) (for the sets
+// that need the whole board,
 // ExampleAccumulatorStack_Push_ownBoardWholeBoardSet). go doc prints no examples: pkg.go.dev
 // and go doc -http show them under the type or method they are named after, labelled
 // "Example (Search)", "Example (OwnBoard)" and so on, and go test -run '^Example' -v ./nnue

@@ -35,6 +35,10 @@ type FeatureTransformer struct {
 	// acc is how every accumulator of the transformer is refreshed and updated, and
 	// the kernels bound to its rows (planAccumulator).
 	acc accPlan
+	// board: the own-board path of a set without the piece-square path whose summands
+	// all have one (featureset.Set.BoardPath: Stockfish 19's threat set), nil otherwise;
+	// AccumulatorStack.ResetBoard and Evaluator.EvaluateBoard take it.
+	board *featureset.BoardPath
 }
 
 // NewFeatureTransformer builds a feature transformer for set with width outputs per
@@ -96,6 +100,7 @@ func newFT(set *featureset.Set, width int, w, b []int16, psqtBuckets int, p []in
 	ft := &FeatureTransformer{set: set, width: width, weights: w, bias: b, psqtBuckets: psqtBuckets, psqt: p}
 	ft.bound = computeBound(set.Size(), width, set.MaxActive(), w, b)
 	ft.acc = planAccumulator(ft)
+	ft.board = boardPathOf(set)
 	return ft
 }
 
@@ -109,7 +114,21 @@ func newFT8(set *featureset.Set, width int, rows8 int, w8 []int8, max8 int, w []
 	ft.bound = AccumulatorBound{MaxActive: max8 + max16, Abs: b16.Abs + b8.Abs, Max: b16.Max + b8.Max, Min: b16.Min + b8.Min}
 	ft.bound.CanOverflow = ft.bound.Max > math.MaxInt16 || ft.bound.Min < math.MinInt16
 	ft.acc = planAccumulator(ft)
+	ft.board = boardPathOf(set)
 	return ft
+}
+
+// boardPathOf returns the own-board path of a set without the piece-square path (nil when
+// it has that path, which the own-board stack uses instead, or none at all).
+func boardPathOf(set *featureset.Set) *featureset.BoardPath {
+	if set.PieceSquare() != nil {
+		return nil
+	}
+	p, ok := set.BoardPath()
+	if !ok {
+		return nil
+	}
+	return p
 }
 
 // Set returns the feature set.

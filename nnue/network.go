@@ -268,8 +268,9 @@ type Evaluator struct {
 	acc          *Accumulator
 	bk0          [8]evalBucket
 	active       []int
-	in           tensor    // forward-pass input view (a field so that it does not escape per call)
-	st           evalState // forward-pass state (likewise)
+	tb           featureset.ThreatBoard // EvaluateBoard's view of a mailbox (threat sets)
+	in           tensor                 // forward-pass input view (a field so that it does not escape per call)
+	st           evalState              // forward-pass state (likewise)
 }
 
 // evalBucket is one bucket's family forward (nil: the generic path) and the output

@@ -402,13 +402,13 @@ func sfBenchKingStack(b *testing.B, n *Network, d *sfBenchData, roots, p2roots [
 				ev.RefreshPerspective(acc, &e.pos, mover)
 			}
 			added, removed = n.ft.set.Diff(parent, &e.pos, &e.dirty, mover.Other(), added[:0], removed[:0])
-			st.update(&prev, e, mover.Other(), added, removed)
+			st.update(&prev, e, nil, mover.Other(), added, removed)
 		} else {
 			for p := range ad {
 				ad[p], rm[p] = ad[p][:0], rm[p][:0]
 			}
 			path.DiffBothDirty(&vb, &va[j], &e.dirty, &dt[j], &ad, &rm)
-			st.updateBoth(&prev, e, &ad, &rm)
+			st.updateBoth(&prev, e, nil, &ad, &rm)
 		}
 		sfSink += ev.Forward(acc, &e.pos).Value
 	}
