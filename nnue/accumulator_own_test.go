@@ -308,19 +308,41 @@ func pushDeltaNoAlloc(t *testing.T, net *Network) {
 
 // FuzzPushDelta: any Delta an engine passes — squares off the board, kings that do not
 // match the board, pieces appearing from nowhere — gives an error or a push whose Evaluate
-// runs, never a panic; a refused Delta pushes nothing.
+// runs, never a panic; a refused Delta pushes nothing. Each input is played on the
+// default network's stack (a piece-square set) and on Stockfish 19's (a threat set with
+// its ThreatBoards; when ../shared/nets has it).
 func FuzzPushDelta(f *testing.F) {
 	f.Add([]byte{1, 12, 28, 0, 0, 0, 0, 0, 0, 0, 4, 60, 1}) // e2e4 (a1 = 0 squares)
 	f.Add([]byte{3, 6, 4, 100, 12, 200, 255, 1, 0, 7, 3, 70, 0})
+	// boards the Kings do not describe: the white king taken off, a second one put on, a
+	// queen put on the king's square (the threat set reads kings off its ThreatBoards)
+	wk, bq := board.MakePiece(board.White, board.King), board.MakePiece(board.Black, board.Queen)
+	f.Add(encodeDeltas(
+		Delta{Dirty: board.DirtyPieces{N: 1, Pieces: [3]board.DirtyPiece{{Piece: wk, From: board.E1, To: board.NoSquare}}}, Kings: [2]board.Square{board.E1, board.E8}, SideToMove: board.Black},
+		Delta{Dirty: board.DirtyPieces{N: 1, Pieces: [3]board.DirtyPiece{{Piece: wk, From: board.NoSquare, To: mustSquare("d4")}}}, Kings: [2]board.Square{board.E1, board.E8}, SideToMove: board.White},
+		Delta{Dirty: board.DirtyPieces{N: 1, Pieces: [3]board.DirtyPiece{{Piece: bq, From: board.NoSquare, To: board.E1}}}, Kings: [2]board.Square{board.E1, board.E8}, SideToMove: board.White}))
 	net, err := Default()
 	if err != nil {
 		f.Fatal(err)
 	}
-	st := net.NewAccumulatorStack()
+	stacks := []*AccumulatorStack{net.NewAccumulatorStack()}
+	if sfSharedHas(sfNetSF19) {
+		stacks = append(stacks, sfTestNetwork(f, sfNetSF19).NewAccumulatorStack())
+	}
 	start := board.StartPosition()
 	mb := start.Mailbox()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if err := st.ResetBoard(&mb, board.White); err != nil {
+		for _, st := range stacks {
+			pushDeltas(t, st, &mb, b)
+		}
+	})
+}
+
+// pushDeltas plays the Deltas encoded in b (13 bytes each) on st from mb, FuzzPushDelta's
+// property.
+func pushDeltas(t *testing.T, st *AccumulatorStack, mb *[64]board.Piece, b []byte) {
+	{
+		if err := st.ResetBoard(mb, board.White); err != nil {
 			t.Fatal(err)
 		}
 		for len(b) >= 13 {
@@ -341,5 +363,18 @@ func FuzzPushDelta(f *testing.F) {
 			}
 			b = b[13:]
 		}
-	})
+	}
+}
+
+// encodeDeltas is FuzzPushDelta's encoding of ds: 13 bytes each.
+func encodeDeltas(ds ...Delta) []byte {
+	var b []byte
+	for _, d := range ds {
+		b = append(b, byte(d.Dirty.N))
+		for _, p := range d.Dirty.Pieces {
+			b = append(b, byte(p.Piece), byte(p.From), byte(p.To))
+		}
+		b = append(b, byte(d.Kings[0]), byte(d.Kings[1]), byte(d.SideToMove))
+	}
+	return b
 }

@@ -36,6 +36,16 @@ func sfSharedDir(t testing.TB) string {
 	return dir
 }
 
+// sfSharedHas reports whether sfTestNetwork(t, name) would load the net rather than skip:
+// ../shared/nets has it and, for the big nets, the race detector is off.
+func sfSharedHas(name string) bool {
+	if raceEnabled && name != sfNetHalfKP {
+		return false
+	}
+	_, err := os.Stat(filepath.Join("..", "..", "shared", "nets", name))
+	return err == nil
+}
+
 var (
 	sfFilesMu sync.Mutex
 	sfFiles   = map[string]*sfFile{}
