@@ -15,11 +15,12 @@ var defaultOnce = sync.OnceValues(func() (*Network, error) { return Decode(defau
 // Default returns the network embedded in the package (nnue/default.nnue, native format,
 // 402 KB): a CPW/bullet-style single-layer net over the ALL feature set (768 piece-square
 // features), (768→256)×2→1 with SCReLU and 8 output buckets by piece count (CPWArchitecture:
-// QA 255, QB 64, SCALE 400), made by nnuekit's own pipeline (examples/recipe/default-net.sh):
-// 4.2 M quiet positions of 66,554 games of our engine's in-process self-play at 200 nodes per
-// move (examples/datagen -engine internal), each labelled with the static evaluation of
-// Stockfish 15.1's network (nn-ad9b42354671.nnue, GPL-3.0), trained by quant/train
-// (examples/train -arch cpw) with their a↔h mirrors. Its output (Evaluate) is in Stockfish
+// QA 255, QB 64, SCALE 400), made by one run of nnuekit's own pipeline at its defaults
+// (examples/recipe/default-net.sh, 82 minutes on 2 cores): 19.4 M quiet positions of
+// 360,000 games of our engine's in-process self-play at 200 nodes per move (examples/datagen
+// -engine internal), each labelled with the static evaluation of Stockfish 15.1's network
+// (nn-ad9b42354671.nnue, GPL-3.0), trained by quant/train (examples/train -arch cpw, 10
+// epochs) with their a↔h mirrors. Its output (Evaluate) is in Stockfish
 // 15.1 internal units of the raw NNUE output, for the side to move; the architecture's
 // PawnValue is 361, so Network.Centipawns returns centipawns comparable to the "NNUE
 // evaluation" of Stockfish 15.1's eval command. doc/default-network.md records how it was made

@@ -61,7 +61,7 @@ func TestBenchNodes(t *testing.T) {
 		depth int
 		nodes int64
 	}{
-		{evalDefault, 5, 101820},
+		{evalDefault, 5, 106570},
 		{evalMaterial, 6, 190809},
 	} {
 		e := quietEngine(t)

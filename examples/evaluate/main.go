@@ -59,7 +59,7 @@
 //
 //	network: embedded default (nnue.Default): all[768]→256×2 | 8 stacks: Perspective(side to move first) → SCReLU(QA=255, /255, →1)
 //	eval: the network's output for the side to move, in its internal units; pawns = eval ÷ 361 (the declared pawn value)
-//	Black to move: eval -34 (Black's view) = -0.09 pawns; White's view +0.09 pawns | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+//	Black to move: eval -21 (Black's view) = -0.06 pawns; White's view +0.06 pawns | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
 //
 // For networks whose pawn value depends on the material (nnue.Architecture.PawnByMaterial:
 // Stockfish 19) each line also gives the divisor used, "(÷297.6)".
