@@ -3,7 +3,7 @@
 # doc/default-network.md "Recipe"): positions from in-process self-play, labels from a network,
 # training, export, a quick strength check against the embedded network.
 #
-#   examples/recipe/default-net.sh OUTDIR            # the full recipe (≈ 1.5 h on 2 idle cores)
+#   examples/recipe/default-net.sh OUTDIR            # the full recipe (82 min measured on 2 idle cores; 12 GB RAM)
 #   SCALE=smoke examples/recipe/default-net.sh OUTDIR   # the same steps at toy sizes (≈ 1 min)
 #
 # Run it from the repository root. Everything is written under OUTDIR (never into the
