@@ -582,13 +582,13 @@ clippedReLU16AVX2_loop1_end:
 	RET
 
 // func clippedReLU32AVX2(dst *uint8, src *int32, n int, shift uint)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·clippedReLU32AVX2(SB), NOSPLIT, $0-32
 	MOVQ    dst+0(FP), AX
 	MOVQ    src+8(FP), CX
 	MOVQ    n+16(FP), DX
 	MOVQ    shift+24(FP), BX
-	MOVQ    BX, X0
+	VMOVQ   BX, X0
 	VMOVDQU permD256<>+0(SB), Y1
 	VPXOR   Y2, Y2, Y2
 	SUBQ    $0x00000020, DX
@@ -659,17 +659,17 @@ DATA permD512<>+60(SB)/4, $0x0000000f
 GLOBL permD512<>(SB), RODATA|NOPTR, $64
 
 // func sqrClippedReLU32AVX2(dst *uint8, src *int32, n int, shift uint)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·sqrClippedReLU32AVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         shift+24(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	MOVQ         $0x0000007f, BX
 	VMOVDQU      permD256<>+0(SB), Y1
 	VPXOR        Y2, Y2, Y2
-	MOVQ         BX, X3
+	VMOVQ        BX, X3
 	VPBROADCASTQ X3, Y3
 	SUBQ         $0x00000020, DX
 	JB           sqrClippedReLU32AVX2_loop1_end
@@ -741,13 +741,13 @@ sqrClippedReLU32AVX2_loop1_end:
 	RET
 
 // func screluDotAVX2(acc *int16, w *int16, n int, qa int16) int32
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·screluDotAVX2(SB), NOSPLIT, $0-36
 	MOVQ         acc+0(FP), AX
 	MOVQ         w+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVWLSX      qa+24(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTW X0, Y0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y2, Y2, Y2
@@ -1531,13 +1531,13 @@ clippedReLU16AVX512_done:
 	RET
 
 // func clippedReLU32AVX512(dst *uint8, src *int32, n int, shift uint)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·clippedReLU32AVX512(SB), NOSPLIT, $0-32
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      shift+24(FP), BX
-	MOVQ      BX, X0
+	VMOVQ     BX, X0
 	VMOVDQU64 permD512<>+0(SB), Z1
 	VMOVDQU64 permD256<>+0(SB), Y2
 	VPXORD    Z3, Z3, Z3
@@ -1589,13 +1589,13 @@ clippedReLU32AVX512_done:
 	RET
 
 // func sqrClippedReLU32AVX512(dst *uint8, src *int32, n int, shift uint)
-// Requires: AVX, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX512F, AVX512VL
 TEXT ·sqrClippedReLU32AVX512(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         shift+24(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	MOVQ         $0x0000007f, BX
 	VPBROADCASTQ BX, Z1
 	SUBQ         $0x00000020, DX
@@ -1662,13 +1662,13 @@ sqrClippedReLU32AVX512_loop1_end:
 	RET
 
 // func screluDotAVX512(acc *int16, w *int16, n int, qa int16) int32
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·screluDotAVX512(SB), NOSPLIT, $0-36
 	MOVQ         acc+0(FP), AX
 	MOVQ         w+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVWLSX      qa+24(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VPBROADCASTW X0, Z0
 	VPXORD       Z1, Z1, Z1
 	VPXORD       Z2, Z2, Z2
@@ -1741,18 +1741,18 @@ screluDotAVX512_sum:
 	RET
 
 // func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·sqrCReLUPairAVX2(SB), NOSPLIT, $0-32
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         sqrShift+16(FP), DX
-	MOVQ         DX, X0
+	VMOVQ        DX, X0
 	MOVQ         shift+24(FP), DX
-	MOVQ         DX, X1
+	VMOVQ        DX, X1
 	VMOVDQU      permD256<>+0(SB), Y2
 	VPXOR        Y3, Y3, Y3
 	MOVQ         $0x0000007f, DX
-	MOVQ         DX, X4
+	VMOVQ        DX, X4
 	VPBROADCASTQ X4, Y4
 	VMOVDQU      (CX), Y5
 	VPMULDQ      Y5, Y5, Y6
@@ -1790,13 +1790,13 @@ TEXT ·sqrCReLUPairAVX2(SB), NOSPLIT, $0-32
 	RET
 
 // func clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint) int32
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·clippedReLUDot32AVX2(SB), NOSPLIT, $0-36
 	MOVQ         x+0(FP), AX
 	MOVQ         w+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         shift+24(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VPXOR        Y1, Y1, Y1
 	VPXOR        Y3, Y3, Y3
 	MOVL         $0x0000007f, BX
@@ -5630,14 +5630,14 @@ sparseAccVNNI32_done:
 	RET
 
 // func affineReLUDot32AVX2(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·affineReLUDot32AVX2(SB), NOSPLIT, $0-44
 	MOVQ         wt+8(FP), AX
 	MOVQ         bias+16(FP), CX
 	MOVQ         in+0(FP), DX
 	MOVQ         w2+32(FP), BX
 	MOVQ         shift+24(FP), SI
-	MOVQ         SI, X0
+	VMOVQ        SI, X0
 	VMOVDQU      (CX), Y1
 	VMOVDQU      32(CX), Y2
 	VMOVDQU      64(CX), Y3
@@ -5774,14 +5774,14 @@ TEXT ·affineReLUDot32AVX2(SB), NOSPLIT, $0-44
 	RET
 
 // func affineReLUDot32AVX512(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·affineReLUDot32AVX512(SB), NOSPLIT, $0-44
 	MOVQ          wt+8(FP), AX
 	MOVQ          bias+16(FP), CX
 	MOVQ          in+0(FP), DX
 	MOVQ          w2+32(FP), BX
 	MOVQ          shift+24(FP), SI
-	MOVQ          SI, X0
+	VMOVQ         SI, X0
 	VMOVDQU64     (CX), Z1
 	VMOVDQU64     64(CX), Z2
 	MOVL          $0x00010001, CX
@@ -5864,14 +5864,14 @@ TEXT ·affineReLUDot32AVX512(SB), NOSPLIT, $0-44
 	RET
 
 // func affineReLUDot32VNNI(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX512F, AVX512VL, AVX512VNNI, SSE2
+// Requires: AVX, AVX512F, AVX512VL, AVX512VNNI
 TEXT ·affineReLUDot32VNNI(SB), NOSPLIT, $0-44
 	MOVQ          wt+8(FP), AX
 	MOVQ          bias+16(FP), CX
 	MOVQ          in+0(FP), DX
 	MOVQ          w2+32(FP), BX
 	MOVQ          shift+24(FP), SI
-	MOVQ          SI, X0
+	VMOVQ         SI, X0
 	VMOVDQU64     (CX), Z1
 	VMOVDQU64     64(CX), Z2
 	VPXORD        Z3, Z3, Z3
@@ -5924,14 +5924,14 @@ TEXT ·affineReLUDot32VNNI(SB), NOSPLIT, $0-44
 	RET
 
 // func affineReLUDot32PairsAVX2(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·affineReLUDot32PairsAVX2(SB), NOSPLIT, $0-44
 	MOVQ         wt+8(FP), AX
 	MOVQ         bias+16(FP), CX
 	MOVQ         in+0(FP), DX
 	MOVQ         w2+32(FP), BX
 	MOVQ         shift+24(FP), SI
-	MOVQ         SI, X0
+	VMOVQ        SI, X0
 	VMOVDQU      (CX), Y1
 	VMOVDQU      32(CX), Y2
 	VMOVDQU      64(CX), Y3
@@ -6052,14 +6052,14 @@ TEXT ·affineReLUDot32PairsAVX2(SB), NOSPLIT, $0-44
 	RET
 
 // func affineReLUDot32PairsAVX512(in *uint8, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·affineReLUDot32PairsAVX512(SB), NOSPLIT, $0-44
 	MOVQ          wt+8(FP), AX
 	MOVQ          bias+16(FP), CX
 	MOVQ          in+0(FP), DX
 	MOVQ          w2+32(FP), BX
 	MOVQ          shift+24(FP), SI
-	MOVQ          SI, X0
+	VMOVQ         SI, X0
 	VMOVDQU64     (CX), Z1
 	VMOVDQU64     64(CX), Z2
 	MOVL          $0x00010001, CX
@@ -6134,13 +6134,13 @@ TEXT ·affineReLUDot32PairsAVX512(SB), NOSPLIT, $0-44
 	RET
 
 // func reluAffineReLUDot32AVX2(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·reluAffineReLUDot32AVX2(SB), NOSPLIT, $32-52
 	MOVQ         wt+16(FP), AX
 	MOVQ         bias+24(FP), CX
 	MOVQ         x+0(FP), DX
 	MOVQ         shift0+8(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VPXOR        Y1, Y1, Y1
 	VMOVDQU      (DX), Y2
 	VMOVDQU      32(DX), Y3
@@ -6157,7 +6157,7 @@ TEXT ·reluAffineReLUDot32AVX2(SB), NOSPLIT, $32-52
 	VMOVDQU      Y2, (SP)
 	MOVQ         w2+40(FP), DX
 	MOVQ         shift+32(FP), BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VMOVDQU      (CX), Y2
 	VMOVDQU      32(CX), Y3
 	VMOVDQU      64(CX), Y4
@@ -6293,13 +6293,13 @@ TEXT ·reluAffineReLUDot32AVX2(SB), NOSPLIT, $32-52
 	RET
 
 // func reluAffineReLUDot32AVX512(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·reluAffineReLUDot32AVX512(SB), NOSPLIT, $32-52
 	MOVQ          wt+16(FP), AX
 	MOVQ          bias+24(FP), CX
 	MOVQ          x+0(FP), DX
 	MOVQ          shift0+8(FP), BX
-	MOVQ          BX, X0
+	VMOVQ         BX, X0
 	VPXORD        Z1, Z1, Z1
 	VMOVDQU64     (DX), Z2
 	VPSRAD        X0, Z2, Z2
@@ -6311,7 +6311,7 @@ TEXT ·reluAffineReLUDot32AVX512(SB), NOSPLIT, $32-52
 	VPMOVSDB      Z2, 16(SP)
 	MOVQ          w2+40(FP), DX
 	MOVQ          shift+32(FP), BX
-	MOVQ          BX, X2
+	VMOVQ         BX, X2
 	VMOVDQU64     (CX), Z3
 	VMOVDQU64     64(CX), Z4
 	MOVL          $0x00010001, CX
@@ -6393,13 +6393,13 @@ TEXT ·reluAffineReLUDot32AVX512(SB), NOSPLIT, $32-52
 	RET
 
 // func reluAffineReLUDot32VNNI(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX512F, AVX512VL, AVX512VNNI, SSE2
+// Requires: AVX, AVX512F, AVX512VL, AVX512VNNI
 TEXT ·reluAffineReLUDot32VNNI(SB), NOSPLIT, $32-52
 	MOVQ          wt+16(FP), AX
 	MOVQ          bias+24(FP), CX
 	MOVQ          x+0(FP), DX
 	MOVQ          shift0+8(FP), BX
-	MOVQ          BX, X0
+	VMOVQ         BX, X0
 	VPXORD        Z1, Z1, Z1
 	VMOVDQU64     (DX), Z2
 	VPSRAD        X0, Z2, Z2
@@ -6411,7 +6411,7 @@ TEXT ·reluAffineReLUDot32VNNI(SB), NOSPLIT, $32-52
 	VPMOVSDB      Z2, 16(SP)
 	MOVQ          w2+40(FP), DX
 	MOVQ          shift+32(FP), BX
-	MOVQ          BX, X2
+	VMOVQ         BX, X2
 	VMOVDQU64     (CX), Z6
 	VMOVDQU64     64(CX), Z7
 	VPXORD        Z3, Z3, Z3
@@ -6463,13 +6463,13 @@ TEXT ·reluAffineReLUDot32VNNI(SB), NOSPLIT, $32-52
 	RET
 
 // func reluAffineReLUDot32PairsAVX512(x *int32, shift0 uint, wt *int8, bias *int32, shift uint, w2 *int8) int32
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·reluAffineReLUDot32PairsAVX512(SB), NOSPLIT, $32-52
 	MOVQ          wt+16(FP), AX
 	MOVQ          bias+24(FP), CX
 	MOVQ          x+0(FP), DX
 	MOVQ          shift0+8(FP), BX
-	MOVQ          BX, X0
+	VMOVQ         BX, X0
 	VPXORD        Z1, Z1, Z1
 	VMOVDQU64     (DX), Z2
 	VPSRAD        X0, Z2, Z2
@@ -6481,7 +6481,7 @@ TEXT ·reluAffineReLUDot32PairsAVX512(SB), NOSPLIT, $32-52
 	VPMOVSDB      Z2, 16(SP)
 	MOVQ          w2+40(FP), DX
 	MOVQ          shift+32(FP), BX
-	MOVQ          BX, X2
+	VMOVQ         BX, X2
 	VMOVDQU64     (CX), Z3
 	VMOVDQU64     64(CX), Z4
 	MOVL          $0x00010001, CX
@@ -6555,7 +6555,7 @@ TEXT ·reluAffineReLUDot32PairsAVX512(SB), NOSPLIT, $32-52
 	RET
 
 // func reluStackAVX2(k *uint64, a *int16, b *int16, dst *uint8, idx *uint16) int32
-// Requires: AVX, AVX2, POPCNT, SSE2
+// Requires: AVX, AVX2, POPCNT
 TEXT ·reluStackAVX2(SB), NOSPLIT, $32-44
 	MOVQ         k+0(FP), AX
 	MOVQ         dst+24(FP), CX
@@ -6809,8 +6809,8 @@ reluStackAVX2_g1_tail:
 
 reluStackAVX2_g1_done:
 reluStackAVX2_tail:
-	MOVQ         32(AX), X6
-	MOVQ         56(AX), X7
+	VMOVQ        32(AX), X6
+	VMOVQ        56(AX), X7
 	VPSRAD       X6, Y1, Y1
 	VPSRAD       X6, Y2, Y2
 	VPSRAD       X6, Y3, Y3
@@ -11927,13 +11927,13 @@ addF32AVX2_loop1_end:
 	RET
 
 // func clampF32AVX2(dst *float32, src *float32, n int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·clampF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         $0x3f800000, BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VBROADCASTSS X0, Y1
 	VXORPS       Y0, Y0, Y0
 	SUBQ         $0x00000020, DX
@@ -11984,13 +11984,13 @@ clampF32AVX2_loop1_end:
 	RET
 
 // func sqrClampF32AVX2(dst *float32, src *float32, n int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·sqrClampF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         $0x3f800000, BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VBROADCASTSS X0, Y1
 	VXORPS       Y0, Y0, Y0
 	SUBQ         $0x00000020, DX
@@ -12046,13 +12046,13 @@ sqrClampF32AVX2_loop1_end:
 	RET
 
 // func creluMaskF32AVX2(d *float32, a *float32, n int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·creluMaskF32AVX2(SB), NOSPLIT, $0-24
 	MOVQ         d+0(FP), AX
 	MOVQ         a+8(FP), CX
 	MOVQ         n+16(FP), DX
 	MOVQ         $0x3f800000, BX
-	MOVQ         BX, X0
+	VMOVQ        BX, X0
 	VBROADCASTSS X0, Y1
 	VXORPS       Y0, Y0, Y0
 	SUBQ         $0x00000020, DX
@@ -12113,16 +12113,16 @@ creluMaskF32AVX2_loop1_end:
 	RET
 
 // func screluBackF32AVX2(d *float32, a *float32, w *float32, grad float32, n int)
-// Requires: AVX, AVX2, SSE, SSE2
+// Requires: AVX, AVX2
 TEXT ·screluBackF32AVX2(SB), NOSPLIT, $0-40
 	MOVQ         d+0(FP), AX
 	MOVQ         a+8(FP), CX
 	MOVQ         w+16(FP), DX
 	MOVQ         n+32(FP), BX
-	MOVSS        grad+24(FP), X0
+	VMOVSS       grad+24(FP), X0
 	VBROADCASTSS X0, Y0
 	MOVQ         $0x3f800000, SI
-	MOVQ         SI, X1
+	VMOVQ        SI, X1
 	VBROADCASTSS X1, Y2
 	VXORPS       Y1, Y1, Y1
 	SUBQ         $0x00000020, BX
@@ -13298,7 +13298,7 @@ addSubPSQTAVX512_done:
 	RET
 
 // func pairwiseClipLoAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·pairwiseClipLoAVX2(SB), NOSPLIT, $0-56
 	MOVQ         dst+0(FP), AX
 	MOVQ         a+8(FP), CX
@@ -13306,12 +13306,12 @@ TEXT ·pairwiseClipLoAVX2(SB), NOSPLIT, $0-56
 	MOVQ         n+24(FP), BX
 	VPXOR        Y0, Y0, Y0
 	MOVQ         clip+32(FP), SI
-	MOVQ         SI, X1
+	VMOVQ        SI, X1
 	VPBROADCASTW X1, Y1
 	MOVQ         pre+40(FP), SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	MOVQ         post+48(FP), SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	SUBQ         $0x00000020, BX
 	JB           pairwiseClipLoAVX2_loop1_end
 	PCALIGN      $0x20
@@ -13350,7 +13350,7 @@ pairwiseClipLoAVX2_loop1_end:
 	RET
 
 // func pairwiseClipHiAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·pairwiseClipHiAVX2(SB), NOSPLIT, $0-56
 	MOVQ         dst+0(FP), AX
 	MOVQ         a+8(FP), CX
@@ -13358,12 +13358,12 @@ TEXT ·pairwiseClipHiAVX2(SB), NOSPLIT, $0-56
 	MOVQ         n+24(FP), BX
 	VPXOR        Y0, Y0, Y0
 	MOVQ         clip+32(FP), SI
-	MOVQ         SI, X1
+	VMOVQ        SI, X1
 	VPBROADCASTW X1, Y1
 	MOVQ         pre+40(FP), SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	MOVQ         post+48(FP), SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	SUBQ         $0x00000020, BX
 	JB           pairwiseClipHiAVX2_loop1_end
 	PCALIGN      $0x20
@@ -13402,7 +13402,7 @@ pairwiseClipHiAVX2_loop1_end:
 	RET
 
 // func pairwiseClipLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·pairwiseClipLoAVX512(SB), NOSPLIT, $0-56
 	MOVQ         dst+0(FP), AX
 	MOVQ         a+8(FP), CX
@@ -13411,12 +13411,12 @@ TEXT ·pairwiseClipLoAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU64    permQ512<>+0(SB), Z0
 	VPXORD       Z1, Z1, Z1
 	MOVQ         clip+32(FP), SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTW X2, Z2
 	MOVQ         pre+40(FP), SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	MOVQ         post+48(FP), SI
-	MOVQ         SI, X4
+	VMOVQ        SI, X4
 	SUBQ         $0x00000040, BX
 	JB           pairwiseClipLoAVX512_loop1_end
 	PCALIGN      $0x20
@@ -13480,7 +13480,7 @@ pairwiseClipLoAVX512_done:
 	RET
 
 // func pairwiseClipHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, SSE2
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL
 TEXT ·pairwiseClipHiAVX512(SB), NOSPLIT, $0-56
 	MOVQ         dst+0(FP), AX
 	MOVQ         a+8(FP), CX
@@ -13489,12 +13489,12 @@ TEXT ·pairwiseClipHiAVX512(SB), NOSPLIT, $0-56
 	VMOVDQU64    permQ512<>+0(SB), Z0
 	VPXORD       Z1, Z1, Z1
 	MOVQ         clip+32(FP), SI
-	MOVQ         SI, X2
+	VMOVQ        SI, X2
 	VPBROADCASTW X2, Z2
 	MOVQ         pre+40(FP), SI
-	MOVQ         SI, X3
+	VMOVQ        SI, X3
 	MOVQ         post+48(FP), SI
-	MOVQ         SI, X4
+	VMOVQ        SI, X4
 	SUBQ         $0x00000040, BX
 	JB           pairwiseClipHiAVX512_loop1_end
 	PCALIGN      $0x20
@@ -13558,7 +13558,7 @@ pairwiseClipHiAVX512_done:
 	RET
 
 // func creluDotAVX2(acc *int16, w *int16, n int, qa uint64) int64
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·creluDotAVX2(SB), NOSPLIT, $0-40
 	MOVQ         acc+0(FP), AX
 	MOVQ         w+8(FP), CX
@@ -13567,7 +13567,7 @@ TEXT ·creluDotAVX2(SB), NOSPLIT, $0-40
 	VPXOR        Y2, Y2, Y2
 	VPXOR        Y3, Y3, Y3
 	MOVQ         qa+24(FP), BX
-	MOVQ         BX, X1
+	VMOVQ        BX, X1
 	VPBROADCASTW X1, Y1
 	SUBQ         $0x00000010, DX
 	JB           creluDotAVX2_loop1_end
@@ -13595,19 +13595,19 @@ creluDotAVX2_loop1_end:
 	VPADDQ       X0, X2, X0
 	VPUNPCKHQDQ  X0, X0, X1
 	VPADDQ       X1, X0, X0
-	MOVQ         X0, AX
+	VMOVQ        X0, AX
 	MOVQ         AX, ret+32(FP)
 	VZEROUPPER
 	RET
 
 // func dequantiseF32Mul(dst *float32, src *int32, bias *float32, mul float32, n int)
-// Requires: AVX, AVX2, SSE
+// Requires: AVX, AVX2
 TEXT ·dequantiseF32Mul(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         bias+16(FP), DX
 	MOVQ         n+32(FP), BX
-	MOVSS        mul+24(FP), X0
+	VMOVSS       mul+24(FP), X0
 	VBROADCASTSS X0, Y0
 	SUBQ         $0x00000008, BX
 	JB           dequantiseF32Mul_loop1_end
@@ -13669,7 +13669,7 @@ affineF32Mul_done:
 	RET
 
 // func dot16F32Mul(x *float32, w *float32, n int) float32
-// Requires: AVX, SSE
+// Requires: AVX
 TEXT ·dot16F32Mul(SB), NOSPLIT, $0-28
 	MOVQ    x+0(FP), AX
 	MOVQ    w+8(FP), CX
@@ -13701,18 +13701,18 @@ dot16F32Mul_loop1_end:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	MOVSS        X0, ret+24(FP)
+	VMOVSS       X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
 // func dequantiseF32FMA(dst *float32, src *int32, bias *float32, mul float32, n int)
-// Requires: AVX, AVX2, FMA3, SSE
+// Requires: AVX, AVX2, FMA3
 TEXT ·dequantiseF32FMA(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         bias+16(FP), DX
 	MOVQ         n+32(FP), BX
-	MOVSS        mul+24(FP), X0
+	VMOVSS       mul+24(FP), X0
 	VBROADCASTSS X0, Y0
 	SUBQ         $0x00000008, BX
 	JB           dequantiseF32FMA_loop1_end
@@ -13772,7 +13772,7 @@ affineF32FMA_done:
 	RET
 
 // func dot16F32FMA(x *float32, w *float32, n int) float32
-// Requires: AVX, FMA3, SSE
+// Requires: AVX, FMA3
 TEXT ·dot16F32FMA(SB), NOSPLIT, $0-28
 	MOVQ    x+0(FP), AX
 	MOVQ    w+8(FP), CX
@@ -13802,7 +13802,7 @@ dot16F32FMA_loop1_end:
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	MOVSS        X0, ret+24(FP)
+	VMOVSS       X0, ret+24(FP)
 	VZEROUPPER
 	RET
 
@@ -13832,14 +13832,14 @@ activationF32ReLU_loop1_end:
 	RET
 
 // func activationF32CReLU(dst *float32, src *float32, n int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·activationF32CReLU(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	VXORPS       Y0, Y0, Y0
 	MOVL         $0x3f800000, BX
-	MOVD         BX, X1
+	VMOVD        BX, X1
 	VBROADCASTSS X1, Y1
 	SUBQ         $0x00000008, DX
 	JB           activationF32CReLU_loop1_end
@@ -13861,14 +13861,14 @@ activationF32CReLU_loop1_end:
 	RET
 
 // func activationF32SCReLU(dst *float32, src *float32, n int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·activationF32SCReLU(SB), NOSPLIT, $0-24
 	MOVQ         dst+0(FP), AX
 	MOVQ         src+8(FP), CX
 	MOVQ         n+16(FP), DX
 	VXORPS       Y0, Y0, Y0
 	MOVL         $0x3f800000, BX
-	MOVD         BX, X1
+	VMOVD        BX, X1
 	VBROADCASTSS X1, Y1
 	SUBQ         $0x00000008, DX
 	JB           activationF32SCReLU_loop1_end

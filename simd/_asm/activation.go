@@ -144,7 +144,7 @@ func clippedReLU16(s isa) {
 func shiftCount() reg.VecVirtual {
 	sh := ld("shift")
 	x := XMM()
-	MOVQ(sh, x)
+	VMOVQ(sh, x)
 	return x
 }
 
@@ -263,7 +263,7 @@ func sqrClippedReLU32(s isa) {
 		VPXOR(zero, zero, zero)
 		c127 := YMM()
 		x := XMM()
-		MOVQ(c, x)
+		VMOVQ(c, x)
 		VPBROADCASTQ(x, c127)
 		loops(fn, n, 32, 1, func(int) {
 			var d [4]reg.VecVirtual
@@ -320,7 +320,7 @@ func screluDot(s isa) {
 	q := GP32()
 	Load(Param("qa"), q)
 	xq := XMM()
-	MOVQ(q.As64(), xq)
+	VMOVQ(q.As64(), xq)
 	qv, z := s.vec(), s.vec()
 	VPBROADCASTW(xq, qv)
 	s.zero(z)
@@ -381,7 +381,7 @@ func sqrCReLUPair() {
 		"clamp(src[i] >> shift, 0, 127) for i < 16.")
 	dst, src := ld("dst"), ld("src")
 	sq := XMM()
-	MOVQ(ld("sqrShift"), sq)
+	VMOVQ(ld("sqrShift"), sq)
 	cnt := shiftCount()
 	_, i256 := permD(avx2)
 	zero := YMM()
@@ -390,7 +390,7 @@ func sqrCReLUPair() {
 	MOVQ(U32(127), c)
 	c127 := YMM()
 	x := XMM()
-	MOVQ(c, x)
+	VMOVQ(c, x)
 	VPBROADCASTQ(x, c127)
 	var d [4]reg.VecVirtual
 	for k := 0; k < 2; k++ {

@@ -70,11 +70,11 @@ func pairwiseClip(s isa, hi bool) {
 	s.zero(zero)
 	g := ld("clip")
 	x := XMM()
-	MOVQ(g, x)
+	VMOVQ(g, x)
 	VPBROADCASTW(x, cl)
 	preX, postX := XMM(), XMM()
-	MOVQ(ld("pre"), preX)
-	MOVQ(ld("post"), postX)
+	VMOVQ(ld("pre"), preX)
+	VMOVQ(ld("post"), postX)
 	block := func(w int, wide bool, dOff, sOff int) {
 		vec := YMM
 		if wide {
@@ -129,8 +129,7 @@ func dequantiseF32(fused bool) {
 	src := ld("src")
 	bias := ld("bias")
 	n := ld("n")
-	m := XMM()
-	Load(Param("mul"), m)
+	m := ldF32("mul")
 	mv := YMM()
 	VBROADCASTSS(m, mv)
 	loops(fn, n, 8, 1, func(int) {
@@ -228,7 +227,7 @@ func dot16F32(fused bool) {
 	r := XMM()
 	VMOVSHDUP(q, r) // r_0 = q_1 + q_3
 	VADDSS(r, q, q)
-	Store(q, ReturnIndex(0))
+	VMOVSS(q, argAddr(ReturnIndex(0)))
 	VZEROUPPER()
 	RET()
 }
@@ -251,7 +250,7 @@ func creluDot() {
 	VPXOR(s0, s0, s0)
 	VPXOR(s1, s1, s1)
 	q := XMM()
-	MOVQ(ld("qa"), q)
+	VMOVQ(ld("qa"), q)
 	VPBROADCASTW(q, cq)
 	loops(fn, n, 16, 1, func(int) {
 		x, lo, hi := YMM(), YMM(), YMM()
@@ -273,7 +272,7 @@ func creluDot() {
 	VPUNPCKHQDQ(h, h, t)
 	VPADDQ(t, h, h)
 	r := GP64()
-	MOVQ(h, r)
+	VMOVQ(h, r)
 	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -298,7 +297,7 @@ func activationF32(act string) {
 		g := GP32()
 		MOVL(U32(0x3f800000), g) // 1.0
 		x := XMM()
-		MOVD(g, x)
+		VMOVD(g, x)
 		VBROADCASTSS(x, one)
 	}
 	loops(fn, n, 8, 1, func(int) {

@@ -292,7 +292,7 @@ func one() reg.VecVirtual {
 	g, r := GP64(), YMM()
 	MOVQ(U32(0x3f800000), g)
 	x := XMM()
-	MOVQ(g, x)
+	VMOVQ(g, x)
 	VBROADCASTSS(x, r)
 	return r
 }
@@ -374,8 +374,7 @@ func screluBackF32() {
 	Doc("screluBackF32AVX2 sets d[i] = ((grad·w[i])·2)·a[i] where 0 < a[i] < 1 and 0 elsewhere (a[i] ≤ 0",
 		"or ≥ 1), for i < n, a multiple of 8.")
 	d, a, w, n := ld("d"), ld("a"), ld("w"), ld("n")
-	gv, gx := YMM(), XMM()
-	Load(Param("grad"), gx)
+	gv, gx := YMM(), ldF32("grad")
 	VBROADCASTSS(gx, gv)
 	zero, o := YMM(), one()
 	VXORPS(zero, zero, zero)

@@ -17,6 +17,7 @@ package main
 
 import (
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -115,6 +116,26 @@ func ld(name string) reg.GPVirtual {
 	r := GP64()
 	Load(Param(name), r)
 	return r
+}
+
+// argAddr is the frame address of the argument or result c, for the VEX moves below.
+func argAddr(c gotypes.Component) Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+// ldF32 loads the float32 argument name into the low lane of a new XMM register with
+// VMOVSS. Every move between general registers, memory and vector registers in these
+// kernels is VEX-encoded: a legacy SSE instruction while a YMM register's upper half is
+// dirty costs about 130 ns on the AMD EPYC VM of doc/benchmarks.md (the SSE/AVX transition),
+// and TestKernelsVEXOnly keeps the generated file free of them.
+func ldF32(name string) reg.VecVirtual {
+	x := XMM()
+	VMOVSS(argAddr(Param(name)), x)
+	return x
 }
 
 // alignLoop emits PCALIGN $32 so that the loop that follows starts on a 32-byte boundary.

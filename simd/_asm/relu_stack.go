@@ -108,8 +108,8 @@ func reluStackAVX2(tbl Mem) {
 	// fc_0's ClippedReLU into the frame, then fc_1, its ClippedReLU and fc_2.
 	Label(fn + "_tail")
 	c0, c1 := XMM(), XMM()
-	MOVQ(Mem{Base: kp, Disp: skSh0}, c0)
-	MOVQ(Mem{Base: kp, Disp: skSh1}, c1)
+	VMOVQ(Mem{Base: kp, Disp: skSh0}, c0)
+	VMOVQ(Mem{Base: kp, Disp: skSh1}, c1)
 	local := AllocLocal(32)
 	off := clipToLocalAVX2([4]reg.VecVirtual(acc[0]), c0, zero, local)
 	wt1, b1, w2 := GP64(), GP64(), GP64()

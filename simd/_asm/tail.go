@@ -72,7 +72,7 @@ func tail(s isa, vnni bool, fromI32 bool, pairs bool) {
 	if fromI32 {
 		px := ld("x")
 		c0 := XMM()
-		MOVQ(ld("shift0"), c0)
+		VMOVQ(ld("shift0"), c0)
 		local := AllocLocal(32)
 		src = local
 		if s.wide {
