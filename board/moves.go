@@ -310,8 +310,9 @@ func (p *Position) IsStalemate() bool { return p.Status() == Stalemate }
 // ApplyTo applies the changes of d to a mailbox: first every piece leaves its From square,
 // then every piece lands on its To square (so the order of entries does not matter).
 // Applied to the parent's mailbox it yields the child's mailbox (tested as a property).
+// An N outside 0..3 (a DirtyPieces an engine filled itself) is clamped to that range.
 func (d *DirtyPieces) ApplyTo(mailbox *[64]Piece) {
-	n := min(d.N, len(d.Pieces))
+	n := min(max(d.N, 0), len(d.Pieces))
 	for _, dp := range d.Pieces[:n] {
 		if dp.From.Valid() && mailbox[dp.From] == dp.Piece {
 			mailbox[dp.From] = NoPiece

@@ -346,3 +346,25 @@ func TestConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+// TestDirtyPiecesApplyToBadN: a DirtyPieces whose N is outside 0..3 (an engine's own,
+// filled by hand) is clamped to the entries that exist, never a slice-bounds panic.
+func TestDirtyPiecesApplyToBadN(t *testing.T) {
+	start := StartPosition()
+	e2, e4 := A1+12, A1+28
+	for _, n := range []int{-1, -1 << 40, 4, 1 << 40} {
+		mb := start.Mailbox()
+		d := DirtyPieces{N: n}
+		d.Pieces[0] = DirtyPiece{Piece: MakePiece(White, Pawn), From: e2, To: e4}
+		d.Pieces[1] = DirtyPiece{Piece: NoPiece, From: NoSquare, To: NoSquare}
+		d.Pieces[2] = d.Pieces[1]
+		d.ApplyTo(&mb)
+		want := start.Mailbox()
+		if n > 0 {
+			want[e2], want[e4] = NoPiece, MakePiece(White, Pawn)
+		}
+		if mb != want {
+			t.Errorf("N = %d: mailbox %v, want %v", n, mb, want)
+		}
+	}
+}

@@ -39,32 +39,35 @@ func (b *ThreatBoard) SetMailbox(mailbox *[64]board.Piece) {
 	}
 }
 
-// Apply makes the move described by d on b, as board.DirtyPieces.ApplyTo does on a
-// mailbox (a piece leaves its From square if it stands there, then every piece with a To
-// square is put there), keeping the bitboards in step: an engine that keeps a ThreatBoard
-// up to date move by move. Dirty pieces that are not valid pieces or squares are skipped.
+// Apply makes the move described by d on b: board.DirtyPieces.ApplyTo on the Mailbox (a
+// piece leaves its From square if it stands there, then every piece with a To square is
+// put there), then the bitboards of every square d names are rebuilt from it, entries that
+// are not valid pieces counting as empty. This keeps a ThreatBoard up to date move by move.
 func (b *ThreatBoard) Apply(d *board.DirtyPieces) {
+	d.ApplyTo(&b.Mailbox)
 	n := min(max(d.N, 0), len(d.Pieces))
 	for _, dp := range d.Pieces[:n] {
-		if dp.Piece.Valid() && dp.From.Valid() && b.Mailbox[dp.From] == dp.Piece {
-			b.clear(dp.From)
-		}
-	}
-	for _, dp := range d.Pieces[:n] {
-		if dp.Piece.Valid() && dp.To.Valid() {
-			b.clear(dp.To)
-			b.Mailbox[dp.To] = dp.Piece
-			b.ByColor[dp.Piece.Color()] |= board.SquareBB(dp.To)
-			b.ByRole[dp.Piece.Role()] |= board.SquareBB(dp.To)
-		}
+		b.resync(dp.From)
+		b.resync(dp.To)
 	}
 }
 
-// clear empties sq.
-func (b *ThreatBoard) clear(sq board.Square) {
-	if pc := b.Mailbox[sq]; pc != board.NoPiece {
-		b.ByColor[pc.Color()] &^= board.SquareBB(sq)
-		b.ByRole[pc.Role()] &^= board.SquareBB(sq)
+// resync rebuilds the bitboards' bit of sq from Mailbox[sq]; an invalid sq is ignored and
+// an invalid piece there is replaced by NoPiece.
+func (b *ThreatBoard) resync(sq board.Square) {
+	if !sq.Valid() {
+		return
+	}
+	bb := board.SquareBB(sq)
+	b.ByColor[board.White] &^= bb
+	b.ByColor[board.Black] &^= bb
+	for r := range b.ByRole {
+		b.ByRole[r] &^= bb
+	}
+	if pc := b.Mailbox[sq]; pc.Valid() {
+		b.ByColor[pc.Color()] |= bb
+		b.ByRole[pc.Role()] |= bb
+	} else {
 		b.Mailbox[sq] = board.NoPiece
 	}
 }

@@ -129,3 +129,32 @@ func TestDirtyThreatsNoAllocation(t *testing.T) {
 		t.Fatal("e2e4 added no feature")
 	}
 }
+
+// TestThreatBoardApplyArbitrary: for any DirtyPieces, valid or not (an engine's own), Apply
+// gives the board SetMailbox builds from the mailbox board.DirtyPieces.ApplyTo gives, so the
+// bitboards always agree with the Mailbox.
+func TestThreatBoardApplyArbitrary(t *testing.T) {
+	starts := append([]board.Position{board.StartPosition()}, epdSample(t, 50)...)
+	rapid.Check(t, func(t *rapid.T) {
+		pos := starts[rapid.IntRange(0, len(starts)-1).Draw(t, "start")]
+		var tb ThreatBoard
+		tb.SetPosition(&pos)
+		var d board.DirtyPieces
+		d.N = rapid.IntRange(-2, 5).Draw(t, "n")
+		for i := range d.Pieces {
+			d.Pieces[i] = board.DirtyPiece{
+				Piece: board.Piece(rapid.IntRange(0, 15).Draw(t, "piece")),
+				From:  board.Square(rapid.IntRange(0, 70).Draw(t, "from")),
+				To:    board.Square(rapid.IntRange(0, 70).Draw(t, "to")),
+			}
+		}
+		mb := tb.Mailbox
+		d.ApplyTo(&mb)
+		var want ThreatBoard
+		want.SetMailbox(&mb)
+		tb.Apply(&d)
+		if tb != want {
+			t.Fatalf("Apply(%+v) on %s: %+v, want %+v", d, pos.FEN(), tb, want)
+		}
+	})
+}
