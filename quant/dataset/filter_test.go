@@ -296,3 +296,31 @@ func TestEncoderProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestFitWDLFlat: flat curves over the whole score range (b from 1,500 to 6,000 with scores
+// spread over ±10,000, as a network's internal units give) are fitted too. Plain Newton steps
+// from a steep start overshot into the saturated region there ("did not converge", "singular
+// Hessian" — the recipe's 19.4 M network-labelled positions, doc/datagen.md).
+func TestFitWDLFlat(t *testing.T) {
+	for _, tc := range []struct{ a, b float64 }{{0, 1500}, {50, 3000}, {-200, 6000}, {0, 50}} {
+		rng := rand.New(rand.NewPCG(3, 4))
+		var f WDLFitter
+		for range 200000 {
+			s := rng.Float64()*20000 - 10000
+			p := 1 / (1 + math.Exp(-(s-tc.a)/tc.b))
+			r := 0.0
+			if rng.Float64() < p {
+				r = 1
+			}
+			f.AddScore(int32(s), r)
+		}
+		a, b, err := f.Fit()
+		if err != nil {
+			t.Errorf("a %v, b %v: %v", tc.a, tc.b, err)
+			continue
+		}
+		if math.Abs(b-tc.b) > 0.05*tc.b || math.Abs(a-tc.a) > 0.05*tc.b {
+			t.Errorf("a %v, b %v: fit a = %.2f, b = %.2f", tc.a, tc.b, a, b)
+		}
+	}
+}

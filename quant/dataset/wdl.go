@@ -89,9 +89,28 @@ func (f *WDLFitter) Fit() (a, b float64, err error) {
 	if len(bins) < 2 || kinds < 2 {
 		return 0, 0, fmt.Errorf("%w: need at least 2 distinct scores and 2 distinct results (have %d scores, %d pairs)", ErrWDLFit, len(bins), f.n)
 	}
-	// p = σ(w0 + w1·x); maximize Σ t·log p + (n − t)·log(1 − p).
-	w0, w1 := 0.0, 3.0
-	for iter := 0; iter < 100; iter++ {
+	// p = σ(w0 + w1·x); maximize L = Σ t·log p + (n − t)·log(1 − p), which is concave, by
+	// Newton's method with a backtracking line search (a full step is taken only when it does
+	// not lower L, else halved): plain Newton steps overshoot into the saturated region on
+	// flat curves over a wide score range. The start is the constant model (w1 = 0, p the mean
+	// result), where the Hessian is not singular for two distinct scores.
+	var sn, st float64
+	for _, b := range bins {
+		sn += b.n
+		st += b.t
+	}
+	m := min(max(st/sn, 1e-9), 1-1e-9)
+	w0, w1 := math.Log(m/(1-m)), 0.0
+	ll := func(w0, w1 float64) float64 {
+		var l float64
+		for _, b := range bins {
+			z := w0 + w1*b.x
+			l -= b.t*softplus(-z) + (b.n-b.t)*softplus(z)
+		}
+		return l
+	}
+	cur := ll(w0, w1)
+	for iter := 0; iter < 200; iter++ {
 		var g0, g1, h00, h01, h11 float64
 		for _, b := range bins {
 			p := 1 / (1 + math.Exp(-(w0 + w1*b.x)))
@@ -105,13 +124,24 @@ func (f *WDLFitter) Fit() (a, b float64, err error) {
 		}
 		det := h00*h11 - h01*h01
 		if det <= 0 || math.IsNaN(det) {
-			return 0, 0, fmt.Errorf("%w: singular Hessian after %d Newton steps", ErrWDLFit, iter)
+			return 0, 0, fmt.Errorf("%w: singular Hessian after %d Newton steps (results separated by the score?)", ErrWDLFit, iter)
 		}
 		d0 := (h11*g0 - h01*g1) / det
 		d1 := (h00*g1 - h01*g0) / det
-		w0 -= d0
-		w1 -= d1
-		if math.Abs(d0) < 1e-10 && math.Abs(d1) < 1e-10 {
+		step := 1.0
+		n0, n1 := w0-d0, w1-d1
+		next := ll(n0, n1)
+		for k := 0; k < 60 && !(next >= cur) && step > 0; k++ {
+			step /= 2
+			n0, n1 = w0-step*d0, w1-step*d1
+			next = ll(n0, n1)
+		}
+		if !(next >= cur) { // no ascent along the Newton direction: at the optimum to rounding
+			n0, n1, next = w0, w1, cur
+		}
+		moved := math.Max(math.Abs(n0-w0), math.Abs(n1-w1))
+		w0, w1, cur = n0, n1, next
+		if moved < 1e-10 || math.Abs(step*d0) < 1e-10 && math.Abs(step*d1) < 1e-10 {
 			if w1 <= 0 {
 				return 0, 0, fmt.Errorf("%w: results do not increase with the score (slope %g)", ErrWDLFit, w1)
 			}
@@ -125,6 +155,9 @@ func (f *WDLFitter) Fit() (a, b float64, err error) {
 	}
 	return 0, 0, fmt.Errorf("%w: Newton's method did not converge (results separated by the score?)", ErrWDLFit)
 }
+
+// softplus returns log(1 + e^z) without overflow.
+func softplus(z float64) float64 { return max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))) }
 
 // FitWDL fits σ((score − a)/b) to the game results of samples (thesis §5.2.1, Fig. 9; see
 // WDLFitter): samples without a result or with |Score| > WDLFitMaxScore are ignored. a and b are
