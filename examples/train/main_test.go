@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,13 +28,10 @@ func TestSmokeThesis(t *testing.T) {
 	out := filepath.Join(dir, "net")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
 		l1: 32, l2: 8, epochs: 1, batch: 256, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 1000}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	log := runOK(t, o, "")
 	for _, want := range []string{"epoch 1/1", "val loss", "clipped values: 0", "within 0.03"} {
-		if !strings.Contains(log.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, log.String())
+		if !strings.Contains(log, want) {
+			t.Errorf("output lacks %q:\n%s", want, log)
 		}
 	}
 	for _, f := range []string{".nnue", ".nn", ".ckpt", "-loss.png", "-history.csv"} {
@@ -55,12 +53,9 @@ func TestSmokeThesis(t *testing.T) {
 	}
 	// resume one more epoch
 	o.resume, o.epochs = true, 2
-	log.Reset()
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("resume: %v\n%s", err, log.String())
-	}
-	if !strings.Contains(log.String(), "resuming") || !strings.Contains(log.String(), "epoch 2/2") {
-		t.Errorf("resume output:\n%s", log.String())
+	log = runOK(t, o, "resume")
+	if !strings.Contains(log, "resuming") || !strings.Contains(log, "epoch 2/2") {
+		t.Errorf("resume output:\n%s", log)
 	}
 }
 
@@ -72,10 +67,7 @@ func TestSmokeCPWAndPQR(t *testing.T) {
 	} {
 		o.data, o.set, o.out, o.val = "testdata/tiny.txt", "all", filepath.Join(dir, o.arch+o.loss), "50"
 		o.epochs, o.batch, o.lr, o.decay, o.workers, o.seed, o.max = 1, 256, 1e-3, 0.99, 2, 1, 400
-		var log bytes.Buffer
-		if err := run(context.Background(), o, &log); err != nil {
-			t.Fatalf("%s/%s: %v\n%s", o.arch, o.loss, err, log.String())
-		}
+		runOK(t, o, fmt.Sprintf("%s/%s", o.arch, o.loss))
 		if _, err := nnue.LoadFile(o.out + ".nnue"); err != nil {
 			t.Fatal(err)
 		}
@@ -110,12 +102,9 @@ func TestTimeBudget(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "net")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
 		l1: 32, l2: 8, epochs: 50, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, budget: time.Nanosecond, wdlB: 650}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	if !strings.Contains(log.String(), "time budget") {
-		t.Errorf("output:\n%s", log.String())
+	log := runOK(t, o, "")
+	if !strings.Contains(log, "time budget") {
+		t.Errorf("output:\n%s", log)
 	}
 	if _, err := nnue.LoadFile(out + ".nnue"); err != nil {
 		t.Fatal(err)
@@ -129,19 +118,16 @@ func TestUnscaleMirror(t *testing.T) {
 		o.data, o.set, o.arch, o.loss, o.val = "testdata/tiny.txt", "all", "thesis", "score", "0.1"
 		o.out = filepath.Join(t.TempDir(), "net")
 		o.l1, o.l2, o.epochs, o.batch, o.lr, o.decay, o.workers, o.seed = 32, 8, 1, 256, 1e-3, 0.99, 2, 1
-		var log bytes.Buffer
-		if err := run(context.Background(), o, &log); err != nil {
-			t.Fatalf("%+v: %v\n%s", o, err, log.String())
-		}
+		log := runOK(t, o, fmt.Sprintf("%+v", o))
 		var n, read int
-		for _, line := range strings.Split(log.String(), "\n") {
+		for _, line := range strings.Split(log, "\n") {
 			if strings.HasPrefix(line, "read ") {
 				if _, err := fmt.Sscanf(line[strings.Index(line, ": ")+2:], "%d samples kept of %d", &n, &read); err != nil {
 					t.Fatalf("%q: %v", line, err)
 				}
 			}
 		}
-		return log.String(), n
+		return log, n
 	}
 	_, plain := kept(options{})
 	_, unscaled := kept(options{unscale: "sf15.1"})
@@ -180,23 +166,17 @@ func TestWDLFineTunePQR(t *testing.T) {
 		decay: 0.99, workers: 2, seed: 1}
 	o := base
 	o.data, o.loss, o.lambda, o.out = "../../quant/dataset/testdata/binpack/sfgen.binpack", "wdl", 0.5, filepath.Join(dir, "wdl")
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("wdl: %v\n%s", err, log.String())
-	}
-	if !strings.Contains(log.String(), "loss=wdl") {
-		t.Errorf("log: %s", log.String())
+	log := runOK(t, o, "wdl")
+	if !strings.Contains(log, "loss=wdl") {
+		t.Errorf("log: %s", log)
 	}
 	f := base
 	f.data, f.loss, f.out, f.finetune = "testdata/tiny.txt", "pqr", filepath.Join(dir, "ft"), o.out+".ckpt"
 	f.lr, f.pqrP, f.pqrPlots, f.filter = 1e-4, 0.25, 100, "nocheck"
-	log.Reset()
-	if err := run(context.Background(), f, &log); err != nil {
-		t.Fatalf("finetune: %v\n%s", err, log.String())
-	}
+	log = runOK(t, f, "finetune")
 	for _, want := range []string{"fine-tuning", "M filter p=0.25", "PQR diagnostics (checkpoint", "loss=pqr"} {
-		if !strings.Contains(log.String(), want) {
-			t.Errorf("log lacks %q:\n%s", want, log.String())
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
 		}
 	}
 	for _, p := range []string{"ft-pqr-scatter.png", "ft-pqr-hist.png", "ft-pqr-start-scatter.png", "ft-pqr-start-hist.png", "ft.nnue"} {
@@ -205,7 +185,7 @@ func TestWDLFineTunePQR(t *testing.T) {
 		}
 	}
 	f.resume = true
-	if err := run(context.Background(), f, &log); err == nil {
+	if err := run(context.Background(), f, io.Discard); err == nil {
 		t.Error("-resume with -finetune accepted")
 	}
 }
@@ -308,25 +288,19 @@ func TestStreamSuperbatches(t *testing.T) {
 	o := options{data: "../../quant/dataset/testdata/binpack/sfgen.binpack", set: "all", arch: "cpw", loss: "wdl", lambda: 0.5,
 		out: filepath.Join(dir, "s"), val: "100", l1: 32, buckets: 2, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1,
 		superbatch: 256, superbatches: 3, shuffle: 100, schedule: "cosine", wd: 0.01, filter: "none", errorPositions: 50}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	log := runOK(t, o, "")
 	for _, want := range []string{"streamed after the first 100", "superbatches of 4 batches (256 samples), shuffle buffer 100", "superbatch 3/3", "cosine schedule"} {
-		if !strings.Contains(log.String(), want) {
-			t.Errorf("log lacks %q:\n%s", want, log.String())
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
 		}
 	}
 	if _, err := nnue.LoadFile(o.out + ".nnue"); err != nil {
 		t.Fatal(err)
 	}
 	o.resume, o.superbatches = true, 4
-	log.Reset()
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("resume: %v\n%s", err, log.String())
-	}
-	if !strings.Contains(log.String(), "superbatch 4/4") {
-		t.Errorf("resume log:\n%s", log.String())
+	log = runOK(t, o, "resume")
+	if !strings.Contains(log, "superbatch 4/4") {
+		t.Errorf("resume log:\n%s", log)
 	}
 	// flags that make no sense when streaming fail before any work
 	for _, bad := range []options{{val: "0.1"}, {max: 10}, {superbatches: -1}} {
@@ -384,10 +358,7 @@ func TestFactoriser(t *testing.T) {
 	o := options{data: "testdata/tiny.txt", set: "ka", arch: "cpw", loss: "score", out: filepath.Join(dir, "f"), val: "50",
 		l1: 32, buckets: 1, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, factoriser: true,
 		superbatch: 128, superbatches: 2, shuffle: 64, errorPositions: 50}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	log := runOK(t, o, "")
 	n, err := nnue.LoadFile(o.out + ".nnue")
 	if err != nil {
 		t.Fatal(err)
@@ -400,14 +371,11 @@ func TestFactoriser(t *testing.T) {
 	// the .nnue.
 	o.set = "kings(" + strings.Repeat("0.0.0.0.1.1.1.1.", 2) + strings.Repeat("2.2.2.2.3.3.3.3.", 5) + "2.2.2.2.3.3.3.3)*all"
 	o.out, o.bullet, o.activation = filepath.Join(dir, "k"), true, "crelu"
-	log.Reset()
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	_, decl, ok := strings.Cut(log.String(), "load it with -arch '")
+	log = runOK(t, o, "")
+	_, decl, ok := strings.Cut(log, "load it with -arch '")
 	decl, _, _ = strings.Cut(decl, "'")
 	if !ok || !strings.HasPrefix(decl, "ft="+o.set+":i16 width=32 stack=stm>crelu_affine.i16(255) ") {
-		t.Fatalf("bullet architecture %q, want ft=%s…; log:\n%s", decl, o.set, log.String())
+		t.Fatalf("bullet architecture %q, want ft=%s…; log:\n%s", decl, o.set, log)
 	}
 	kn, err := nnue.LoadFile(o.out + ".nnue")
 	if err != nil {
@@ -435,10 +403,7 @@ func TestFactoriser(t *testing.T) {
 	}
 	o.bullet, o.activation = false, ""
 	o.set, o.out = "all", filepath.Join(dir, "g")
-	log.Reset()
-	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "not a product") || log.Len() > 0 {
-		t.Errorf("-factoriser with -set all: error %v, log %q", err, log.String())
-	}
+	runRefused(t, o, "-factoriser with -set all", "not a product")
 }
 
 // TestThesisBuckets: -arch thesis -buckets 4 trains a hidden and an output layer per bucket and
@@ -447,10 +412,7 @@ func TestThesisBuckets(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "b")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
 		l1: 32, l2: 8, buckets: 4, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	runOK(t, o, "")
 	n, err := nnue.LoadFile(out + ".nnue")
 	if err != nil {
 		t.Fatal(err)
@@ -469,10 +431,7 @@ func TestPairwiseTwoHidden(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "p")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
 		l1: 64, l2: 16, l3: 32, pairwise: true, buckets: 2, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	runOK(t, o, "")
 	n, err := nnue.LoadFile(out + ".nnue")
 	if err != nil {
 		t.Fatal(err)
@@ -484,10 +443,7 @@ func TestPairwiseTwoHidden(t *testing.T) {
 		t.Error("a thesis .nn written")
 	}
 	o.l1, o.out = 32, out+"2"
-	log.Reset()
-	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "nnue.Pairwise") || log.Len() > 0 {
-		t.Errorf("-pairwise -l1 32: error %v, log %q", err, log.String())
-	}
+	runRefused(t, o, "-pairwise -l1 32", "nnue.Pairwise")
 }
 
 // TestBulletExport: -bullet writes OUT.bin in bullet's layout and prints the architecture
@@ -497,14 +453,11 @@ func TestBulletExport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "b")
 	o := options{data: "testdata/tiny.txt", set: "all@hm", arch: "cpw", loss: "score", out: out, val: "0.1",
 		l1: 32, buckets: 4, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100, bullet: true}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	_, decl, ok := strings.Cut(log.String(), "load it with -arch '")
+	log := runOK(t, o, "")
+	_, decl, ok := strings.Cut(log, "load it with -arch '")
 	decl, _, _ = strings.Cut(decl, "'")
 	if !ok || !strings.HasPrefix(decl, "ft=all@hm:i16 width=32 ") {
-		t.Fatalf("no architecture string in\n%s", log.String())
+		t.Fatalf("no architecture string in\n%s", log)
 	}
 	spec, err := nnue.ParseSpec(decl)
 	if err != nil {
@@ -534,10 +487,7 @@ func TestBulletExport(t *testing.T) {
 		t.Fatalf("%d positions compared: %v", count, r.Err())
 	}
 	o.arch, o.l2, o.out = "thesis", 8, out+"2"
-	log.Reset()
-	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-bullet") || log.Len() > 0 {
-		t.Errorf("-arch thesis -bullet: error %v, log %q", err, log.String())
-	}
+	runRefused(t, o, "-arch thesis -bullet", "-bullet")
 }
 
 // TestStockfishExport: -stockfish writes OUT-stockfish.nnue, which nnue.LoadFile reads as a
@@ -547,10 +497,7 @@ func TestStockfishExport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s")
 	o := options{data: "testdata/tiny.txt", set: "halfkp", arch: "thesis", loss: "score", out: out, val: "0.1",
 		l1: 256, l2: 32, l3: 32, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100, stockfish: true}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	runOK(t, o, "")
 	s, err := nnue.LoadFile(out + "-stockfish.nnue")
 	if err != nil {
 		t.Fatal(err)
@@ -575,10 +522,7 @@ func TestStockfishExport(t *testing.T) {
 		}
 	}
 	o.l3, o.out = 0, out+"2"
-	log.Reset()
-	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-stockfish") || log.Len() > 0 {
-		t.Errorf("-l3 0 -stockfish: error %v, log %q", err, log.String())
-	}
+	runRefused(t, o, "-l3 0 -stockfish", "-stockfish")
 }
 
 // TestPSQTFlag: -psqt trains and exports a thesis net with a PSQT part (native format only).
@@ -586,10 +530,7 @@ func TestPSQTFlag(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "q")
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: out, val: "0.1",
 		l1: 32, l2: 8, buckets: 2, psqt: true, epochs: 1, batch: 128, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, errorPositions: 100}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	runOK(t, o, "")
 	n, err := nnue.LoadFile(out + ".nnue")
 	if err != nil {
 		t.Fatal(err)
@@ -601,10 +542,7 @@ func TestPSQTFlag(t *testing.T) {
 		t.Error("a thesis .nn written")
 	}
 	o.arch, o.out = "cpw", out+"2"
-	log.Reset()
-	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "PSQT") || log.Len() > 0 {
-		t.Errorf("-arch cpw -psqt: error %v, log %q", err, log.String())
-	}
+	runRefused(t, o, "-arch cpw -psqt", "PSQT")
 }
 
 // TestBucketRule: -bucket-rule declares the output-bucket rule; the exported network (native
@@ -616,12 +554,9 @@ func TestBucketRule(t *testing.T) {
 	o := options{data: "testdata/tiny.txt", set: "all", arch: "cpw", loss: "score", out: filepath.Join(dir, "c"), val: "50",
 		l1: 32, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, epochs: 1, errorPositions: 50,
 		bucketRule: table, bullet: true}
-	var log bytes.Buffer
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
-	if !strings.Contains(log.String(), " buckets="+table+" ") {
-		t.Errorf("bullet architecture without buckets=%s:\n%s", table, log.String())
+	log := runOK(t, o, "")
+	if !strings.Contains(log, " buckets="+table+" ") {
+		t.Errorf("bullet architecture without buckets=%s:\n%s", table, log)
 	}
 	n, err := nnue.LoadFile(o.out + ".nnue")
 	if err != nil {
@@ -634,10 +569,7 @@ func TestBucketRule(t *testing.T) {
 	o = options{data: "testdata/tiny.txt", set: "all", arch: "thesis", loss: "score", out: filepath.Join(dir, "t"), val: "50",
 		l1: 32, l2: 8, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, epochs: 1, errorPositions: 50,
 		bucketRule: "pieces(8,1,4)"}
-	log.Reset()
-	if err := run(context.Background(), o, &log); err != nil {
-		t.Fatalf("%v\n%s", err, log.String())
-	}
+	log = runOK(t, o, "")
 	if n, err = nnue.LoadFile(o.out + ".nnue"); err != nil {
 		t.Fatal(err)
 	}
@@ -654,10 +586,7 @@ func TestBucketRule(t *testing.T) {
 		want    string
 	}{{"pieces(8,1,4)", 4, "selects 8 buckets, -buckets is 4"}, {"pieces(8,1)", 0, "takes 3 values"}, {"table(0,1)", 0, "want 33"}} {
 		o.bucketRule, o.buckets, o.out = bad.rule, bad.buckets, filepath.Join(dir, "bad")
-		log.Reset()
-		if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), bad.want) || log.Len() > 0 {
-			t.Errorf("-bucket-rule %s -buckets %d: %v (log %q), want %q", bad.rule, bad.buckets, err, log.String(), bad.want)
-		}
+		runRefused(t, o, fmt.Sprintf("-bucket-rule %s -buckets %d", bad.rule, bad.buckets), bad.want)
 	}
 }
 
@@ -667,9 +596,30 @@ func TestActivationFlag(t *testing.T) {
 	for _, c := range []struct{ arch, act string }{{"thesis", "crelu"}, {"cpw", "relu"}, {"cpw", "CReLU"}} {
 		o := options{data: "testdata/tiny.txt", set: "all", arch: c.arch, loss: "score", out: filepath.Join(t.TempDir(), "x"), val: "50",
 			l1: 32, l2: 8, batch: 64, lr: 1e-3, decay: 0.99, workers: 2, seed: 1, epochs: 1, activation: c.act}
-		var log bytes.Buffer
-		if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), "-activation") || log.Len() > 0 {
-			t.Errorf("-arch %s -activation %s: %v (log %q)", c.arch, c.act, err, log.String())
+		runRefused(t, o, fmt.Sprintf("-arch %s -activation %s", c.arch, c.act), "-activation")
+	}
+}
+
+// runOK runs the trainer with o and stops the test with the error and the trainer's log if
+// it fails (what names the run); it returns the log.
+func runOK(t *testing.T, o options, what string) string {
+	t.Helper()
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err != nil {
+		if what != "" {
+			what += ": "
 		}
+		t.Fatalf("%s%v\n%s", what, err, log.String())
+	}
+	return log.String()
+}
+
+// runRefused runs the trainer with o and fails the test unless it returns an error containing
+// want before it logs anything (refused before any data is read); what names the case.
+func runRefused(t *testing.T, o options, what, want string) {
+	t.Helper()
+	var log bytes.Buffer
+	if err := run(context.Background(), o, &log); err == nil || !strings.Contains(err.Error(), want) || log.Len() > 0 {
+		t.Errorf("%s: error %v, log %q", what, err, log.String())
 	}
 }
