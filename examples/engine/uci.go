@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/internal/search"
 	"github.com/nnuekit/nnuekit/nnue"
 )
@@ -425,7 +426,7 @@ func (e *engine) setEvalFile(path string) error {
 		// reading a device may never end, a directory is no network.
 		var fi os.FileInfo
 		if fi, err = os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-			return fmt.Errorf("EvalFile %s: not a regular file (%s)", search.QuoteShort(path), fileKind(fi.Mode()))
+			return fmt.Errorf("EvalFile %s: not a regular file (%s)", search.QuoteShort(path), outfile.Kind(fi.Mode()))
 		}
 		if err == nil && e.evalArch != nil {
 			net, err = nnue.LoadBulletFile(path, *e.evalArch, e.evalLayout)
@@ -444,23 +445,6 @@ func (e *engine) setEvalFile(path string) error {
 		e.printf("info string EvalFile %s: material only", path)
 	}
 	return nil
-}
-
-// fileKind names the type of a file that is not a regular file.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a block device"
-	}
-	return "mode " + m.String()
 }
 
 // position parses "startpos|fen <FEN> [moves m1 m2 …]" and makes it the root. On error
