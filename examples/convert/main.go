@@ -53,6 +53,7 @@ import (
 	"time"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/cli"
 	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/nnue"
 	"github.com/nnuekit/nnuekit/quant/dataset"
@@ -98,18 +99,9 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print the summary as one JSON object on stdout")
 	flag.DurationVar(&o.progress, "progress", time.Second, "progress update interval")
 	flag.BoolVar(&o.noProgress, "no-progress", false, "no progress output")
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usage)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "convert: unexpected arguments %q\n", flag.Args())
-		os.Exit(2)
-	}
+	cli.Parse("convert", usage)
 	if err := o.validate(); err != nil {
-		fmt.Fprintln(os.Stderr, "convert:", err)
-		os.Exit(2)
+		cli.Fail("convert", err, 2)
 	}
 	o.tty = isTerminal(os.Stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

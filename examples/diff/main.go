@@ -27,7 +27,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,6 +38,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/cli"
 )
 
 type options struct {
@@ -72,28 +72,9 @@ func main() {
 	flag.StringVar(&o.pgn, "pgn", "", "PGN file: play every game")
 	flag.BoolVar(&o.json, "json", false, "one JSON object per move")
 	flag.BoolVar(&o.verify, "verify", false, "check every diff against the full active sets")
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usage)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
-	}
-	w := bufio.NewWriter(os.Stdout)
+	cli.Parse("diff", usage)
 	o.log = os.Stderr
-	err := run(o, w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		fail(err)
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "diff:", err)
-	os.Exit(1)
+	cli.Run("diff", func(w io.Writer) error { return run(o, w) })
 }
 
 type side struct {

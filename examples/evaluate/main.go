@@ -66,7 +66,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -78,6 +77,7 @@ import (
 	"strings"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/internal/cli"
 	"github.com/nnuekit/nnuekit/internal/epdfile"
 	"github.com/nnuekit/nnuekit/nnue"
 )
@@ -122,20 +122,8 @@ func main() {
 	flag.StringVar(&o.float, "float", "", "with -arch: QA,QB — the file holds float32 parameters, quantised at load with these constants")
 	flag.BoolVar(&o.wrap, "wrap", false, "with -float: quantised values outside their integer type wrap (keep their low bits) instead of being an error")
 	flag.Usage = usage
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "evaluate: unexpected arguments %q\n", flag.Args())
-		os.Exit(2)
-	}
-	w := bufio.NewWriter(os.Stdout)
-	err := run(o, w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "evaluate:", err)
-		os.Exit(1)
-	}
+	cli.Parse("evaluate", "")
+	cli.Run("evaluate", func(w io.Writer) error { return run(o, w) })
 }
 
 // usage prints the synopsis, an example and the flags (-help).

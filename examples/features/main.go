@@ -24,16 +24,15 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/cli"
 	"github.com/nnuekit/nnuekit/internal/epdfile"
 )
 
@@ -68,27 +67,8 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, `one JSON object per position: {"set","size","white","black"} (+"fen" with -epd)`)
 	flag.BoolVar(&o.list, "list", false, "list the block names and exit")
 	flag.BoolVar(&o.dead, "dead", false, "list the set's dead features (never active in a legal position) and exit")
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usage)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
-	}
-	w := bufio.NewWriter(os.Stdout)
-	err := run(o, w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		fail(err)
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "features:", err)
-	os.Exit(1)
+	cli.Parse("features", usage)
+	cli.Run("features", func(w io.Writer) error { return run(o, w) })
 }
 
 // record is the JSON contract.

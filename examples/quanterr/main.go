@@ -50,6 +50,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/cli"
 	"github.com/nnuekit/nnuekit/internal/epdfile"
 	"github.com/nnuekit/nnuekit/internal/outfile"
 	"github.com/nnuekit/nnuekit/nnue"
@@ -88,19 +89,10 @@ type options struct {
 func main() {
 	var o options
 	nets := register(flag.CommandLine, &o)
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usage)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "quanterr: unexpected arguments %q\n", flag.Args())
-		os.Exit(2)
-	}
+	cli.Parse("quanterr", usage)
 	o.nets = strings.Split(*nets, ",")
 	if err := run(o); err != nil {
-		fmt.Fprintln(os.Stderr, "quanterr:", err)
-		os.Exit(1)
+		cli.Fail("quanterr", err, 1)
 	}
 }
 

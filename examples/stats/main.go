@@ -30,7 +30,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/nnuekit/nnuekit/board"
 	"github.com/nnuekit/nnuekit/featureset"
+	"github.com/nnuekit/nnuekit/internal/cli"
 	"github.com/nnuekit/nnuekit/internal/epdfile"
 )
 
@@ -74,37 +74,18 @@ func main() {
 	flag.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 	flag.BoolVar(&o.thesisTool, "thesis-tool", false, "also reproduce the thesis stats tool's (mixed-perspective) counting for the line blocks")
 	flag.BoolVar(&o.quiet, "q", false, "no progress bar")
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usage)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
-	}
+	cli.Parse("stats", usage)
 	o.tty = isTerminal(os.Stderr)
 	var progress io.Writer = os.Stderr
 	if o.quiet {
 		progress = nil
 	}
-	w := bufio.NewWriter(os.Stdout)
-	err := run(o, w, progress)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		fail(err)
-	}
+	cli.Run("stats", func(w io.Writer) error { return run(o, w, progress) })
 }
 
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "stats:", err)
-	os.Exit(1)
 }
 
 // thesisTable15 are the published figures (thesis App. A.5, Table 15; 100 million

@@ -56,6 +56,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nnuekit/nnuekit/internal/cli"
 	"github.com/nnuekit/nnuekit/internal/elo"
 	"github.com/nnuekit/nnuekit/internal/outfile"
 )
@@ -135,19 +136,8 @@ func main() {
 	flag.StringVar(&o.mdPath, "md", "", "write the Markdown tables here (default stdout)")
 	flag.BoolVar(&o.force, "force", false, "replace existing -md and -png files")
 	flag.BoolVar(&o.json, "json", false, "print the results as one JSON object on stdout instead of the tables")
-	flag.Usage = func() {
-		fmt.Fprint(flag.CommandLine.Output(), usage)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "thesiselo: unexpected arguments %q\n", flag.Args())
-		os.Exit(2)
-	}
-	if err := run(o, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "thesiselo:", err)
-		os.Exit(1)
-	}
+	cli.Parse("thesiselo", usage)
+	cli.Run("thesiselo", func(w io.Writer) error { return run(o, w) })
 }
 
 // result is the merged record of one engine against the anchor, from the engine's view.
