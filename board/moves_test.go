@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -352,7 +353,7 @@ func TestConcurrentUse(t *testing.T) {
 func TestDirtyPiecesApplyToBadN(t *testing.T) {
 	start := StartPosition()
 	e2, e4 := A1+12, A1+28
-	for _, n := range []int{-1, -1 << 40, 4, 1 << 40} {
+	for _, n := range []int{-1, math.MinInt, 4, math.MaxInt} {
 		mb := start.Mailbox()
 		d := DirtyPieces{N: n}
 		d.Pieces[0] = DirtyPiece{Piece: MakePiece(White, Pawn), From: e2, To: e4}
