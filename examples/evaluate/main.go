@@ -121,15 +121,12 @@ func main() {
 	flag.BoolVar(&o.transposed, "transposed", false, "with -arch: single-layer output weights saved [B][2N] (bullet's .transpose())")
 	flag.StringVar(&o.float, "float", "", "with -arch: QA,QB — the file holds float32 parameters, quantised at load with these constants")
 	flag.BoolVar(&o.wrap, "wrap", false, "with -float: quantised values outside their integer type wrap (keep their low bits) instead of being an error")
-	flag.Usage = usage
-	cli.Parse("evaluate", "")
+	cli.Parse("evaluate", usage)
 	cli.Run("evaluate", func(w io.Writer) error { return run(o, w) })
 }
 
-// usage prints the synopsis, an example and the flags (-help).
-func usage() {
-	w := flag.CommandLine.Output()
-	fmt.Fprint(w, `evaluate: print an NNUE network's evaluation of chess positions.
+// usage is the synopsis and an example, printed above the flags by -help.
+const usage = `evaluate: print an NNUE network's evaluation of chess positions.
 
 Usage:
   evaluate [-net FILE] (-fen FEN | -epd FILE) [-json] [-trace] [-info]
@@ -145,9 +142,7 @@ Without -net the embedded default network (nnue.Default) is used. The file forma
 weight files record no architecture and are read with -arch (doc/bullet.md).
 
 Flags:
-`)
-	flag.PrintDefaults()
-}
+`
 
 // loadNetwork loads the network named by -net: a bullet file declared by -arch and its
 // layout flags, or any format nnue.LoadFile detects.

@@ -12,15 +12,13 @@ import (
 	"os"
 )
 
-// Parse parses the command line. usage, when not empty, is printed by -help (and on a flag
-// error) above the flag defaults; empty keeps the flag.Usage the caller set. Positional
-// arguments left over are a usage error: "name: unexpected arguments [...]", exit status 2.
+// Parse parses the command line. usage is printed by -help (and on a flag error) above the
+// flag defaults. Positional arguments left over are a usage error: "name: unexpected
+// arguments [...]", exit status 2.
 func Parse(name, usage string) {
-	if usage != "" {
-		flag.Usage = func() {
-			fmt.Fprint(flag.CommandLine.Output(), usage)
-			flag.PrintDefaults()
-		}
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), usage)
+		flag.PrintDefaults()
 	}
 	flag.Parse()
 	if flag.NArg() > 0 {
