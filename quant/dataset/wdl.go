@@ -131,7 +131,7 @@ func (f *WDLFitter) Fit() (a, b float64, err error) {
 		step := 1.0
 		n0, n1 := w0-d0, w1-d1
 		next := ll(n0, n1)
-		for k := 0; k < 60 && !(next >= cur) && step > 0; k++ {
+		for k := 0; k < 60 && !(next >= cur); k++ {
 			step /= 2
 			n0, n1 = w0-step*d0, w1-step*d1
 			next = ll(n0, n1)
@@ -139,9 +139,9 @@ func (f *WDLFitter) Fit() (a, b float64, err error) {
 		if !(next >= cur) { // no ascent along the Newton direction: at the optimum to rounding
 			n0, n1, next = w0, w1, cur
 		}
-		moved := math.Max(math.Abs(n0-w0), math.Abs(n1-w1))
+		moved := math.Max(math.Abs(n0-w0), math.Abs(n1-w1)) // the step taken; 0 at the optimum
 		w0, w1, cur = n0, n1, next
-		if moved < 1e-10 || math.Abs(step*d0) < 1e-10 && math.Abs(step*d1) < 1e-10 {
+		if moved < 1e-10 {
 			if w1 <= 0 {
 				return 0, 0, fmt.Errorf("%w: results do not increase with the score (slope %g)", ErrWDLFit, w1)
 			}
