@@ -41,34 +41,32 @@ func (b *ThreatBoard) SetMailbox(mailbox *[64]board.Piece) {
 
 // Apply makes the move described by d on b: board.DirtyPieces.ApplyTo on the Mailbox (a
 // piece leaves its From square if it stands there, then every piece with a To square is
-// put there), then the bitboards of every square d names are rebuilt from it, entries that
+// put there), then the bitboards of the squares d names are rebuilt from it, entries that
 // are not valid pieces counting as empty. This keeps a ThreatBoard up to date move by move.
 func (b *ThreatBoard) Apply(d *board.DirtyPieces) {
 	d.ApplyTo(&b.Mailbox)
-	n := min(max(d.N, 0), len(d.Pieces))
-	for _, dp := range d.Pieces[:n] {
-		b.resync(dp.From)
-		b.resync(dp.To)
+	var touched board.Bitboard
+	for _, dp := range d.Pieces[:min(max(d.N, 0), len(d.Pieces))] {
+		if dp.From.Valid() {
+			touched |= board.SquareBB(dp.From)
+		}
+		if dp.To.Valid() {
+			touched |= board.SquareBB(dp.To)
+		}
 	}
-}
-
-// resync rebuilds the bitboards' bit of sq from Mailbox[sq]; an invalid sq is ignored and
-// an invalid piece there is replaced by NoPiece.
-func (b *ThreatBoard) resync(sq board.Square) {
-	if !sq.Valid() {
-		return
-	}
-	bb := board.SquareBB(sq)
-	b.ByColor[board.White] &^= bb
-	b.ByColor[board.Black] &^= bb
+	b.ByColor[board.White] &^= touched
+	b.ByColor[board.Black] &^= touched
 	for r := range b.ByRole {
-		b.ByRole[r] &^= bb
+		b.ByRole[r] &^= touched
 	}
-	if pc := b.Mailbox[sq]; pc.Valid() {
-		b.ByColor[pc.Color()] |= bb
-		b.ByRole[pc.Role()] |= bb
-	} else {
-		b.Mailbox[sq] = board.NoPiece
+	for t := touched; t != 0; {
+		sq := t.PopFirst()
+		if pc := b.Mailbox[sq]; pc.Valid() {
+			b.ByColor[pc.Color()] |= board.SquareBB(sq)
+			b.ByRole[pc.Role()] |= board.SquareBB(sq)
+		} else {
+			b.Mailbox[sq] = board.NoPiece
+		}
 	}
 }
 
