@@ -367,6 +367,19 @@ func (a *Accumulator) updateFromGeneral(src *Accumulator, persp board.Color, add
 	}
 }
 
+// prefetchMixed starts loading the first lines of the rows an update of a transformer
+// with int8 rows will read for the feature difference (added, removed), so that they
+// arrive while other work runs (simd.PrefetchMixed); other transformers do nothing. It
+// uses the same scratch lists as the update, so it must not run inside one.
+func (a *Accumulator) prefetchMixed(added, removed []int) {
+	if a.kind != accMixed {
+		return
+	}
+	ad8, ad16 := a.splitRows(added, 0, 2)
+	rm8, rm16 := a.splitRows(removed, 1, 3)
+	simd.PrefetchMixed(&a.mix.rows, a.ft.width, ad16, rm16, ad8, rm8)
+}
+
 // splitRows splits idx into the features with int8 rows and those with int16 rows (made
 // relative to the int16 matrix), in the scratch lists i8 and i16 of a.
 func (a *Accumulator) splitRows(idx []int, i8, i16 int) ([]int, []int) {

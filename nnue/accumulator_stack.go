@@ -448,8 +448,10 @@ func (s *AccumulatorStack) materialize(persp board.Color) {
 
 // updateBoth sets both perspectives of e from its parent prev and the move's feature
 // differences by perspective (Set.DiffBoth's lists); neither perspective needs a refresh.
-// b is e's board on an own-board stack, else nil (update).
+// b is e's board on an own-board stack, else nil (update). Black's rows are prefetched
+// before White is updated, as Stockfish prefetches both perspectives' rows at index time.
 func (s *AccumulatorStack) updateBoth(prev, e *stackEntry, b *ownBoard, added, removed *[2][]int) {
+	e.acc.prefetchMixed(added[1], removed[1]) // Black's rows load while White is updated
 	s.update(prev, e, b, board.White, added[0], removed[0])
 	s.update(prev, e, b, board.Black, added[1], removed[1])
 	e.computed[0], e.computed[1] = true, true

@@ -46,6 +46,7 @@ func install(l ISA) {
 	sqrCReLUPair16Fn = sqrCReLUPair16Asm
 	clippedReLUDot32Fn = clippedReLUDot32Asm
 	updateMixedFn = updateMixedAsm
+	prefetchMixedFn = prefetchMixedAsm
 	affineFn = affineAsm
 	screluDotFn = screluDotAsm
 	installI8Asm()

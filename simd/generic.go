@@ -21,6 +21,7 @@ func installGeneric() {
 	sqrCReLUPair16Fn = sqrCReLUPair16Generic
 	clippedReLUDot32Fn = clippedReLUDot32Generic
 	updateMixedFn = updateMixedGeneric
+	prefetchMixedFn = prefetchMixedGeneric
 	affineFn = affineGeneric
 	screluDotFn = screluDotGeneric
 	installI8Generic()

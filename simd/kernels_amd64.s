@@ -9172,6 +9172,117 @@ updateMixedAVX2_psqt_done:
 	VZEROUPPER
 	RET
 
+// func prefetchMixedAVX2(w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
+// Requires: MMX+
+TEXT ·prefetchMixedAVX2(SB), NOSPLIT, $0-112
+	MOVQ add16+8(FP), AX
+	MOVQ nadd16+16(FP), CX
+	MOVQ w16+0(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p16+88(FP), SI
+	MOVQ n+80(FP), DI
+	SHLQ $0x01, DI
+
+prefetchMixedAVX2_prefetch_add16:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX2_prefetch_add16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX2_prefetch_add16
+
+prefetchMixedAVX2_prefetch_add16_done:
+	MOVQ sub16+24(FP), AX
+	MOVQ nsub16+32(FP), CX
+	MOVQ w16+0(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p16+88(FP), SI
+	MOVQ n+80(FP), DI
+	SHLQ $0x01, DI
+
+prefetchMixedAVX2_prefetch_sub16:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX2_prefetch_sub16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX2_prefetch_sub16
+
+prefetchMixedAVX2_prefetch_sub16_done:
+	MOVQ add8+48(FP), AX
+	MOVQ nadd8+56(FP), CX
+	MOVQ w8+40(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p8+96(FP), SI
+	MOVQ n+80(FP), DI
+
+prefetchMixedAVX2_prefetch_add8:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX2_prefetch_add8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX2_prefetch_add8
+
+prefetchMixedAVX2_prefetch_add8_done:
+	MOVQ sub8+64(FP), AX
+	MOVQ nsub8+72(FP), CX
+	MOVQ w8+40(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p8+96(FP), SI
+	MOVQ n+80(FP), DI
+
+prefetchMixedAVX2_prefetch_sub8:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX2_prefetch_sub8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX2_prefetch_sub8
+
+prefetchMixedAVX2_prefetch_sub8_done:
+	RET
+
 // func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, MMX+
 TEXT ·updateMixedAVX512(SB), NOSPLIT, $0-160
@@ -10413,6 +10524,189 @@ updateMixedAVX512_psqt_sub16_done:
 
 updateMixedAVX512_psqt_done:
 	VZEROUPPER
+	RET
+
+// func prefetchMixedAVX512(w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
+// Requires: MMX+
+TEXT ·prefetchMixedAVX512(SB), NOSPLIT, $0-112
+	MOVQ add16+8(FP), AX
+	MOVQ nadd16+16(FP), CX
+	MOVQ w16+0(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p16+88(FP), SI
+	MOVQ n+80(FP), DI
+	SHLQ $0x01, DI
+
+prefetchMixedAVX512_prefetch_add16:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX512_prefetch_add16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	PREFETCHT0 1024(DX)(R8*1)
+	PREFETCHT0 1088(DX)(R8*1)
+	PREFETCHT0 1152(DX)(R8*1)
+	PREFETCHT0 1216(DX)(R8*1)
+	PREFETCHT0 1280(DX)(R8*1)
+	PREFETCHT0 1344(DX)(R8*1)
+	PREFETCHT0 1408(DX)(R8*1)
+	PREFETCHT0 1472(DX)(R8*1)
+	PREFETCHT0 1536(DX)(R8*1)
+	PREFETCHT0 1600(DX)(R8*1)
+	PREFETCHT0 1664(DX)(R8*1)
+	PREFETCHT0 1728(DX)(R8*1)
+	PREFETCHT0 1792(DX)(R8*1)
+	PREFETCHT0 1856(DX)(R8*1)
+	PREFETCHT0 1920(DX)(R8*1)
+	PREFETCHT0 1984(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX512_prefetch_add16
+
+prefetchMixedAVX512_prefetch_add16_done:
+	MOVQ sub16+24(FP), AX
+	MOVQ nsub16+32(FP), CX
+	MOVQ w16+0(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p16+88(FP), SI
+	MOVQ n+80(FP), DI
+	SHLQ $0x01, DI
+
+prefetchMixedAVX512_prefetch_sub16:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX512_prefetch_sub16_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	PREFETCHT0 1024(DX)(R8*1)
+	PREFETCHT0 1088(DX)(R8*1)
+	PREFETCHT0 1152(DX)(R8*1)
+	PREFETCHT0 1216(DX)(R8*1)
+	PREFETCHT0 1280(DX)(R8*1)
+	PREFETCHT0 1344(DX)(R8*1)
+	PREFETCHT0 1408(DX)(R8*1)
+	PREFETCHT0 1472(DX)(R8*1)
+	PREFETCHT0 1536(DX)(R8*1)
+	PREFETCHT0 1600(DX)(R8*1)
+	PREFETCHT0 1664(DX)(R8*1)
+	PREFETCHT0 1728(DX)(R8*1)
+	PREFETCHT0 1792(DX)(R8*1)
+	PREFETCHT0 1856(DX)(R8*1)
+	PREFETCHT0 1920(DX)(R8*1)
+	PREFETCHT0 1984(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX512_prefetch_sub16
+
+prefetchMixedAVX512_prefetch_sub16_done:
+	MOVQ add8+48(FP), AX
+	MOVQ nadd8+56(FP), CX
+	MOVQ w8+40(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p8+96(FP), SI
+	MOVQ n+80(FP), DI
+
+prefetchMixedAVX512_prefetch_add8:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX512_prefetch_add8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX512_prefetch_add8
+
+prefetchMixedAVX512_prefetch_add8_done:
+	MOVQ sub8+64(FP), AX
+	MOVQ nsub8+72(FP), CX
+	MOVQ w8+40(FP), DX
+	MOVQ pb+104(FP), BX
+	MOVQ p8+96(FP), SI
+	MOVQ n+80(FP), DI
+
+prefetchMixedAVX512_prefetch_sub8:
+	TESTQ      CX, CX
+	JZ         prefetchMixedAVX512_prefetch_sub8_done
+	MOVQ       (AX), R8
+	MOVQ       R8, R9
+	IMULQ      BX, R9
+	PREFETCHT0 (SI)(R9*1)
+	IMULQ      DI, R8
+	PREFETCHT0 (DX)(R8*1)
+	PREFETCHT0 64(DX)(R8*1)
+	PREFETCHT0 128(DX)(R8*1)
+	PREFETCHT0 192(DX)(R8*1)
+	PREFETCHT0 256(DX)(R8*1)
+	PREFETCHT0 320(DX)(R8*1)
+	PREFETCHT0 384(DX)(R8*1)
+	PREFETCHT0 448(DX)(R8*1)
+	PREFETCHT0 512(DX)(R8*1)
+	PREFETCHT0 576(DX)(R8*1)
+	PREFETCHT0 640(DX)(R8*1)
+	PREFETCHT0 704(DX)(R8*1)
+	PREFETCHT0 768(DX)(R8*1)
+	PREFETCHT0 832(DX)(R8*1)
+	PREFETCHT0 896(DX)(R8*1)
+	PREFETCHT0 960(DX)(R8*1)
+	ADDQ       $0x08, AX
+	DECQ       CX
+	JMP        prefetchMixedAVX512_prefetch_sub8
+
+prefetchMixedAVX512_prefetch_sub8_done:
 	RET
 
 // func addI8AVX2(dst *int16, src *int16, add *int8, n int)

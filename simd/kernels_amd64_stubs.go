@@ -372,6 +372,13 @@ func refreshListedAVX512(dst *int16, bias *int16, weights *int16, rows *int, nro
 //go:noescape
 func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
 
+// prefetchMixedAVX2 prefetches what updateMixedAVX2 prefetches first: the lines of every row's first
+// tiles (rows of n values at w16 or w8) and its PSQT row (p16 or p8 + index·pb bytes).
+// Every row index must be valid (the caller checks).
+//
+//go:noescape
+func prefetchMixedAVX2(w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
+
 // updateMixedAVX512 sets dst[2n+i] = src8[i] + Σ_k w8[add8[k]·n + i] − Σ_k w8[sub8[k]·n + i],
 // dst[n+i] = src16[i] + Σ_k w16[add16[k]·n + i] − Σ_k w16[sub16[k]·n + i] and
 // dst[i] = dst[n+i] + dst[2n+i] for i < n (int8 weights widened to int16, wrapping); n is a
@@ -382,6 +389,13 @@ func updateMixedAVX2(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *i
 //
 //go:noescape
 func updateMixedAVX512(dst *int16, src16 *int16, src8 *int16, w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int, pdst *int32, psrc16 *int32, psrc8 *int32)
+
+// prefetchMixedAVX512 prefetches what updateMixedAVX512 prefetches first: the lines of every row's first
+// tiles (rows of n values at w16 or w8) and its PSQT row (p16 or p8 + index·pb bytes).
+// Every row index must be valid (the caller checks).
+//
+//go:noescape
+func prefetchMixedAVX512(w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16 *int32, p8 *int32, pb int)
 
 // addI8AVX2 sets dst[i] = src[i] + int16(add[i]) for i < n, n a multiple of 16 (int8 widened, int16 wrapping).
 //

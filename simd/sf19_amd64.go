@@ -35,3 +35,16 @@ func updateMixedAsm(dst, src16, src8 []int16, psqt, psqt16, psqt8 []int32, m *Mi
 		mixedPSQT(psqt, psqt16, psqt8, m, add16, sub16, add8, sub8)
 	}
 }
+
+func prefetchMixedAsm(m *MixedRows, n int, add16, sub16, add8, sub8 []int) {
+	if n <= 0 || n%16 != 0 || !rowsMixedOK(n, m.W16, add16, sub16, m.W8, add8, sub8) {
+		return
+	}
+	f := prefetchMixedAVX2
+	if wide {
+		f = prefetchMixedAVX512
+	}
+	f(unsafe.SliceData(m.W16), unsafe.SliceData(add16), len(add16), unsafe.SliceData(sub16), len(sub16),
+		unsafe.SliceData(m.W8), unsafe.SliceData(add8), len(add8), unsafe.SliceData(sub8), len(sub8), n,
+		unsafe.SliceData(m.PSQT16), unsafe.SliceData(m.PSQT8), 4*m.Buckets)
+}

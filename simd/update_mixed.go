@@ -3,6 +3,9 @@ package simd
 // updateMixedFn is the installed UpdateMixed kernel of the current Level.
 var updateMixedFn func(dst, src16, src8 []int16, psqt, psqt16, psqt8 []int32, m *MixedRows, add16, sub16, add8, sub8 []int)
 
+// prefetchMixedFn is the installed PrefetchMixed kernel (a no-op in pure Go).
+var prefetchMixedFn func(m *MixedRows, n int, add16, sub16, add8, sub8 []int)
+
 // MixedRows are the row matrices UpdateMixed reads: W16 the int16 rows and W8 the int8
 // rows, n values each (n = the accumulator width), feature-major; PSQT16 and PSQT8 the
 // same features' PSQT rows, Buckets int32 each (a row for every row of W16 and W8; empty
@@ -43,6 +46,21 @@ func UpdateMixed(dst, src16, src8 []int16, psqt, psqt16, psqt8 []int32, m *Mixed
 	updateMixedFn(dst, src16, src8, psqt, psqt16, psqt8, m, add16, sub16, add8, sub8)
 }
 
+// PrefetchMixed asks the CPU to start loading what a later UpdateMixed of accumulators of
+// width n with these rows reads first: the first tiles of every listed row of m.W16 and
+// m.W8 and the rows' PSQT rows — the same lines UpdateMixed's assembly prefetches on entry,
+// so that a caller who knows the rows of a second update (Stockfish 19: the other
+// perspective's) overlaps their misses with the first update, as Stockfish's
+// FullThreats::append_changed_indices_both prefetches both perspectives' rows before it
+// updates either (Stockfish nnue/features/full_threats.cpp). It changes no value and has no
+// effect in the pure-Go twin (purego, other architectures, Level Generic), when n is not a
+// positive multiple of 16, or when a row index is out of range. It does not allocate.
+func PrefetchMixed(m *MixedRows, n int, add16, sub16, add8, sub8 []int) {
+	prefetchMixedFn(m, n, add16, sub16, add8, sub8)
+}
+
+func prefetchMixedGeneric(*MixedRows, int, []int, []int, []int, []int) {}
+
 const errUpdateMixedLen = "simd: UpdateMixed: dst is not three vectors, or a source is shorter than one"
 
 const errUpdateMixedPSQT = "simd: UpdateMixed: PSQT sums or tables of the wrong length"
@@ -51,21 +69,29 @@ const errUpdateMixedRow = "simd: UpdateMixed row index out of range"
 
 // checkRowsMixed panics unless every row index is a whole row of its matrix (n > 0).
 func checkRowsMixed(n int, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) {
+	if !rowsMixedOK(n, w16, add16, sub16, w8, add8, sub8) {
+		panic(errUpdateMixedRow)
+	}
+}
+
+// rowsMixedOK reports whether every row index is a whole row of its matrix (n > 0).
+func rowsMixedOK(n int, w16 []int16, add16, sub16 []int, w8 []int8, add8, sub8 []int) bool {
 	n16, n8 := uint(len(w16)/n), uint(len(w8)/n)
 	for _, rows := range [2][]int{add16, sub16} {
 		for _, r := range rows {
 			if uint(r) >= n16 { // unsigned: r·n could wrap around for a hostile r
-				panic(errUpdateMixedRow)
+				return false
 			}
 		}
 	}
 	for _, rows := range [2][]int{add8, sub8} {
 		for _, r := range rows {
 			if uint(r) >= n8 {
-				panic(errUpdateMixedRow)
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // mixedParts returns n and the three vectors of dst, or panics on bad lengths (of the

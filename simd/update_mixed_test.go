@@ -169,3 +169,42 @@ func TestUpdateMixedLengths(t *testing.T) {
 		}
 	})
 }
+
+// TestPrefetchMixedHint: PrefetchMixed is a hint at every level — valid rows (with and
+// without PSQT tables), out-of-range rows, n of 0 or not a multiple of 16 neither panic nor
+// allocate nor change the rows.
+func TestPrefetchMixedHint(t *testing.T) {
+	forLevels(t, func(t *testing.T) {
+		n := 32
+		w16, w8 := make([]int16, 4*n), make([]int8, 5*n)
+		for i := range w16 {
+			w16[i] = int16(i)
+		}
+		for i := range w8 {
+			w8[i] = int8(i)
+		}
+		m := &MixedRows{W16: w16, W8: w8, PSQT16: make([]int32, 4*8), PSQT8: make([]int32, 5*8), Buckets: 8}
+		bare := &MixedRows{W16: w16, W8: w8}
+		want16, want8 := slices.Clone(w16), slices.Clone(w8)
+		for _, c := range []struct {
+			m                *MixedRows
+			n                int
+			a16, s16, a8, s8 []int
+		}{
+			{m, n, []int{0, 3}, []int{1}, []int{4, 4, 0}, []int{2}},
+			{bare, n, []int{3}, nil, nil, []int{4}},
+			{m, n, []int{4}, nil, nil, nil},       // int16 row out of range
+			{m, n, nil, nil, []int{-1}, nil},      // negative
+			{m, n, nil, nil, nil, []int{1 << 30}}, // far out
+			{m, 0, []int{0}, nil, nil, nil},
+			{m, 24, []int{0}, nil, []int{0}, nil},
+		} {
+			if a := testing.AllocsPerRun(5, func() { PrefetchMixed(c.m, c.n, c.a16, c.s16, c.a8, c.s8) }); a != 0 {
+				t.Errorf("%+v: %v allocations", c, a)
+			}
+		}
+		if !slices.Equal(w16, want16) || !slices.Equal(w8, want8) {
+			t.Error("PrefetchMixed changed the rows")
+		}
+	})
+}

@@ -15,7 +15,22 @@ import (
 func sf19Kernels() {
 	for _, s := range []isa{avx2, avx512} {
 		updateMixed(s)
+		prefetchMixed(s)
 	}
+}
+
+// prefetchMixed generates prefetchMixed+ISA: updateMixed's first part alone (prefetchRows),
+// for a caller that knows the rows of a later update before it runs an earlier one
+// (Stockfish 19: the second perspective's rows while the first perspective is updated).
+func prefetchMixed(s isa) {
+	fn := "prefetchMixed" + s.name
+	TEXT(fn, NOSPLIT, "func(w16 *int16, add16 *int, nadd16 int, sub16 *int, nsub16 int, w8 *int8, add8 *int, nadd8 int, sub8 *int, nsub8 int, n int, p16, p8 *int32, pb int)")
+	Pragma("noescape")
+	Doc(fn+" prefetches what updateMixed"+s.name+" prefetches first: the lines of every row's first",
+		"tiles (rows of n values at w16 or w8) and its PSQT row (p16 or p8 + index·pb bytes).",
+		"Every row index must be valid (the caller checks).")
+	prefetchRows(s, fn)
+	RET()
 }
 
 // updateMixed generates updateMixed+ISA: the update of one perspective of a feature
@@ -48,7 +63,7 @@ func updateMixed(s isa) {
 		"the lines of every row's first tiles and its PSQT row (p16 or p8 + index·pb bytes). With pdst",
 		"non-nil (8 PSQT buckets, pb = 32) it also sets pdst[16+j] = psrc8[j] ± the int8 rows' PSQT rows,",
 		"pdst[8+j] = psrc16[j] ± the int16 rows' and pdst[j] their sum, for j < 8.")
-	prefetchRows(s)
+	prefetchRows(s, fn)
 	dst := ld("dst")
 	src16 := ld("src16")
 	src8 := ld("src8")
@@ -217,11 +232,11 @@ func psqtSums(fn string) {
 // test machine 1, 2 and 4 were within the noise of the Stockfish 19 quiet cell).
 const mixedAhead = 2
 
-// prefetchRows emits updateMixed's first part: for every row of add16, sub16, add8 and
+// prefetchRows emits updateMixed's first part (labels prefixed with fn): for every row of add16, sub16, add8 and
 // sub8, PREFETCHT0 of the lines of the row the first two tiles read (the loop prefetches
 // two tiles ahead from there) and of its PSQT row
 // (prefetches are hints: a pb of 0 or a nil table is harmless).
-func prefetchRows(s isa) {
+func prefetchRows(s isa, fn string) {
 	first := tileSteps(s.wide)[0]
 	tile := first.regs * first.width * mixedAhead // int16 bytes of the tiles the loop does not prefetch
 	for _, kind := range []string{"add16", "sub16", "add8", "sub8"} {
@@ -235,7 +250,7 @@ func prefetchRows(s isa) {
 		if !wide8 {
 			SHLQ(U8(1), rb)
 		}
-		loop := "updateMixed" + s.name + "_prefetch_" + kind
+		loop := fn + "_prefetch_" + kind
 		done := loop + "_done"
 		Label(loop)
 		TESTQ(cnt, cnt)
