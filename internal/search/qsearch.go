@@ -5,6 +5,12 @@ package search
 // attacker first, captures that lose material by static exchange evaluation are pruned
 // (CPW "Static Exchange Evaluation"), and the side to move may stand pat on its static
 // evaluation. In check every evasion is searched and no stand pat is allowed.
+//
+// The transposition table is probed and written at every quiescence node, as Stockfish's
+// qsearch does (search.cpp): a stored bound cuts off outside PV windows, a stored static
+// evaluation replaces the network's (the expensive part of a leaf), a stored bound that is
+// tighter than the static evaluation becomes the stand-pat score, and the node's result is
+// stored with depth 0 (every main-search entry is deeper, so it is never replaced by one).
 
 import "github.com/nnuekit/nnuekit/board"
 
@@ -25,7 +31,19 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 	if ply >= maxPly-1 {
 		return t.ev.evaluate()
 	}
+	pvNode := beta-alpha > 1
+	k := key(pos)
 	inCheck := pos.InCheck()
+	ttMove := board.NullMove
+	staticEval, ttScore, ttBound := 0, 0, boundNone
+	e, hit := t.s.tt.probe(k)
+	if hit {
+		ttMove, ttScore, ttBound = e.move, scoreFromTT(e.score, ply), e.bound
+		if !pvNode && (ttBound == boundExact || ttBound == boundLower && ttScore >= beta || ttBound == boundUpper && ttScore <= alpha) {
+			return ttScore
+		}
+	}
+	alpha0 := alpha
 	best := -infinity
 	var ml moveList
 	if inCheck {
@@ -34,15 +52,30 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 			return -mateScore + ply
 		}
 	} else {
-		stand := t.ev.evaluate()
+		if hit && ttBound != boundNone {
+			staticEval = e.eval
+		} else {
+			staticEval = t.ev.evaluate()
+		}
+		stand := staticEval
+		// A stored bound on the true value in the direction that tightens the stand pat
+		// (Stockfish search.cpp qsearch: "ttValue can be used as a better position evaluation").
+		if ttBound != boundNone && ttScore > -mateBound && ttScore < mateBound &&
+			(ttScore > stand && ttBound&boundLower != 0 || ttScore < stand && ttBound&boundUpper != 0) {
+			stand = ttScore
+		}
 		if stand >= beta {
+			if !hit {
+				t.s.tt.store(k, ttEntry{score: scoreToTT(stand, ply), eval: staticEval, depth: 0, bound: boundLower})
+			}
 			return stand
 		}
 		alpha = max(alpha, stand)
 		best = stand
 		genNoisy(pos, &ml)
 	}
-	t.scoreMoves(pos, &ml, board.NullMove, -1)
+	t.scoreMoves(pos, &ml, ttMove, -1)
+	bestMove := board.NullMove
 	for i := 0; i < ml.N; i++ {
 		m := ml.pick(i)
 		if !inCheck && !seeGE(pos, m, 0) {
@@ -57,6 +90,7 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 		if score > best {
 			best = score
 			if score > alpha {
+				bestMove = m
 				alpha = score
 				if alpha >= beta {
 					break
@@ -64,5 +98,13 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 			}
 		}
 	}
+	bound := boundUpper
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case pvNode && best > alpha0:
+		bound = boundExact
+	}
+	t.s.tt.store(k, ttEntry{move: bestMove, score: scoreToTT(best, ply), eval: staticEval, depth: 0, bound: bound})
 	return best
 }

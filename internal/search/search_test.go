@@ -214,6 +214,7 @@ func TestNoAllocsPerNode(t *testing.T) {
 	var nodes int64
 	searchPos(e, pos, Limits{depth: 5})
 	allocs := testing.AllocsPerRun(3, func() {
+		e.tt.clear() // each run searches the whole tree, not the last run's TT hits
 		_, _, s := searchPos(e, pos, Limits{depth: 5})
 		nodes = s.nodes()
 	})
