@@ -61,8 +61,8 @@ func TestBenchNodes(t *testing.T) {
 		depth int
 		nodes int64
 	}{
-		{evalDefault, 5, 95814},
-		{evalMaterial, 6, 167114},
+		{evalDefault, 5, 48570},
+		{evalMaterial, 6, 75051},
 	} {
 		e := quietEngine(t)
 		if err := e.setEvalFile(c.eval); err != nil {

@@ -354,6 +354,17 @@ func scoreFromTT(s, ply int) int {
 	return s
 }
 
+// Pruning near the horizon (plies left, centipawns): reverse futility pruning up to
+// rfpDepth plies with rfpMargin per ply, futility pruning of quiet moves up to futDepth
+// plies with futMargin per ply left plus one. The margins are the usual ones of engines
+// of this strength (CPW "Futility Pruning"); a change to them changes the bench.
+const (
+	rfpDepth  = 6
+	rfpMargin = 90
+	futDepth  = 3
+	futMargin = 100
+)
+
 // search is the negamax alpha-beta principal variation search of the position on top of
 // t.ev, depth plies deep, ply plies from the root. afterNull forbids two null moves in a
 // row.
@@ -414,6 +425,13 @@ func (t *Thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 		staticEval = t.ev.evaluate()
 	}
 
+	// Reverse futility pruning (CPW "Reverse Futility Pruning", Stockfish search.cpp
+	// "futility pruning: child node"): near the horizon, a static evaluation that beats beta
+	// by a margin per ply left is taken as a fail high.
+	if !pvNode && !inCheck && depth <= rfpDepth && staticEval < mateBound && staticEval-rfpMargin*depth >= beta {
+		return staticEval
+	}
+
 	// Null-move pruning (thesis §2.3, CPW "Null Move Pruning"): give the opponent a free
 	// move; if a reduced search still fails high, so would a real move.
 	if !pvNode && !inCheck && !afterNull && depth >= 3 && staticEval >= beta && beta > -mateBound &&
@@ -460,6 +478,13 @@ func (t *Thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 		quiet := !capture && !promo
 		child := t.ev.push(m)
 		givesCheck := child.InCheck()
+		// Futility pruning (CPW "Futility Pruning"): near the horizon a quiet move that
+		// gives no check cannot lift a static evaluation this far below alpha.
+		if !pvNode && !inCheck && quiet && !givesCheck && i > 0 && depth <= futDepth && best > -mateBound &&
+			staticEval+futMargin*(depth+1) <= alpha {
+			t.ev.pop()
+			continue
+		}
 		newDepth := depth - 1
 		if givesCheck && ply < maxPly/2 {
 			newDepth++ // check extension (CPW "Check Extensions")
