@@ -356,8 +356,8 @@ func scoreFromTT(s, ply int) int {
 
 // Pruning near the horizon (plies left, centipawns): reverse futility pruning up to
 // rfpDepth plies with rfpMargin per ply, futility pruning of quiet moves up to futDepth
-// plies with futMargin per ply left plus one. The margins are the usual ones of engines
-// of this strength (CPW "Futility Pruning"); a change to them changes the bench.
+// plies with futMargin per ply left plus one. The margins are common textbook values
+// (CPW "Futility Pruning"), not tuned; a change to them changes the bench.
 const (
 	rfpDepth  = 6
 	rfpMargin = 90
