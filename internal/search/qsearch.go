@@ -52,7 +52,7 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 			return -mateScore + ply
 		}
 	} else {
-		if hit && ttBound != boundNone {
+		if hit { // every entry holds its position's static evaluation
 			staticEval = e.eval
 		} else {
 			staticEval = t.ev.evaluate()

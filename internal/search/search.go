@@ -417,12 +417,16 @@ func (t *Thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 				return s
 			}
 		}
-		if !inCheck && e.bound != boundNone {
+		if !inCheck { // every entry holds its position's static evaluation
 			staticEval = e.eval
 		}
-	}
-	if !inCheck && staticEval == -infinity {
+	} else if !inCheck {
+		// The static evaluation is stored at once, without a bound (Stockfish search.cpp:
+		// "Static evaluation is saved as it was before adjustment"), so that a node left
+		// by reverse futility or null-move pruning, which store nothing else, and the
+		// re-searches that reach it again do not evaluate it again.
 		staticEval = t.ev.evaluate()
+		t.s.tt.store(k, ttEntry{eval: staticEval, bound: boundNone})
 	}
 
 	// Reverse futility pruning (CPW "Reverse Futility Pruning", Stockfish search.cpp

@@ -223,3 +223,40 @@ func TestNoAllocsPerNode(t *testing.T) {
 		t.Errorf("%v allocations for a search of %d nodes, want ≤ 10 (none per node)", allocs, nodes)
 	}
 }
+
+// countingEval counts the static evaluations of each position (by Zobrist key).
+type countingEval struct {
+	evaluator
+	n    int
+	seen map[uint64]int
+}
+
+func (c *countingEval) evaluate() int {
+	c.n++
+	c.seen[key(c.pos())]++
+	return c.evaluator.evaluate()
+}
+
+// TestEvaluationsReused: within one search, a position's static evaluation is taken from
+// the table when the position is reached again (a transposition, a re-search, a node left
+// by reverse futility or null-move pruning): with a table far larger than the tree, under
+// 1 % of the evaluations are of a position already evaluated. Before the table kept the
+// evaluation of such nodes, 3.7–5.3 % were in three of the four positions.
+func TestEvaluationsReused(t *testing.T) {
+	e := quietEngine(t)
+	for _, fen := range testFENs[:4] {
+		pos, err := board.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.tt.clear()
+		c := &countingEval{evaluator: e.threads[0].ev, seen: map[uint64]int{}}
+		e.threads[0].ev = c
+		searchPos(e, pos, Limits{depth: 7})
+		e.threads[0].ev = c.evaluator
+		again := c.n - len(c.seen)
+		if c.n < 1000 || again*100 >= c.n {
+			t.Errorf("%s: %d evaluations of %d positions (%d again), want ≥ 1000 and under 1 %% again", fen, c.n, len(c.seen), again)
+		}
+	}
+}

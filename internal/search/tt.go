@@ -19,7 +19,7 @@ import (
 
 // Bounds of a stored score.
 const (
-	boundNone  = 0
+	boundNone  = 0 // no score: the entry holds its position's static evaluation only
 	boundUpper = 1 // score ≤ true value … fail-low: at most score
 	boundLower = 2 // fail-high: at least score
 	boundExact = 3
