@@ -14,6 +14,10 @@ package search
 
 import "github.com/nnuekit/nnuekit/board"
 
+// deltaMargin is delta pruning's margin in centipawns (CPW "Delta Pruning": 200, about
+// two pawns; Stockfish's futilityBase margin is 1.7 of its pawns), not tuned.
+const deltaMargin = 200
+
 func (t *Thread) qsearch(alpha, beta, ply int) int {
 	if t.countNode() {
 		return 0
@@ -78,8 +82,23 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 	bestMove := board.NullMove
 	for i := 0; i < ml.N; i++ {
 		m := ml.pick(i)
-		if !inCheck && !seeGE(pos, m, 0) {
-			continue // SEE pruning: a losing capture
+		if !inCheck {
+			// Delta pruning: a capture (not a promotion) that cannot raise the static
+			// evaluation above α even with the victim's value and a margin is skipped,
+			// its bound kept as the node's best (Stockfish search.cpp qsearch,
+			// futilityBase); so is one whose exchange gains too little for that.
+			threshold := 0 // SEE pruning: a losing capture
+			if v, ok := capturedRole(pos, m); ok && !m.IsPromotion() && staticEval < mateBound {
+				base := staticEval + deltaMargin
+				if base+board.SEEValues[v] <= alpha {
+					best = max(best, base+board.SEEValues[v])
+					continue
+				}
+				threshold = max(threshold, alpha-base+1)
+			}
+			if !seeGE(pos, m, threshold) {
+				continue
+			}
 		}
 		t.ev.push(m)
 		score := -t.qsearch(-beta, -alpha, ply+1)
