@@ -88,7 +88,7 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 			// its bound kept as the node's best (Stockfish search.cpp qsearch,
 			// futilityBase); so is one whose exchange gains too little for that.
 			threshold := 0 // SEE pruning: a losing capture
-			if v, ok := capturedRole(pos, m); ok && !m.IsPromotion() && staticEval < mateBound {
+			if v, ok := capturedRole(pos, m); ok && !m.IsPromotion() {
 				base := staticEval + deltaMargin
 				if base+board.SEEValues[v] <= alpha {
 					best = max(best, base+board.SEEValues[v])
