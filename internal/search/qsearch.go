@@ -69,7 +69,7 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 			stand = ttScore
 		}
 		if stand >= beta {
-			if !hit {
+			if ttBound == boundNone { // no entry, or one with the static evaluation only
 				t.s.tt.store(k, ttEntry{score: scoreToTT(stand, ply), eval: staticEval, depth: 0, bound: boundLower})
 			}
 			return stand

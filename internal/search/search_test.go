@@ -260,3 +260,23 @@ func TestEvaluationsReused(t *testing.T) {
 		}
 	}
 }
+
+// TestQuiescenceStandPatStored: a quiescence node that stands pat at or above β stores the
+// lower bound where its entry holds only the static evaluation (as the main search stores
+// it), not only where it has none: a bound is never lost to an entry without one.
+func TestQuiescenceStandPatStored(t *testing.T) {
+	e := quietEngine(t)
+	pos := board.StartPosition()
+	s := e.newSearcher(&pos, Limits{depth: 1}, nil)
+	th := e.threads[0]
+	th.prepare(s, &pos, nil)
+	k := key(&pos)
+	ev := th.ev.evaluate()
+	e.tt.store(k, ttEntry{eval: ev, bound: boundNone})
+	if got := th.qsearch(ev-101, ev-100, 0); got != ev {
+		t.Fatalf("qsearch below the static evaluation %d returned %d, want the stand pat", ev, got)
+	}
+	if en, ok := e.tt.probe(k); !ok || en.bound != boundLower || scoreFromTT(en.score, 0) != ev || en.eval != ev {
+		t.Errorf("entry after a stand-pat cutoff: %+v (found %v), want a lower bound %d with evaluation %d", en, ok, ev, ev)
+	}
+}
