@@ -23,14 +23,15 @@ import (
 //   - familyPairwiseDense (forward_pairwise_dense.go): stm|white > pairwise(max,shift) >
 //     affine.i8(16|32) > skipdiff(concat(sqrcrelu(s),crelu.i32(s0)),append(affine.i8(y),
 //     concat(sqrcrelu(s'),crelu.i32(s1))),affine.i8(1),mul,div), width m a multiple of 64 in
-//     [256, 2048], y ≤ 64 — Stockfish 19; fc_0 prepared as one simd.SparseAffine.
+//     [256, 2048], x 16 or 32, y ≤ 64, pairwise products ≤ 127 — Stockfish 19; prepared as
+//     one simd.PairwiseDenseStack.
 //
 // planForward, below, is the one place that makes that choice: it compares the stack's
 // declared stages with each family's template (creluChainStages, sfnnv5Stages:
 // operations, nesting and fixed arguments; matchStages) and checks the width. The shape
 // limits are those of the simd stack kernels and of the evaluator's chunk-list buffer
 // (fc_0's input of 256 to 2048 bytes). Which kernel each stage runs at the current SIMD
-// level (fc_0 sparse over the listed non-zero chunks below VNNI, dense at VNNI) is
+// level (fc_0 sparse over the listed non-zero chunks; SparseAffine dense at VNNI) is
 // decided inside simd (the prepared stacks' Forward, SparseAffine.Forward), the one
 // place that reads the level. Any other composition (bullet's float stacks, SCReLU or
 // CReLU single layers, chains of other widths) runs the generic path. TestShippedForwards
@@ -89,7 +90,7 @@ func planForward(layers []Layer, ft *FeatureTransformer) (forwarder, family) {
 	if f := newSFNNv5(stages, ft.width, i8, i32); f != nil {
 		return f, familySFNNv5
 	}
-	if f := newPairwiseDense(stages, layers, ft.width, i8, i32); f != nil {
+	if f := newPairwiseDense(stages, ft.width, i8, i32); f != nil {
 		return f, familyPairwiseDense
 	}
 	return nil, familyGeneric

@@ -114,23 +114,6 @@ func bodyOffsets(layers []Layer) []int {
 	return offs
 }
 
-// flatIndex returns the index, in the buffers of a stack of layers (flatBufs' order), of
-// the output buffer of the layer at path: path[0] indexes layers, each further index the
-// body of the nested layer before it (every layer on the path but the last is nested).
-func flatIndex(layers []Layer, path ...int) int {
-	k := 0
-	for d, i := range path {
-		if d > 0 {
-			k++ // the nested layer's own buffer comes before its body's
-			layers = layers[path[d-1]].(nested).bodyLayers()
-		}
-		for _, l := range layers[:i] {
-			k += 1 + flatCount(l)
-		}
-	}
-	return k
-}
-
 // prepareNested sets the body offsets of l and of the nested layers in its body, once,
 // when NewNetwork takes l in (as Affine.prepare does), so that a forward pass does not
 // recount them.

@@ -19,22 +19,17 @@ func pairwiseClip(dst []uint8, a, b []int16, clip int16, shift uint8) {
 		pairwiseClipGeneric(dst, a, b, clip, shift)
 		return
 	}
-	var pre, post uint64
-	hi := clip > 255
+	k, pre, post := pairwiseClipKind(clip, shift)
 	switch {
-	case !hi:
-		post = uint64(shift)
-	case shift >= 16:
-		post = uint64(shift) - 16
-	default:
-		pre = 16 - uint64(shift)
-	}
-	switch {
-	case wide && hi:
+	case wide && k == clipHs:
+		pairwiseClipHsAVX512(&dst[0], &a[0], &b[0], m, uint64(clip), pre, post)
+	case wide && k == clipHi:
 		pairwiseClipHiAVX512(&dst[0], &a[0], &b[0], m, uint64(clip), pre, post)
 	case wide:
 		pairwiseClipLoAVX512(&dst[0], &a[0], &b[0], m, uint64(clip), pre, post)
-	case hi:
+	case k == clipHs:
+		pairwiseClipHsAVX2(&dst[0], &a[0], &b[0], m, uint64(clip), pre, post)
+	case k == clipHi:
 		pairwiseClipHiAVX2(&dst[0], &a[0], &b[0], m, uint64(clip), pre, post)
 	default:
 		pairwiseClipLoAVX2(&dst[0], &a[0], &b[0], m, uint64(clip), pre, post)

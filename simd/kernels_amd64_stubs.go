@@ -114,6 +114,38 @@ func screluDotAVX512(acc *int16, w *int16, n int, qa int16) int32
 //go:noescape
 func sqrCReLUPairAVX2(dst *uint8, src *int32, sqrShift uint, shift uint)
 
+// dualActTail16x32AVX2 returns Σ_i w2[i]·(u0 ‖ u1)[i] with u0 the activation pair (squared >> sq0,
+// clipped >> s0; per 16 values 16 squared bytes then 16 clipped) of x[0:16], y = bias +
+// W·u0 for 32 outputs (W chunk-major in wt) and u1 the activation pair (sq1, s1) of y, in
+// wrapping int32.
+//
+//go:noescape
+func dualActTail16x32AVX2(x *int32, wt *int8, bias *int32, w2 *int8, sq0 uint, s0 uint, sq1 uint, s1 uint) int32
+
+// dualActTail16x64AVX2 returns Σ_i w2[i]·(u0 ‖ u1)[i] with u0 the activation pair (squared >> sq0,
+// clipped >> s0; per 16 values 16 squared bytes then 16 clipped) of x[0:16], y = bias +
+// W·u0 for 64 outputs (W chunk-major in wt) and u1 the activation pair (sq1, s1) of y, in
+// wrapping int32.
+//
+//go:noescape
+func dualActTail16x64AVX2(x *int32, wt *int8, bias *int32, w2 *int8, sq0 uint, s0 uint, sq1 uint, s1 uint) int32
+
+// dualActTail32x32AVX2 returns Σ_i w2[i]·(u0 ‖ u1)[i] with u0 the activation pair (squared >> sq0,
+// clipped >> s0; per 16 values 16 squared bytes then 16 clipped) of x[0:32], y = bias +
+// W·u0 for 32 outputs (W chunk-major in wt) and u1 the activation pair (sq1, s1) of y, in
+// wrapping int32.
+//
+//go:noescape
+func dualActTail32x32AVX2(x *int32, wt *int8, bias *int32, w2 *int8, sq0 uint, s0 uint, sq1 uint, s1 uint) int32
+
+// dualActTail32x64AVX2 returns Σ_i w2[i]·(u0 ‖ u1)[i] with u0 the activation pair (squared >> sq0,
+// clipped >> s0; per 16 values 16 squared bytes then 16 clipped) of x[0:32], y = bias +
+// W·u0 for 64 outputs (W chunk-major in wt) and u1 the activation pair (sq1, s1) of y, in
+// wrapping int32.
+//
+//go:noescape
+func dualActTail32x64AVX2(x *int32, wt *int8, bias *int32, w2 *int8, sq0 uint, s0 uint, sq1 uint, s1 uint) int32
+
 // clippedReLUDot32AVX2 returns Σ clamp(x[i] >> shift, 0, 127)·w[i] over i < n, n a positive multiple
 // of 8, in wrapping int32.
 //
@@ -555,6 +587,36 @@ func pairwiseClipLoAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre 
 //go:noescape
 func pairwiseClipHiAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
 
+// pairwiseClipHsAVX2 sets dst[i] = max(0, ((clamp(a[i],0,clip) << pre) · min(b[i],clip)) >> 16) (post unused)
+// for i < n, n a multiple of 32, with the product's high signed 16 bits.
+//
+//go:noescape
+func pairwiseClipHsAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipNNZLoAVX2 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's low 16 bits,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseClipNNZLoAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64, idx *uint16, first int) int
+
+// pairwiseClipNNZHiAVX2 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's high unsigned 16 bits,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseClipNNZHiAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64, idx *uint16, first int) int
+
+// pairwiseClipNNZHsAVX2 sets dst[i] = max(0, ((clamp(a[i],0,clip) << pre) · min(b[i],clip)) >> 16) (post unused)
+// for i < n, n a multiple of 32, with the product's high signed 16 bits,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseClipNNZHsAVX2(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64, idx *uint16, first int) int
+
 // pairwiseClipLoAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
 // for i < n, n a multiple of 32, with the product's low 16 bits.
 //
@@ -566,6 +628,36 @@ func pairwiseClipLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pr
 //
 //go:noescape
 func pairwiseClipHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipHsAVX512 sets dst[i] = max(0, ((clamp(a[i],0,clip) << pre) · min(b[i],clip)) >> 16) (post unused)
+// for i < n, n a multiple of 32, with the product's high signed 16 bits.
+//
+//go:noescape
+func pairwiseClipHsAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64)
+
+// pairwiseClipNNZLoAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's low 16 bits,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseClipNNZLoAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64, idx *uint16, first int) int
+
+// pairwiseClipNNZHiAVX512 sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post
+// for i < n, n a multiple of 32, with the product's high unsigned 16 bits,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseClipNNZHiAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64, idx *uint16, first int) int
+
+// pairwiseClipNNZHsAVX512 sets dst[i] = max(0, ((clamp(a[i],0,clip) << pre) · min(b[i],clip)) >> 16) (post unused)
+// for i < n, n a multiple of 32, with the product's high signed 16 bits,
+// writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing
+// order (n/4 entries of room) and returns their count.
+//
+//go:noescape
+func pairwiseClipNNZHsAVX512(dst *uint8, a *int16, b *int16, n int, clip uint64, pre uint64, post uint64, idx *uint16, first int) int
 
 // creluDotAVX2 returns Σ clamp(acc[i], 0, qa)·w[i] for i < n, n a multiple of 16, exactly (pair sums
 // in int32, totals in int64).

@@ -268,7 +268,7 @@ func sqrClippedReLU32(s isa) {
 		loops(fn, n, 32, 1, func(int) {
 			var d [4]reg.VecVirtual
 			for k := range d {
-				d[k], _ = sqrClip8(Mem{Base: src, Disp: 32 * k}, cnt, c127)
+				d[k] = sqrClip8(Mem{Base: src, Disp: 32 * k}, cnt, c127)
 			}
 			packD32(d, zero, nil, i256, false)
 			VMOVDQU(d[0], Mem{Base: dst})
@@ -392,18 +392,30 @@ func sqrCReLUPair() {
 	x := XMM()
 	VMOVQ(c, x)
 	VPBROADCASTQ(x, c127)
+	var v [2]reg.VecVirtual
+	for k := range v {
+		v[k] = YMM()
+		VMOVDQU(Mem{Base: src, Disp: 32 * k}, v[k])
+	}
+	VMOVDQU(sqrCReLUPairRegs(v, sq, cnt, c127, zero, i256), Mem{Base: dst})
+	VZEROUPPER()
+	RET()
+}
+
+// sqrCReLUPairRegs emits the activation pair on the 16 int32 of v (two YMM, kept) and
+// returns a YMM holding min(127, (v·v) >> sq) in bytes 0–15 and clamp(v >> cnt, 0, 127)
+// in bytes 16–31, in element order (sq and cnt XMM shift counts, c127 = 127 in every
+// int64 lane, zero a zero YMM, i256 permD256).
+func sqrCReLUPairRegs(v [2]reg.VecVirtual, sq, cnt, c127, zero, i256 reg.VecVirtual) reg.VecVirtual {
 	var d [4]reg.VecVirtual
-	for k := 0; k < 2; k++ {
-		var v reg.VecVirtual
-		d[k], v = sqrClip8(Mem{Base: src, Disp: 32 * k}, sq, c127)
+	for k := range v {
+		d[k] = sqrClip8Reg(v[k], sq, c127)
 		r := YMM()
-		VPSRAD(cnt, v, r)
+		VPSRAD(cnt, v[k], r)
 		d[2+k] = r
 	}
 	packD32(d, zero, nil, i256, false)
-	VMOVDQU(d[0], Mem{Base: dst})
-	VZEROUPPER()
-	RET()
+	return d[0]
 }
 
 // clippedReLUDot32 generates clippedReLUDot32AVX2(x *int32, w *int8, n int, shift uint)
@@ -448,10 +460,16 @@ func clippedReLUDot32() {
 // sqrClip8 loads eight int32 from src and returns min(127, (x·x) >> cnt) of each, in the
 // low half of each 64-bit lane pair's int32 slots (VPMULDQ squares as int64, shifted by the
 // XMM count cnt, clamped against c127 = 127 in every int64 lane; AVX2, no unsigned 64-bit
-// minimum before AVX-512), and the loaded vector.
-func sqrClip8(src Mem, cnt, c127 reg.VecVirtual) (e, v reg.VecVirtual) {
-	v, e, o, m := YMM(), YMM(), YMM(), YMM()
+// minimum before AVX-512).
+func sqrClip8(src Mem, cnt, c127 reg.VecVirtual) reg.VecVirtual {
+	v := YMM()
 	VMOVDQU(src, v)
+	return sqrClip8Reg(v, cnt, c127)
+}
+
+// sqrClip8Reg is sqrClip8 on the eight int32 already in v (kept).
+func sqrClip8Reg(v, cnt, c127 reg.VecVirtual) reg.VecVirtual {
+	e, o, m := YMM(), YMM(), YMM()
 	VPMULDQ(v, v, e) // squares of elements 0, 2, 4, 6 as int64
 	VPSRLQ(U8(32), v, o)
 	VPMULDQ(o, o, o) // squares of elements 1, 3, 5, 7
@@ -463,7 +481,7 @@ func sqrClip8(src Mem, cnt, c127 reg.VecVirtual) (e, v reg.VecVirtual) {
 	VPBLENDVB(m, c127, o, o)
 	VPSLLQ(U8(32), o, o)
 	VPOR(o, e, e)
-	return e, v
+	return e
 }
 
 // pairProduct loads one vector (made by vec) of int16 from pa+off and from pb+off and returns

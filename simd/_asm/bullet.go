@@ -11,9 +11,13 @@ import (
 // a float layer summed over its outputs, a dot product in 16 lanes), each with and without
 // fused multiply-adds.
 func bulletKernels() {
+	tbl := Mem{Symbol: NewStaticSymbol("nnzTable"), Base: reg.StaticBase}
 	for _, s := range []isa{avx2, avx512} {
-		pairwiseClip(s, false)
-		pairwiseClip(s, true)
+		for _, list := range []bool{false, true} {
+			for _, kind := range []string{"Lo", "Hi", "Hs"} {
+				pairwiseClip(s, kind, list, tbl)
+			}
+		}
 	}
 	creluDot()
 	for _, fused := range []bool{false, true} {
@@ -51,16 +55,40 @@ func madd(fused bool, a, b Op, acc, tmp reg.VecVirtual) {
 // bits), and Hi otherwise (pre = 16 − shift, post 0 when shift ≤ 16; pre 0, post = shift −
 // 16 above), so that p >> post = (clamp(a)·clamp(b)) >> shift exactly; the words are then
 // ≤ 255 and the unsigned pack cannot saturate.
-func pairwiseClip(s isa, hi bool) {
-	kind := "Lo"
-	if hi {
-		kind = "Hi"
+//
+// Hs (Stockfish 19's transform, feature_transformer.h) takes the high signed 16 bits
+// (VPMULHW) of x·min(b, clip), b clamped from above only, and no post shift: the wrapper
+// chooses it first, when shift ≤ 16 and clip << pre ≤ 32767 (Stockfish 19's 255 and 9,
+// Alexandria's 362 and 10). A negative b makes the product ≤ 0 and its high half ≤ 0,
+// which the unsigned pack turns into the 0 that clamp(b, 0, clip) gives; otherwise the
+// high half is (clamp(a)·clamp(b)) >> shift. One clamp and one shift fewer per vector.
+//
+// With list it generates pairwiseClipNNZ{Lo,Hi}+ISA(dst *uint8, a, b *int16, n int, clip,
+// pre, post uint64, idx *uint16, first int) int instead: the same products, and from the
+// same registers the numbers first + c of the non-zero 4-byte chunks c of dst[0:n] written
+// to idx in increasing order (n/4 entries of room), their count returned — the listing of
+// pairwiseMulNNZ, for a Stockfish 19 stack's fc_0 (simd.PairwiseDenseStack).
+func pairwiseClip(s isa, kind string, list bool, tbl Mem) {
+	bits := map[string]string{"Lo": "low", "Hi": "high unsigned", "Hs": "high signed"}[kind]
+	formula := "(((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post"
+	if kind == "Hs" {
+		formula = "max(0, ((clamp(a[i],0,clip) << pre) · min(b[i],clip)) >> 16) (post unused)"
 	}
 	fn := "pairwiseClip" + kind + s.name
-	TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, clip, pre, post uint64)")
-	Pragma("noescape")
-	Doc(fn+" sets dst[i] = (((clamp(a[i],0,clip) << pre) · clamp(b[i],0,clip)) >> 16·hi) >> post",
-		"for i < n, n a multiple of 32, with the product's "+map[bool]string{false: "low", true: "high unsigned"}[hi]+" 16 bits.")
+	if list {
+		fn = "pairwiseClipNNZ" + kind + s.name
+		TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, clip, pre, post uint64, idx *uint16, first int) int")
+		Pragma("noescape")
+		Doc(fn+" sets dst[i] = "+formula,
+			"for i < n, n a multiple of 32, with the product's "+bits+" 16 bits,",
+			"writes first + c for every non-zero 4-byte chunk c of dst[0:n] to idx in increasing",
+			"order (n/4 entries of room) and returns their count.")
+	} else {
+		TEXT(fn, NOSPLIT, "func(dst *uint8, a, b *int16, n int, clip, pre, post uint64)")
+		Pragma("noescape")
+		Doc(fn+" sets dst[i] = "+formula,
+			"for i < n, n a multiple of 32, with the product's "+bits+" 16 bits.")
+	}
 	dst := ld("dst")
 	pa := ld("a")
 	pb := ld("b")
@@ -75,6 +103,12 @@ func pairwiseClip(s isa, hi bool) {
 	preX, postX := XMM(), XMM()
 	VMOVQ(ld("pre"), preX)
 	VMOVQ(ld("post"), postX)
+	var nz nnzList
+	var out reg.GPVirtual
+	if list {
+		out = ld("idx")
+		nz = newNNZList(tbl, ld("first"))
+	}
 	block := func(w int, wide bool, dOff, sOff int) {
 		vec := YMM
 		if wide {
@@ -88,20 +122,30 @@ func pairwiseClip(s isa, hi bool) {
 			s.mov(Mem{Base: pb, Disp: sOff + k*w}, y)
 			VPMAXSW(z, x, x)
 			VPMINSW(c, x, x)
-			VPMAXSW(z, y, y)
+			if kind != "Hs" {
+				VPMAXSW(z, y, y)
+			}
 			VPMINSW(c, y, y)
 			VPSLLW(preX, x, x)
-			if hi {
-				VPMULHUW(y, x, x)
-			} else {
+			switch kind {
+			case "Lo":
 				VPMULLW(y, x, x)
+			case "Hi":
+				VPMULHUW(y, x, x)
+			default:
+				VPMULHW(y, x, x)
 			}
-			VPSRLW(postX, x, x)
+			if kind != "Hs" {
+				VPSRLW(postX, x, x)
+			}
 			r[k] = x
 		}
 		VPACKUSWB(r[1], r[0], r[0])
 		packFixQ(r[0], idx, wide)
 		s.mov(r[0], Mem{Base: dst, Disp: dOff})
+		if list {
+			nz.block(s, r[0], z, w, out)
+		}
 	}
 	w := s.bytes
 	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
@@ -113,6 +157,9 @@ func pairwiseClip(s isa, hi bool) {
 	}
 	Label(fn + "_done")
 	VZEROUPPER()
+	if list {
+		Store(nz.cnt, ReturnIndex(0))
+	}
 	RET()
 }
 

@@ -83,6 +83,10 @@ func main() {
 		screluDot(s)
 	}
 	sqrCReLUPair()
+	for _, nx := range []int{16, 32} {
+		dualActTail(nx, 32)
+		dualActTail(nx, 64)
+	}
 	clippedReLUDot32()
 	affineAVX2()
 	affineAVX512(false)

@@ -201,6 +201,27 @@ func sparseAccLoops(s isa, kind, fn string, nout int, acc [][]reg.VecVirtual, on
 		CMPQ(n, U8(per))
 		JAE(LabelRef(main))
 	}
+	if per == 1 {
+		// One chunk per step, the weights of the chunk pfAhead places on prefetched
+		// while more than pfAhead chunks remain.
+		ahead := fn + "_ahead"
+		Label(ahead)
+		CMPQ(n, U8(pfAhead))
+		JBE(LabelRef(tail))
+		pf := GP64()
+		MOVWQZX(Mem{Base: idx, Disp: 2 * pfAhead}, pf)
+		SHLQ(U8(shift), pf)
+		for l := 0; l < nout*4; l += 64 {
+			PREFETCHT0(Mem{Base: wt, Index: pf, Scale: 1, Disp: l})
+		}
+		c, x := load(0)
+		for v := 0; v < nv; v++ {
+			madd(wmem(c, v), x, acc[0][v])
+		}
+		ADDQ(U8(2), idx)
+		DECQ(n)
+		JMP(LabelRef(ahead))
+	}
 	Label(tail)
 	TESTQ(n, n)
 	JZ(LabelRef(done))
@@ -213,6 +234,9 @@ func sparseAccLoops(s isa, kind, fn string, nout int, acc [][]reg.VecVirtual, on
 	JMP(LabelRef(tail))
 	Label(done)
 }
+
+// pfAhead is how many listed chunks ahead the one-chunk sparse loops prefetch weights.
+const pfAhead = 8
 
 func sparseKernels() {
 	tbl := nnzTable()
@@ -271,6 +295,32 @@ func (l nnzList) add(s isa, m, idx reg.GPVirtual) {
 	VPADDW(l.eight, l.base, l.base)
 }
 
+// block emits the listing of the w bytes (32 or 64) just stored from r: the non-zero
+// 4-byte chunks of r (z a zero vector of r's width, for AVX2's compare) appended at idx.
+func (l nnzList) block(s isa, r, z reg.VecVirtual, w int, idx reg.GPVirtual) {
+	m := GP64()
+	if s.wide {
+		k := K()
+		VPTESTMD(r, r, k)
+		KMOVW(k, m.As32())
+	} else {
+		y := YMM()
+		VPCMPEQD(r, z, y)
+		VMOVMSKPS(y, m.As32())
+		XORL(U32(0xFF), m.As32())
+	}
+	if w == 64 {
+		hi := GP64()
+		MOVL(m.As32(), hi.As32())
+		SHRL(U8(8), hi.As32())
+		ANDL(U32(0xFF), m.As32())
+		l.add(s, m, idx)
+		l.add(s, hi, idx)
+	} else {
+		l.add(s, m, idx)
+	}
+}
+
 // pairwiseMulNNZ generates pairwiseMulNNZ+ISA(dst *uint8, a, b *int16, n int, idx *uint16,
 // first int) int: pairwiseMul's products (dst[i] = (clamp(a[i],0,127)·clamp(b[i],0,127)) >> 7,
 // i < n, n a multiple of 32) and, from the same registers, nnzChunks' list of the non-zero
@@ -307,7 +357,6 @@ func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
 		VPSRLW(U8(9), c127, c127) // 127 in every word
 	}
 	nz := newNNZList(tbl, first)
-	list := func(m reg.GPVirtual) { nz.add(s, m, idx) }
 	block := func(w int, wide bool, dOff, sOff int) {
 		vec := YMM
 		if wide {
@@ -334,27 +383,7 @@ func pairwiseMulNNZ(s isa, tbl Mem, relu bool) {
 		}
 		packFixQ(r[0], perm, wide)
 		s.mov(r[0], Mem{Base: dst, Disp: dOff})
-		m := GP64()
-		if s.wide {
-			k := K()
-			VPTESTMD(r[0], r[0], k)
-			KMOVW(k, m.As32())
-		} else {
-			y := YMM()
-			VPCMPEQD(r[0], z, y)
-			VMOVMSKPS(y, m.As32())
-			XORL(U32(0xFF), m.As32())
-		}
-		if w == 64 {
-			hi := GP64()
-			MOVL(m.As32(), hi.As32())
-			SHRL(U8(8), hi.As32())
-			ANDL(U32(0xFF), m.As32())
-			list(m)
-			list(hi)
-		} else {
-			list(m)
-		}
+		nz.block(s, r[0], z, w, idx)
 	}
 	w := s.bytes
 	loops(fn, n, w, 1, func(u int) { block(w, s.wide, u*w, 2*u*w) },
