@@ -16668,3 +16668,10 @@ activationF32SCReLU_loop1_end:
 	ADDQ $0x00000008, DX
 	VZEROUPPER
 	RET
+
+// func prefetchT0(addr uintptr)
+// Requires: MMX+
+TEXT ·prefetchT0(SB), NOSPLIT, $0-8
+	MOVQ       addr+0(FP), AX
+	PREFETCHT0 (AX)
+	RET

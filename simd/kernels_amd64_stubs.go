@@ -718,3 +718,6 @@ func activationF32CReLU(dst *float32, src *float32, n int)
 //
 //go:noescape
 func activationF32SCReLU(dst *float32, src *float32, n int)
+
+// prefetchT0 asks for the cache line at addr in every cache level (PREFETCHT0).
+func prefetchT0(addr uintptr)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -552,5 +553,13 @@ func TestParseISA(t *testing.T) {
 	}
 	if _, err := ParseISA("sse9"); err == nil {
 		t.Error("ParseISA(sse9) accepted")
+	}
+}
+
+// Prefetch is a hint: any address, mapped or not, returns without a fault.
+func TestPrefetchAnyAddress(t *testing.T) {
+	x := make([]byte, 64)
+	for _, a := range []uintptr{0, 1, ^uintptr(0), uintptr(unsafe.Pointer(&x[0]))} {
+		Prefetch(a)
 	}
 }

@@ -100,6 +100,7 @@ func (t *Thread) qsearch(alpha, beta, ply int) int {
 				continue
 			}
 		}
+		t.s.tt.prefetch(pos.KeyAfter(m))
 		t.ev.push(m)
 		score := -t.qsearch(-beta, -alpha, ply+1)
 		t.ev.pop()

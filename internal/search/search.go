@@ -480,6 +480,7 @@ func (t *Thread) search(alpha, beta, depth, ply int, afterNull bool) int {
 		capture := isCapture(pos, m)
 		_, promo := m.Promotion()
 		quiet := !capture && !promo
+		t.s.tt.prefetch(pos.KeyAfter(m))
 		child := t.ev.push(m)
 		givesCheck := child.InCheck()
 		// Futility pruning (CPW "Futility Pruning"): near the horizon a quiet move that

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/nnuekit/nnuekit/board"
+	"github.com/nnuekit/nnuekit/simd"
 )
 
 // Bounds of a stored score.
@@ -118,6 +119,14 @@ func unpack(d uint64) ttEntry {
 		depth: int(uint8(d >> 48)),
 		bound: int(d>>56) & 3,
 	}
+}
+
+// prefetch asks for the slot of key in the cache (simd.Prefetch): the search calls it
+// with board.Position.KeyAfter before it makes a move, so that the child's probe finds the
+// line loaded (Stockfish do_move's prefetch of the child's entry). A miss in a large
+// table costs a memory latency per node.
+func (t *TT) prefetch(key uint64) {
+	simd.Prefetch(uintptr(unsafe.Pointer(&t.slots[key&t.mask])))
 }
 
 // probe returns the entry stored for key, if any.

@@ -111,6 +111,7 @@ func main() {
 	}
 
 	bulletKernels()
+	prefetchLine()
 
 	Generate()
 }
