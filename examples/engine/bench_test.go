@@ -61,8 +61,8 @@ func TestBenchNodes(t *testing.T) {
 		depth int
 		nodes int64
 	}{
-		{evalDefault, 5, 46765},
-		{evalMaterial, 6, 65245},
+		{evalDefault, 5, 46761},
+		{evalMaterial, 6, 65243},
 	} {
 		e := quietEngine(t)
 		if err := e.setEvalFile(c.eval); err != nil {

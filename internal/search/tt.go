@@ -31,10 +31,16 @@ type ttSlot struct {
 	data  atomic.Uint64
 }
 
-// TT is the transposition table: a power-of-two array of slots (16 bytes each) in memory from mapTable.
+// ttWays is the number of slots in a bucket: 4 × 16 bytes, one 64-byte cache line (the
+// table's memory is page-aligned), so a probe costs one line whichever slot holds the
+// position (CPW "Transposition Table#Bucket Systems"; Stockfish tt.cpp clusters of 3).
+const ttWays = 4
+
+// TT is the transposition table: a power-of-two array of slots (16 bytes each) in memory
+// from mapTable, in buckets of ttWays; a key's bucket is key & mask.
 type TT struct {
 	slots []ttSlot
-	mask  uint64
+	mask  uint64 // buckets − 1
 	gen   atomic.Uint32 // search generation (6 bits), for replacement and hashfull
 	mem   *ttMem
 }
@@ -84,7 +90,7 @@ func allocTT(mb int) (*TT, error) {
 		return nil, err
 	}
 	n := size / 16
-	t := &TT{slots: unsafe.Slice((*ttSlot)(unsafe.Pointer(unsafe.SliceData(b))), n), mask: n - 1, mem: &ttMem{b: b}}
+	t := &TT{slots: unsafe.Slice((*ttSlot)(unsafe.Pointer(unsafe.SliceData(b))), n), mask: n/ttWays - 1, mem: &ttMem{b: b}}
 	runtime.AddCleanup(t, (*ttMem).free, t.mem)
 	return t, nil
 }
@@ -126,42 +132,61 @@ func unpack(d uint64) ttEntry {
 // line loaded (Stockfish do_move's prefetch of the child's entry). A miss in a large
 // table costs a memory latency per node.
 func (t *TT) prefetch(key uint64) {
-	simd.Prefetch(uintptr(unsafe.Pointer(&t.slots[key&t.mask])))
+	simd.Prefetch(uintptr(unsafe.Pointer(&t.slots[(key&t.mask)*ttWays])))
+}
+
+// bucket returns the ttWays slots key may be stored in.
+func (t *TT) bucket(key uint64) []ttSlot {
+	i := (key & t.mask) * ttWays
+	return t.slots[i : i+ttWays : i+ttWays]
 }
 
 // probe returns the entry stored for key, if any.
 func (t *TT) probe(key uint64) (ttEntry, bool) {
-	s := &t.slots[key&t.mask]
-	d := s.data.Load()
-	if s.check.Load()^d != key || d == 0 {
-		return ttEntry{}, false
+	b := t.bucket(key)
+	for i := range b {
+		if d := b[i].data.Load(); d != 0 && b[i].check.Load()^d == key {
+			return unpack(d), true
+		}
 	}
-	return unpack(d), true
+	return ttEntry{}, false
 }
 
-// store writes e for key. An entry of another position is replaced when it is from an
-// older search or not deeper; the same position's entry keeps its move when e has none.
+// store writes e for key. The position's own slot, if the bucket has one, is rewritten
+// unless it holds a search more than 2 plies deeper of the current generation and e is
+// not exact; it keeps its move when e has none. Otherwise e replaces the bucket's least
+// valuable slot: an empty one, else the one with the lowest depth − 8·age, age being the
+// number of searches since it was written (Stockfish tt.cpp's replacement value).
 func (t *TT) store(key uint64, e ttEntry) {
-	s := &t.slots[key&t.mask]
+	b := t.bucket(key)
 	gen := t.gen.Load()
-	old := s.data.Load()
-	if old != 0 {
-		same := s.check.Load()^old == key
-		oe := unpack(old)
-		if same {
+	v, worst := 0, math.MaxInt
+	for i := range b {
+		old := b[i].data.Load()
+		if old == 0 {
+			if worst > math.MinInt {
+				v, worst = i, math.MinInt
+			}
+			continue
+		}
+		if b[i].check.Load()^old == key {
+			oe := unpack(old)
 			if e.move == board.NullMove {
 				e.move = oe.move
 			}
 			if e.bound != boundExact && oe.depth > e.depth+2 && uint32(old>>58) == gen {
 				return
 			}
-		} else if uint32(old>>58) == gen && oe.depth > e.depth && e.bound != boundExact {
-			return
+			v = i
+			break
+		}
+		if val := int(uint8(old>>48)) - 8*int((gen-uint32(old>>58))&63); val < worst {
+			v, worst = i, val
 		}
 	}
 	d := pack(e, gen)
-	s.data.Store(d)
-	s.check.Store(key ^ d)
+	b[v].data.Store(d)
+	b[v].check.Store(key ^ d)
 }
 
 // hashfull returns the permille of the first 1000 slots used in the current search.

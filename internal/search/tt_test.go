@@ -23,7 +23,7 @@ func TestTTPackRoundTrip(t *testing.T) {
 	})
 }
 
-// TestTTStoreProbe: probe finds what was stored, misses other keys (same slot), keeps the
+// TestTTStoreProbe: probe finds what was stored, misses other keys (same bucket), keeps the
 // move when a later store has none, detects a torn slot, and hashfull counts the current
 // generation.
 func TestTTStoreProbe(t *testing.T) {
@@ -45,7 +45,7 @@ func TestTTStoreProbe(t *testing.T) {
 	if got, _ := tt.probe(k); got.move != e.move || got.score != 5 {
 		t.Fatalf("store without a move: %+v, want the old move kept", got)
 	}
-	s := &tt.slots[k&tt.mask]
+	s := &tt.slots[(k&tt.mask)*ttWays] // the bucket's first slot: the first store took it
 	s.data.Store(s.data.Load() ^ 1<<20) // a torn write: data of another store
 	if _, ok := tt.probe(k); ok {
 		t.Fatal("torn slot read as a hit")
@@ -56,5 +56,44 @@ func TestTTStoreProbe(t *testing.T) {
 	tt.clear()
 	if _, ok := tt.probe(k); ok {
 		t.Fatal("hit after clear")
+	}
+}
+
+// TestTTBucket: ttWays positions of one bucket are all kept; the next one replaces the
+// shallowest of the current search, and an entry of an older search before a deeper one.
+func TestTTBucket(t *testing.T) {
+	tt := newTT(1)
+	tt.newSearch()
+	k := uint64(0x0bad_cafe_0000_0042)
+	step := tt.mask + 1 // same bucket, another key
+	for i := 0; i < ttWays; i++ {
+		tt.store(k+uint64(i)*step, ttEntry{score: i, depth: 10 - i, bound: boundLower})
+	}
+	for i := 0; i < ttWays; i++ {
+		if got, ok := tt.probe(k + uint64(i)*step); !ok || got.score != i {
+			t.Fatalf("key %d of the bucket: %+v %v", i, got, ok)
+		}
+	}
+	tt.store(k+ttWays*step, ttEntry{score: 99, depth: 1, bound: boundLower})
+	if _, ok := tt.probe(k + (ttWays-1)*step); ok {
+		t.Fatal("the shallowest entry was kept")
+	}
+	if got, ok := tt.probe(k + ttWays*step); !ok || got.score != 99 {
+		t.Fatalf("new entry: %+v %v", got, ok)
+	}
+	// two searches later the deepest entry (depth 10, age 2: 10 − 16) is worth less than a
+	// fresh depth-1 entry's neighbours of the current search
+	tt.newSearch()
+	tt.newSearch()
+	for i := 1; i < ttWays-1; i++ {
+		tt.store(k+uint64(i)*step, ttEntry{score: i, depth: 10 - i, bound: boundLower})
+	}
+	tt.store(k+ttWays*step, ttEntry{score: 98, depth: 1, bound: boundLower})
+	tt.store(k+(ttWays+1)*step, ttEntry{score: 97, depth: 0, bound: boundLower})
+	if _, ok := tt.probe(k); ok {
+		t.Fatal("the old deep entry was kept over the current search's")
+	}
+	if got, ok := tt.probe(k + (ttWays+1)*step); !ok || got.score != 97 {
+		t.Fatalf("newest entry: %+v %v", got, ok)
 	}
 }
