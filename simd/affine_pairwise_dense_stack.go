@@ -25,7 +25,7 @@ import (
 // at every level. A PairwiseDenseStack is immutable and safe for concurrent use; the
 // scratch passed to Forward is not.
 type PairwiseDenseStack struct {
-	m, nx, ny        int
+	m, nx            int
 	clip             int16
 	shift            uint8
 	kind             clipKind // the product's kernel, as PairwiseClip chooses it
@@ -73,7 +73,7 @@ func NewPairwiseDenseStack(m int, clip int16, shift uint8, w0 []int8, b0 []int32
 	if ny > 32 {
 		nyPad = 64
 	}
-	s := &PairwiseDenseStack{m: m, nx: nx, ny: ny, nyPad: nyPad, clip: clip, shift: shift, b2: b2, sq0: sq0, s0: s0, sq1: sq1, s1: s1}
+	s := &PairwiseDenseStack{m: m, nx: nx, nyPad: nyPad, clip: clip, shift: shift, b2: b2, sq0: sq0, s0: s0, sq1: sq1, s1: s1}
 	s.kind, s.pre, s.post = pairwiseClipKind(clip, shift)
 	// fc_1 and fc_2 in dualActTail's byte order, padded with zeros.
 	r1 := make([]int8, nyPad*2*nx)
