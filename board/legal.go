@@ -188,11 +188,7 @@ func (p *Position) GivesCheck(m Move) bool {
 			occ &^= SquareBB(NewSquare(to.File(), from.Rank()))
 		}
 	case King:
-		if (from == E1 || from == E8) && (to == from+2 || to == from-2) {
-			rookFrom, rookTo := from+3, from+1
-			if to < from {
-				rookFrom, rookTo = from-4, from-1
-			}
+		if rookFrom, rookTo, ok := castlingRook(from, to); ok {
 			rb := SquareBB(rookFrom) | SquareBB(rookTo)
 			occ ^= rb
 			rq ^= rb

@@ -122,22 +122,16 @@ func (p *Position) Play(m Move) (q Position, d DirtyPieces) {
 			}
 		}
 	case King:
-		if (from == E1 || from == E8) && (to == from+2 || to == from-2) {
-			rookFrom, rookTo := from+3, from+1
-			if to < from {
-				rookFrom, rookTo = from-4, from-1
-			}
-			{
-				if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) && q.mailbox[rookTo] == NoPiece {
-					rb := SquareBB(rookFrom) | SquareBB(rookTo)
-					q.mailbox[rookFrom] = NoPiece
-					q.mailbox[rookTo] = rk
-					q.byColor[us] ^= rb
-					q.byRole[Rook] ^= rb
-					q.key ^= pieceKeys[rk][rookFrom] ^ pieceKeys[rk][rookTo]
-					d.Pieces[1] = DirtyPiece{Piece: rk, From: rookFrom, To: rookTo}
-					d.N = 2
-				}
+		if rookFrom, rookTo, ok := castlingRook(from, to); ok {
+			if rk := q.mailbox[rookFrom]; rk == MakePiece(us, Rook) && q.mailbox[rookTo] == NoPiece {
+				rb := SquareBB(rookFrom) | SquareBB(rookTo)
+				q.mailbox[rookFrom] = NoPiece
+				q.mailbox[rookTo] = rk
+				q.byColor[us] ^= rb
+				q.byRole[Rook] ^= rb
+				q.key ^= pieceKeys[rk][rookFrom] ^ pieceKeys[rk][rookTo]
+				d.Pieces[1] = DirtyPiece{Piece: rk, From: rookFrom, To: rookTo}
+				d.N = 2
 			}
 		}
 	}
@@ -323,4 +317,16 @@ func (d *DirtyPieces) ApplyTo(mailbox *[64]Piece) {
 			mailbox[dp.To] = dp.Piece
 		}
 	}
+}
+
+// castlingRook returns the rook's squares of the king move from → to when it castles (the
+// king's two-square move from e1 or e8, written as the king's move), and whether it does.
+func castlingRook(from, to Square) (rookFrom, rookTo Square, ok bool) {
+	if (from != E1 && from != E8) || (to != from+2 && to != from-2) {
+		return 0, 0, false
+	}
+	if to < from {
+		return from - 4, from - 1, true
+	}
+	return from + 3, from + 1, true
 }

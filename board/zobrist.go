@@ -142,11 +142,7 @@ func (p *Position) KeyAfter(m Move) uint64 {
 			}
 		}
 	case King:
-		if (from == E1 || from == E8) && (to == from+2 || to == from-2) {
-			rookFrom, rookTo := from+3, from+1
-			if to < from {
-				rookFrom, rookTo = from-4, from-1
-			}
+		if rookFrom, rookTo, ok := castlingRook(from, to); ok {
 			if rk := p.mailbox[rookFrom]; rk == MakePiece(us, Rook) && p.mailbox[rookTo] == NoPiece {
 				k ^= pieceKeys[rk][rookFrom] ^ pieceKeys[rk][rookTo]
 			}

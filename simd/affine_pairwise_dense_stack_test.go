@@ -26,16 +26,7 @@ func TestPairwiseDenseStackMatchesLayers(t *testing.T) {
 			nx := rapid.SampledFrom([]int{32, 16}).Draw(t, "nx")
 			ny := rapid.SampledFrom([]int{32, 1, 15, 33, 64}).Draw(t, "ny")
 			zeroPct := rapid.IntRange(0, 100).Draw(t, "zero%")
-			acc := func(name string) []int16 {
-				s, _ := buffer(t, name, m, func() int16 {
-					if f.r.IntN(100) < zeroPct {
-						return int16(-f.r.IntN(300))
-					}
-					return f.i16()
-				})
-				return s
-			}
-			a, b := acc("a"), acc("b")
+			a, b := drawAccumulator(t, f, "a", m, zeroPct), drawAccumulator(t, f, "b", m, zeroPct)
 			w0, _ := buffer(t, "w0", nx*m, f.i8)
 			b0, _ := buffer(t, "b0", nx, f.i32)
 			w1, _ := buffer(t, "w1", ny*2*nx, f.i8)
@@ -149,14 +140,7 @@ func TestPairwiseDenseStackRejects(t *testing.T) {
 			"dst": func() { s.Forward(a, a, dst[:m-1], idx) },
 			"idx": func() { s.Forward(a, a, dst, idx[:m/4-1]) },
 		} {
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s: no panic", name)
-					}
-				}()
-				f()
-			}()
+			mustPanic(t, name, f)
 		}
 	})
 }

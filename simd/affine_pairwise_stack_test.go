@@ -20,16 +20,7 @@ func TestPairwiseStackMatchesLayers(t *testing.T) {
 			h := m / 2
 			wmax := rapid.SampledFrom([]int{20, 40, 60, 127}).Draw(t, "wmax")
 			zeroPct := rapid.IntRange(0, 100).Draw(t, "zero%")
-			acc := func(name string) []int16 {
-				s, _ := buffer(t, name, m, func() int16 {
-					if f.r.IntN(100) < zeroPct {
-						return int16(-f.r.IntN(300))
-					}
-					return f.i16()
-				})
-				return s
-			}
-			a, b := acc("a"), acc("b")
+			a, b := drawAccumulator(t, f, "a", m, zeroPct), drawAccumulator(t, f, "b", m, zeroPct)
 			w0 := make([]int8, 16*m)
 			for i := range w0 {
 				w0[i] = int8(max(min(int(f.i8()), wmax), -wmax))
@@ -117,14 +108,7 @@ func TestPairwiseStackRejects(t *testing.T) {
 			"dst": func() { s.Forward(a, a, dst[:m-1], idx) },
 			"idx": func() { s.Forward(a, a, dst, idx[:m/4-1]) },
 		} {
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s: no panic", name)
-					}
-				}()
-				f()
-			}()
+			mustPanic(t, name, f)
 		}
 	})
 }

@@ -21,16 +21,7 @@ func TestReLUStackMatchesLayers(t *testing.T) {
 			m := 32 * rapid.IntRange(1, 24).Draw(t, "m32")
 			wmax := rapid.SampledFrom([]int{20, 40, 60, 127}).Draw(t, "wmax")
 			zeroPct := rapid.IntRange(0, 100).Draw(t, "zero%")
-			acc := func(name string) []int16 {
-				s, _ := buffer(t, name, m, func() int16 {
-					if f.r.IntN(100) < zeroPct {
-						return int16(-f.r.IntN(300))
-					}
-					return f.i16()
-				})
-				return s
-			}
-			a, b := acc("a"), acc("b")
+			a, b := drawAccumulator(t, f, "a", m, zeroPct), drawAccumulator(t, f, "b", m, zeroPct)
 			w0 := make([]int8, 32*2*m)
 			for i := range w0 {
 				w0[i] = int8(max(min(int(f.i8()), wmax), -wmax))
@@ -143,14 +134,7 @@ func TestReLUStackRejects(t *testing.T) {
 			"dst": func() { s.Forward(a, a, dst[:2*m-1], idx) },
 			"idx": func() { s.Forward(a, a, dst, idx[:m/2-1]) },
 		} {
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Errorf("%s: no panic", name)
-					}
-				}()
-				f()
-			}()
+			mustPanic(t, name, f)
 		}
 	})
 }

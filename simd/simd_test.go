@@ -563,3 +563,16 @@ func TestPrefetchAnyAddress(t *testing.T) {
 		Prefetch(a)
 	}
 }
+
+// drawAccumulator draws m accumulator values: zeroPct % of them in [−299, 0] (clipped to
+// zero by the transforms, so that a share of the products or clipped values is zero), the
+// rest over int16's range with its extremes.
+func drawAccumulator(t *rapid.T, f *filler, name string, m, zeroPct int) []int16 {
+	s, _ := buffer(t, name, m, func() int16 {
+		if f.r.IntN(100) < zeroPct {
+			return int16(-f.r.IntN(300))
+		}
+		return f.i16()
+	})
+	return s
+}

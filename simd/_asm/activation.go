@@ -383,15 +383,7 @@ func sqrCReLUPair() {
 	sq := XMM()
 	VMOVQ(ld("sqrShift"), sq)
 	cnt := shiftCount()
-	_, i256 := permD(avx2)
-	zero := YMM()
-	VPXOR(zero, zero, zero)
-	c := GP64()
-	MOVQ(U32(127), c)
-	c127 := YMM()
-	x := XMM()
-	VMOVQ(c, x)
-	VPBROADCASTQ(x, c127)
+	i256, zero, c127 := pairConsts()
 	var v [2]reg.VecVirtual
 	for k := range v {
 		v[k] = YMM()
@@ -400,6 +392,21 @@ func sqrCReLUPair() {
 	VMOVDQU(sqrCReLUPairRegs(v, sq, cnt, c127, zero, i256), Mem{Base: dst})
 	VZEROUPPER()
 	RET()
+}
+
+// pairConsts loads the constants of sqrCReLUPairRegs: permD256, a zero YMM and 127 in
+// every int64 lane of a YMM.
+func pairConsts() (i256, zero, c127 reg.VecVirtual) {
+	_, i256 = permD(avx2)
+	zero = YMM()
+	VPXOR(zero, zero, zero)
+	c := GP64()
+	MOVQ(U32(127), c)
+	c127 = YMM()
+	x := XMM()
+	VMOVQ(c, x)
+	VPBROADCASTQ(x, c127)
+	return i256, zero, c127
 }
 
 // sqrCReLUPairRegs emits the activation pair on the 16 int32 of v (two YMM, kept) and

@@ -37,15 +37,7 @@ func dualActTail(nx, ny int) {
 		cnt[k] = XMM()
 		VMOVQ(ld(name), cnt[k])
 	}
-	_, i256 := permD(avx2)
-	zero := YMM()
-	VPXOR(zero, zero, zero)
-	c := GP64()
-	MOVQ(U32(127), c)
-	c127 := YMM()
-	t := XMM()
-	VMOVQ(c, t)
-	VPBROADCASTQ(t, c127)
+	i256, zero, c127 := pairConsts()
 	local := AllocLocal(2 * nx)
 
 	// u0, stored to the frame for fc_1's broadcasts and fc_2.

@@ -201,6 +201,16 @@ func sparseAccLoops(s isa, kind, fn string, nout int, acc [][]reg.VecVirtual, on
 		CMPQ(n, U8(per))
 		JAE(LabelRef(main))
 	}
+	// one emits a step over one listed chunk, then jumps back to label next.
+	one := func(next string) {
+		c, x := load(0)
+		for v := 0; v < nv; v++ {
+			madd(wmem(c, v), x, acc[0][v])
+		}
+		ADDQ(U8(2), idx)
+		DECQ(n)
+		JMP(LabelRef(next))
+	}
 	if per == 1 {
 		// One chunk per step, the weights of the chunk pfAhead places on prefetched
 		// while more than pfAhead chunks remain.
@@ -214,24 +224,12 @@ func sparseAccLoops(s isa, kind, fn string, nout int, acc [][]reg.VecVirtual, on
 		for l := 0; l < nout*4; l += 64 {
 			PREFETCHT0(Mem{Base: wt, Index: pf, Scale: 1, Disp: l})
 		}
-		c, x := load(0)
-		for v := 0; v < nv; v++ {
-			madd(wmem(c, v), x, acc[0][v])
-		}
-		ADDQ(U8(2), idx)
-		DECQ(n)
-		JMP(LabelRef(ahead))
+		one(ahead)
 	}
 	Label(tail)
 	TESTQ(n, n)
 	JZ(LabelRef(done))
-	c, x := load(0)
-	for v := 0; v < nv; v++ {
-		madd(wmem(c, v), x, acc[0][v])
-	}
-	ADDQ(U8(2), idx)
-	DECQ(n)
-	JMP(LabelRef(tail))
+	one(tail)
 	Label(done)
 }
 
