@@ -40,7 +40,7 @@ const ttWays = 4
 // from mapTable, in buckets of ttWays; a key's bucket is key & mask.
 type TT struct {
 	slots []ttSlot
-	mask  uint64 // buckets − 1
+	mask  uint64        // buckets − 1
 	gen   atomic.Uint32 // search generation (6 bits), for replacement and hashfull
 	mem   *ttMem
 }

@@ -45,7 +45,7 @@ func TestTTStoreProbe(t *testing.T) {
 	if got, _ := tt.probe(k); got.move != e.move || got.score != 5 {
 		t.Fatalf("store without a move: %+v, want the old move kept", got)
 	}
-	s := &tt.slots[(k&tt.mask)*ttWays] // the bucket's first slot: the first store took it
+	s := &tt.slots[(k&tt.mask)*ttWays]  // the bucket's first slot: the first store took it
 	s.data.Store(s.data.Load() ^ 1<<20) // a torn write: data of another store
 	if _, ok := tt.probe(k); ok {
 		t.Fatal("torn slot read as a hit")
