@@ -115,30 +115,6 @@ func pairSource(p, n int) int {
 	return n + 16*b + q - 16
 }
 
-// clipKind names the pairwise product kernels (simd/_asm bullet.go pairwiseClip).
-type clipKind uint8
-
-const (
-	clipLo clipKind = iota // the product's low 16 bits, shifted right by post
-	clipHi                 // its high unsigned 16 bits, clamp(a) shifted left by pre or the result right by post
-	clipHs                 // its high signed 16 bits, b clamped from above only (Stockfish 19's transform)
-)
-
-// pairwiseClipKind returns the kernel PairwiseClip(clip, shift) runs (clip > 0, shift ≤
-// 30, (clip²) >> shift ≤ 255) and its shifts: Hs when shift ≤ 16 and clip << (16 − shift)
-// fits int16, else Lo when clip ≤ 255 (the product fits 16 bits), else Hi.
-func pairwiseClipKind(clip int16, shift uint8) (k clipKind, pre, post uint64) {
-	switch {
-	case shift <= 16 && int32(clip)<<(16-shift) <= 32767:
-		return clipHs, 16 - uint64(shift), 0
-	case clip <= 255:
-		return clipLo, 0, uint64(shift)
-	case shift >= 16:
-		return clipHi, 0, uint64(shift) - 16
-	}
-	return clipHi, 16 - uint64(shift), 0
-}
-
 // Width returns m, the int16 accumulator width per perspective.
 func (s *PairwiseDenseStack) Width() int { return s.m }
 
@@ -149,7 +125,7 @@ func (s *PairwiseDenseStack) forwardGeneric(a, b []int16, dst []uint8, idx []uin
 	k := pairwiseClipNNZGeneric(dst[:h], a[:h], a[h:m], s.clip, s.shift, idx, 0)
 	k += pairwiseClipNNZGeneric(dst[h:m], b[:h], b[h:m], s.clip, s.shift, idx[k:], h/4)
 	affineSparseListGeneric(o[:s.nx], dst[:m], s.wt0, s.b0, idx[:k])
-	return s.b2 + dualActTailGeneric(o[:s.nx], s.wt1, s.b1[:s.nyPad], s.w2, s.sq0, s.s0, s.sq1, s.s1), o[s.nx-2], o[s.nx-1]
+	return s.b2 + dualActTailGeneric(o[:s.nx], s.wt1, s.b1, s.w2, s.sq0, s.s0, s.sq1, s.s1), o[s.nx-2], o[s.nx-1]
 }
 
 // pairwiseClipNNZGeneric is the Go twin of the pairwiseClipNNZ assembly: dst =

@@ -69,3 +69,27 @@ func CReLUF32(dst, src []float32) { activationF32(dst, src[:len(dst)], 1) }
 
 // SCReLUF32 is min(max(x, 0), 1)² with ReLUF32's treatment of −0 and NaN (see ReLUF32).
 func SCReLUF32(dst, src []float32) { activationF32(dst, src[:len(dst)], 2) }
+
+// clipKind names the pairwise product kernels (simd/_asm bullet.go pairwiseClip).
+type clipKind uint8
+
+const (
+	clipLo clipKind = iota // the product's low 16 bits, shifted right by post
+	clipHi                 // its high unsigned 16 bits, clamp(a) shifted left by pre or the result right by post
+	clipHs                 // its high signed 16 bits, b clamped from above only (Stockfish 19's transform)
+)
+
+// pairwiseClipKind returns the kernel PairwiseClip(clip, shift) runs (clip > 0, shift ≤
+// 30, (clip²) >> shift ≤ 255) and its shifts: Hs when shift ≤ 16 and clip << (16 − shift)
+// fits int16, else Lo when clip ≤ 255 (the product fits 16 bits), else Hi.
+func pairwiseClipKind(clip int16, shift uint8) (k clipKind, pre, post uint64) {
+	switch {
+	case shift <= 16 && int32(clip)<<(16-shift) <= 32767:
+		return clipHs, 16 - uint64(shift), 0
+	case clip <= 255:
+		return clipLo, 0, uint64(shift)
+	case shift >= 16:
+		return clipHi, 0, uint64(shift) - 16
+	}
+	return clipHi, 16 - uint64(shift), 0
+}
