@@ -32,6 +32,17 @@ func TestBuffersAligned(t *testing.T) {
 			t.Fatalf("aligned allocation of %d not aligned", k)
 		}
 	}
+	// From hugeTableMin bytes on every element type starts on a 2 MiB boundary (huge pages
+	// for Stockfish 19's int8 threat rows too).
+	for _, p := range []uintptr{
+		uintptr(unsafe.Pointer(&alignedInt8(hugeTableMin)[0])),
+		uintptr(unsafe.Pointer(&alignedInt16(hugeTableMin / 2)[0])),
+		uintptr(unsafe.Pointer(&alignedInt32(hugeTableMin / 4)[0])),
+	} {
+		if p%hugePageSize != 0 {
+			t.Fatalf("table of %d bytes at %#x is not 2 MiB-aligned", hugeTableMin, p)
+		}
+	}
 }
 
 // randomFT8 returns a transformer for spec whose first rows8 features have random int8

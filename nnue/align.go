@@ -13,52 +13,31 @@ import (
 // alignment only avoids split loads.
 const Alignment = 64
 
-// alignedInt16 returns a zeroed []int16 of length n whose first element is 64-byte aligned.
-// It allocates slack and slices at the aligned offset (the Go heap does not move objects).
-func alignedInt16(n int) []int16 {
-	if 2*n >= hugeTableMin {
-		return hugeInt16(n)
+// alignedSlice returns a zeroed []T of length n whose first element is 64-byte aligned, or,
+// from hugeTableMin bytes on, 2 MiB-aligned and advised for huge pages (huge). It
+// allocates slack and slices at the aligned offset (the Go heap does not move objects).
+func alignedSlice[T int8 | uint8 | int16 | int32](n int) []T {
+	size := int(unsafe.Sizeof(T(0)))
+	if size*n >= hugeTableMin {
+		return huge[T](n)
 	}
-	buf := make([]int16, n+Alignment/2)
-	off := 0
-	for uintptr(unsafe.Pointer(unsafe.SliceData(buf[off:])))%Alignment != 0 {
-		off++
-	}
+	buf := make([]T, n+Alignment/size)
+	off := int((Alignment - uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%Alignment) % Alignment / uintptr(size))
 	return buf[off : off+n : off+n]
 }
+
+// alignedInt16 returns a zeroed 64-byte aligned []int16 of length n (alignedSlice).
+func alignedInt16(n int) []int16 { return alignedSlice[int16](n) }
 
 // alignedInt32 is alignedInt16 for int32.
-func alignedInt32(n int) []int32 {
-	if 4*n >= hugeTableMin {
-		return hugeInt32(n)
-	}
-	buf := make([]int32, n+Alignment/4)
-	off := 0
-	for uintptr(unsafe.Pointer(unsafe.SliceData(buf[off:])))%Alignment != 0 {
-		off++
-	}
-	return buf[off : off+n : off+n]
-}
+func alignedInt32(n int) []int32 { return alignedSlice[int32](n) }
 
 // alignedUint8 is alignedInt16 for uint8.
-func alignedUint8(n int) []uint8 {
-	buf := make([]uint8, n+Alignment)
-	off := 0
-	for uintptr(unsafe.Pointer(unsafe.SliceData(buf[off:])))%Alignment != 0 {
-		off++
-	}
-	return buf[off : off+n : off+n]
-}
+func alignedUint8(n int) []uint8 { return alignedSlice[uint8](n) }
 
-// alignedInt8 is alignedInt16 for int8.
-func alignedInt8(n int) []int8 {
-	buf := make([]int8, n+Alignment)
-	off := 0
-	for uintptr(unsafe.Pointer(unsafe.SliceData(buf[off:])))%Alignment != 0 {
-		off++
-	}
-	return buf[off : off+n : off+n]
-}
+// alignedInt8 is alignedInt16 for int8: Stockfish 19's 66 MB of int8 threat rows take the
+// huge-page path, as its int16 rows do.
+func alignedInt8(n int) []int8 { return alignedSlice[int8](n) }
 
 // pad32 rounds n up to a multiple of 32, the input width granularity of the affine kernel.
 func pad32(n int) int { return (n + 31) &^ 31 }
@@ -73,25 +52,17 @@ const hugePageSize = 2 << 20
 // (misc.cpp aligned_large_pages_alloc); its refresh was 5–10 % slower without it.
 const hugeTableMin = 8 << 20
 
-// hugeInt16 returns a zeroed []int16 of length n starting on a 2 MiB boundary of the Go
-// heap, advised for huge pages (hugepage_linux.go): its whole 2 MiB pages are dropped
-// after the advice, so that the pages the loader then writes are faulted in as huge pages
-// when the system's THP mode is "madvise" or "always", even where the heap reuses memory
-// already on 4 KiB pages; otherwise nothing changes.
-func hugeInt16(n int) []int16 {
-	buf := make([]int16, n+hugePageSize/2)
-	off := int((hugePageSize - uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%hugePageSize) % hugePageSize / 2)
+// huge returns a zeroed []T of length n starting on a 2 MiB boundary of the Go heap,
+// advised for huge pages (hugepage_linux.go): its whole 2 MiB pages are dropped after the
+// advice, so that the pages the loader then writes are faulted in as huge pages when the
+// system's THP mode is "madvise" or "always", even where the heap reuses memory already on
+// 4 KiB pages; otherwise nothing changes.
+func huge[T int8 | uint8 | int16 | int32](n int) []T {
+	size := uintptr(unsafe.Sizeof(T(0)))
+	buf := make([]T, n+hugePageSize/int(size))
+	off := int((hugePageSize - uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%hugePageSize) % hugePageSize / size)
 	out := buf[off : off+n : off+n]
-	adviseHugePages(unsafe.Pointer(unsafe.SliceData(out)), uintptr(2*n))
-	return out
-}
-
-// hugeInt32 is hugeInt16 for int32.
-func hugeInt32(n int) []int32 {
-	buf := make([]int32, n+hugePageSize/4)
-	off := int((hugePageSize - uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%hugePageSize) % hugePageSize / 4)
-	out := buf[off : off+n : off+n]
-	adviseHugePages(unsafe.Pointer(unsafe.SliceData(out)), uintptr(4*n))
+	adviseHugePages(unsafe.Pointer(unsafe.SliceData(out)), size*uintptr(n))
 	return out
 }
 

@@ -82,7 +82,7 @@ func TestHugeTablesGetHugePages(t *testing.T) {
 		}
 		hugeTestSink = junk[len(junk)-1]
 	}
-	w := hugeInt16(n)
+	w := huge[int16](n)
 	if uintptr(unsafe.Pointer(&w[0]))%hugePageSize != 0 {
 		t.Fatalf("table at %p is not 2 MiB-aligned", &w[0])
 	}
