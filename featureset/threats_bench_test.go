@@ -85,3 +85,64 @@ func TestThreatTable15(t *testing.T) {
 		t.Errorf("threat statistics: %+v vs %+v, %+v", ft, all, pp)
 	}
 }
+
+// BenchmarkBoardPathSF19: the per-move parts of Stockfish 19's feature difference on its
+// own-board path, one legal move of a positions.epd position per op: "views" (both
+// ThreatBoard views set from the positions), "dirty" (BoardPath.DirtyThreats, what
+// Stockfish 19's do_move computes), "index" (BoardPath.DiffBothDirty, both perspectives'
+// indices from it), and "both" (BoardPath.DiffBoth: dirty and index together).
+func BenchmarkBoardPathSF19(b *testing.B) {
+	_, mv := benchData(b)
+	p, ok := MustParse(sf19SpecTest).BoardPath()
+	if !ok {
+		b.Fatal("no board path")
+	}
+	vb := make([]ThreatBoard, len(mv))
+	va := make([]ThreatBoard, len(mv))
+	dt := make([]DirtyThreats, len(mv))
+	for i := range mv {
+		vb[i].SetPosition(&mv[i].before)
+		va[i].SetPosition(&mv[i].after)
+		p.DirtyThreats(&vb[i], &va[i], &mv[i].dirty, &dt[i])
+	}
+	var ad, rm [2][]int
+	for c := range ad {
+		ad[c], rm[c] = make([]int, 0, 256), make([]int, 0, 256)
+	}
+	reset := func() {
+		for c := range ad {
+			ad[c], rm[c] = ad[c][:0], rm[c][:0]
+		}
+	}
+	b.Run("views", func(b *testing.B) {
+		var x, y ThreatBoard
+		for i := 0; b.Loop(); i++ {
+			x.SetPosition(&mv[i%len(mv)].before)
+			y.SetPosition(&mv[i%len(mv)].after)
+		}
+	})
+	b.Run("dirty", func(b *testing.B) {
+		var d DirtyThreats
+		for i := 0; b.Loop(); i++ {
+			j := i % len(mv)
+			p.DirtyThreats(&vb[j], &va[j], &mv[j].dirty, &d)
+		}
+	})
+	b.Run("index", func(b *testing.B) {
+		n := 0
+		for i := 0; b.Loop(); i++ {
+			j := i % len(mv)
+			reset()
+			p.DiffBothDirty(&vb[j], &va[j], &mv[j].dirty, &dt[j], &ad, &rm)
+			n += len(ad[0]) + len(rm[0]) + len(ad[1]) + len(rm[1])
+		}
+		b.ReportMetric(float64(n)/float64(b.N), "features/op")
+	})
+	b.Run("both", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			j := i % len(mv)
+			reset()
+			p.DiffBoth(&vb[j], &va[j], &mv[j].dirty, &ad, &rm)
+		}
+	})
+}
