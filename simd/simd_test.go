@@ -280,8 +280,21 @@ func TestClippedReLU16MatchesGo(t *testing.T) {
 }
 
 func drawShift(t *rapid.T) uint {
-	return rapid.SampledFrom([]uint{0, 1, 6, 7, 13, 19, 31, 32, 33, 40, 63, 64, 65, 1 << 31, math.MaxUint}).Draw(t, "shift")
+	return rapid.SampledFrom(testShifts).Draw(t, "shift")
 }
+
+// testShifts are the shift counts the kernels' tests draw: both sides of every lane
+// width. With NNUEKIT_BOCHS=1 (the tests run in the Bochs emulator, .ci/avx512-emu) 64 is
+// left out: Bochs's VPSRLQ by a count of exactly 64 leaves its operand unchanged where the
+// CPU clears it (Bochs cpu/simd_int.h, xmm_psrlq tests shift_64 > 64 where its siblings
+// test > 15 and > 31), so a correct kernel would fail there.
+var testShifts = func() []uint {
+	s := []uint{0, 1, 6, 7, 13, 19, 31, 32, 33, 40, 63, 64, 65, 1 << 31, math.MaxUint}
+	if os.Getenv("NNUEKIT_BOCHS") == "1" {
+		s = slices.DeleteFunc(s, func(v uint) bool { return v == 64 })
+	}
+	return s
+}()
 
 func TestClippedReLU32MatchesGo(t *testing.T) {
 	forLevels(t, func(t *testing.T) {
