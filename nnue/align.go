@@ -45,9 +45,9 @@ func pad32(n int) int { return (n + 31) &^ 31 }
 // hugePageSize is the x86-64 transparent huge page size, 2 MiB.
 const hugePageSize = 2 << 20
 
-// hugeTableMin is the size in bytes from which alignedInt16/alignedInt32 allocate
-// 2 MiB-aligned and ask for transparent huge pages: the feature-transformer weights of
-// every Stockfish net (21–47 MB) and of large thesis nets. The slack is at most one huge
+// hugeTableMin is the size in bytes from which alignedSlice allocates 2 MiB-aligned and
+// asks for transparent huge pages: the feature-transformer weights of every Stockfish net
+// (21–47 MB int16 rows; Stockfish 19's 66 MB of int8 threat rows) and of large thesis nets. The slack is at most one huge
 // page (≤ 25 % at this minimum, 4 % for the 15.1 net). Stockfish does the same
 // (misc.cpp aligned_large_pages_alloc); its refresh was 5–10 % slower without it.
 const hugeTableMin = 8 << 20
